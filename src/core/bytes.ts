@@ -1,0 +1,52 @@
+/**
+ * A "byte string" holds one UTF-16 code unit per input byte (0x00–0xFF). The tokenizer and
+ * matcher work on byte strings so that Google's byte-level behaviour (line cuts, %-encoding of
+ * non-ASCII octets, invalid UTF-8) holds for any input, while staying plain JS strings, which
+ * are what engines compare and search fastest.
+ */
+export type ByteString = string;
+
+// eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8');
+// String.fromCharCode.apply has an argument-count limit; stay well below it.
+const CHUNK = 8192;
+
+export function isAscii(text: string): boolean {
+  return ASCII_ONLY.test(text);
+}
+
+/** Bytes to a byte string, one char per byte. */
+export function bytesToByteString(bytes: Uint8Array): ByteString {
+  if (bytes.length <= CHUNK) {
+    return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    parts.push(
+      String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[]),
+    );
+  }
+  return parts.join('');
+}
+
+/** A JS string to the byte string of its UTF-8 encoding (ASCII stays as it is). */
+export function utf8ByteString(text: string): ByteString {
+  return isAscii(text) ? text : bytesToByteString(utf8Encoder.encode(text));
+}
+
+/** A byte string back to bytes. */
+export function byteStringToBytes(text: ByteString): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
+}
+
+/**
+ * A byte string to readable text: decoded as UTF-8, invalid sequences as U+FFFD. For display
+ * only (agents, sitemaps, rules as written); matching never uses this.
+ */
+export function displayText(text: ByteString): string {
+  return isAscii(text) ? text : utf8Decoder.decode(byteStringToBytes(text));
+}

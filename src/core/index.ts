@@ -1,0 +1,29 @@
+/**
+ * repkit core: Google-exact robots.txt parsing and matching. No dependencies and no Node
+ * APIs: the same code runs in Node, browsers, Workers and Deno.
+ */
+export {
+  parse,
+  tokenizeBody,
+  RobotsTxt,
+  DEFAULT_MAX_BYTES,
+  type ParseOptions,
+  type UserAgent,
+  type Explanation,
+  type RuleMatch,
+  type VerdictReason,
+} from './robots.ts';
+export type { Group, Rule } from './groups.ts';
+export type { Extra, RequestRate, CleanParam } from './extras.ts';
+export type { ProfileName } from './profiles.ts';
+export { productToken, isValidProductToken, isGlobalAgent } from './agents.ts';
+export { pathParamsQuery } from './url.ts';
+export { googleEscape } from './pattern.ts';
+export {
+  MAX_LINE_BYTES,
+  type Directive,
+  type DirectiveKind,
+  type LineInfo,
+  type TokenHandler,
+} from './tokenizer.ts';
+export { RepkitError, InvalidInputError } from './errors.ts';
