@@ -1,0 +1,77 @@
+/**
+ * repkit's compiled engine (groups, merged selections, radix index) must give the same
+ * verdicts and the same matching lines for any input.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { googleEscape, parse } from '../../src/core/index.ts';
+import { googleOracle, posSetMatches } from '../helpers/google-oracle.ts';
+
+// Small alphabets so that random files and URLs actually collide.
+const pathChar = fc.constantFrom('/', 'a', 'b', '.', '*', '$', '?', '%', '4', '1', 'é', 'x');
+const pathish = fc.array(pathChar, { maxLength: 8 }).map((cs) => cs.join(''));
+const agentName = fc.constantFrom(
+  'FooBot',
+  'foobot',
+  'BarBot',
+  'Foo',
+  '*',
+  '* x',
+  'FooBot/2.1',
+  '',
+  'Foo Bar',
+);
+const lineArb = fc.oneof(
+  agentName.map((a) => `User-agent: ${a}`),
+  pathish.map((p) => `Allow: ${p}`),
+  pathish.map((p) => `Disallow: ${p}`),
+  pathish.map((p) => `disalow ${p}`),
+  fc.constant('Sitemap: https://example.com/s.xml'),
+  fc.constant('Crawl-delay: 3'),
+  fc.constant(''),
+  fc.constant('# comment'),
+  fc.constant('allow: /a/index.html'),
+);
+const eol = fc.constantFrom('\n', '\r\n', '\r');
+const robotsArb = fc
+  .array(fc.tuple(lineArb, eol), { maxLength: 14 })
+  .map((lines) => lines.map(([l, e]) => l + e).join(''));
+const urlArb = pathish.map((p) => `http://example.com/${p}`);
+const callerAgent = fc.constantFrom('FooBot', 'foobot', 'BarBot', 'Foo', 'Foo Bar', 'QuxBot', '');
+
+describe("compiled engine vs Google's streaming matcher", () => {
+  test('same verdict and same matching line on random files', () => {
+    fc.assert(
+      fc.property(
+        robotsArb,
+        callerAgent,
+        fc.array(urlArb, { minLength: 1, maxLength: 5 }),
+        (body, agent, urls) => {
+          const robots = parse(body);
+          for (const url of urls) {
+            const expected = googleOracle(body, agent, url);
+            assert.equal(robots.isAllowed(url, agent), expected.allowed);
+            const explained = robots.explain(url, agent);
+            assert.equal(explained.allowed, expected.allowed);
+            assert.equal(explained.line, expected.line);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('the wildcard matcher agrees with the pos-set matcher', () => {
+    fc.assert(
+      fc.property(pathish, pathish, (pattern, rest) => {
+        const path = '/' + rest;
+        const robots = parse(`user-agent: *\ndisallow: ${pattern}\n`);
+        const escaped = googleEscape(String.fromCharCode(...new TextEncoder().encode(pattern)));
+        const expected = escaped.length > 0 && posSetMatches(path, escaped);
+        assert.equal(!robots.isAllowed(`http://h${path}`, 'x'), expected, `${pattern} vs ${path}`);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { InvalidInputError, parse, RepkitError } from '../../src/core/index.ts';
+
+describe('explain(): lines as Google counts them', () => {
+  test('CRLF, CR and BOM do not shift line numbers', () => {
+    const bom = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('User-agent: *\r\n\r\nDisallow: /a\rAllow: /a/b\n'),
+    ]);
+    const robots = parse(bom);
+    assert.equal(robots.explain('http://h/a/x', 'x').line, 3);
+    assert.equal(robots.explain('http://h/a/b', 'x').line, 4);
+    assert.equal(robots.explain('http://h/z', 'x').line, 0);
+  });
+
+  test('an empty Disallow never disallows, but is the matching line, as in Google', () => {
+    const verdict = parse('User-agent: *\nDisallow:\n').explain('http://h/x', 'bot');
+    assert.deepEqual(
+      [verdict.allowed, verdict.line, verdict.reason],
+      [true, 2, 'no-matching-rule'],
+    );
+  });
+
+  test('no group for the agent and no * group', () => {
+    const verdict = parse('User-agent: a\nDisallow: /\n').explain('http://h/x', 'b');
+    assert.deepEqual(
+      [verdict.allowed, verdict.line, verdict.reason, verdict.group],
+      [true, 0, 'no-matching-group', undefined],
+    );
+  });
+
+  test('a specific group with no rules still beats *', () => {
+    const robots = parse('User-agent: *\nDisallow: /\n\nUser-agent: FooBot\n');
+    const verdict = robots.explain('http://h/x', 'FooBot');
+    assert.deepEqual(
+      [verdict.allowed, verdict.reason, verdict.group?.scope],
+      [true, 'no-matching-rule', 'specific'],
+    );
+  });
+
+  test('several names act as one crawler', () => {
+    const robots = parse(
+      'User-agent: a\nDisallow: /a\n\nUser-agent: b\nDisallow: /b\n\nUser-agent: *\nDisallow: /\n',
+    );
+    assert.equal(robots.isAllowed('http://h/a', ['a', 'b']), false);
+    assert.equal(robots.isAllowed('http://h/b', ['x', 'b']), false);
+    assert.equal(robots.isAllowed('http://h/c', ['a', 'b']), true);
+    assert.equal(robots.isAllowed('http://h/c', []), false);
+  });
+});
+
+describe('limits and odd input', () => {
+  test('content past 512,000 bytes is ignored; the limit is an option', () => {
+    const head = 'User-agent: *\nDisallow: /a\n';
+    const body = head + '#'.repeat(512_000 - head.length) + '\nDisallow: /b\n';
+    const robots = parse(body);
+    assert.deepEqual(robots.bytes, { total: body.length, read: 512_000 });
+    assert.equal(robots.isAllowed('http://h/b', 'x'), true);
+    assert.equal(robots.isAllowed('http://h/a', 'x'), false);
+    assert.equal(parse(body, { maxBytes: 1_000_000 }).isAllowed('http://h/b', 'x'), false);
+    assert.equal(parse(head, { maxBytes: 20 }).isAllowed('http://h/a', 'x'), true);
+  });
+
+  test('bytes after a NUL on a line are ignored', () => {
+    const robots = parse('User-agent: *\nDisallow: /a\0/b\n');
+    assert.equal(robots.isAllowed('http://h/a/c', 'x'), false);
+    assert.equal(robots.groups[0]!.rules[0]!.value, '/a');
+  });
+
+  test('invalid UTF-8 is matched byte for byte, as %-escapes', () => {
+    const robots = parse(
+      new Uint8Array([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9, 0x0a]),
+    );
+    assert.equal(robots.isAllowed('http://h/caf%E9', 'x'), false);
+    assert.equal(robots.isAllowed('http://h/caf%C3%A9', 'x'), true);
+    assert.equal(robots.groups[0]!.rules[0]!.pattern, '/caf%E9');
+  });
+
+  test('isAllowed and explain never throw on odd URLs and agents', () => {
+    const robots = parse('User-agent: *\nDisallow: /x\n');
+    for (const url of ['', '#', '?', '::::', 'http://', '/\u0000', '\ud800', 'x'.repeat(100_000)]) {
+      for (const agent of ['', ' ', 'a b', '42', '\u0000', '*']) {
+        assert.equal(typeof robots.isAllowed(url, agent), 'boolean');
+        assert.equal(typeof robots.explain(url, agent).line, 'number');
+      }
+    }
+    assert.equal(
+      robots.isAllowed(undefined as unknown as string, undefined as unknown as string),
+      true,
+    );
+  });
+
+  test('a body that is not text or bytes, or a bad option, is a typed error naming the field', () => {
+    assert.throws(
+      () => parse(42 as unknown as string),
+      (e: unknown) =>
+        e instanceof InvalidInputError && e.field === 'body' && e instanceof RepkitError,
+    );
+    assert.throws(
+      () => parse('', { profile: 'bing' as 'google' }),
+      (e: unknown) => e instanceof InvalidInputError && e.field === 'options.profile',
+    );
+    assert.throws(
+      () => parse('', { maxBytes: -1 }),
+      (e: unknown) => e instanceof InvalidInputError && e.field === 'options.maxBytes',
+    );
+  });
+
+  test('ArrayBuffer bodies', () => {
+    const buffer = new TextEncoder().encode('User-agent: *\nDisallow: /\n').buffer;
+    assert.equal(parse(buffer as ArrayBuffer).isAllowed('http://h/', 'x'), false);
+  });
+});
+
+describe('extras: the lines Google ignores', () => {
+  const robots = parse(
+    'Host: www.example.com\nUser-agent: *\nCrawl-delay: 10\nRequest-rate: 1/5s\nContent-Signal: search=yes, ai-train=no\nDisallow: /x\n\n' +
+      'User-agent: Yandex\nCrawl-delay: 0.5\nClean-param: ref&utm_source /shop\nDisallow:\n',
+  );
+
+  test('crawl-delay and request-rate per group', () => {
+    assert.equal(robots.crawlDelay('Googlebot'), 10);
+    assert.equal(robots.crawlDelay('Yandex'), 0.5);
+    assert.deepEqual(robots.requestRate('x'), { requests: 1, seconds: 5 });
+    assert.equal(robots.requestRate('Yandex'), undefined);
+    assert.equal(parse('User-agent: *\nCrawl-delay: soon\n').crawlDelay('x'), undefined);
+  });
+
+  test('host, clean-param, content-signal', () => {
+    assert.equal(robots.host, 'www.example.com');
+    assert.deepEqual(robots.cleanParams, [
+      { params: ['ref', 'utm_source'], path: '/shop', line: 10 },
+    ]);
+    assert.deepEqual(robots.contentSignals('x'), { search: true, 'ai-train': false });
+    assert.equal(robots.contentSignals('Yandex'), undefined);
+  });
+
+  test('every extra keeps its key, value, line and group', () => {
+    assert.deepEqual(robots.extras[0], {
+      key: 'host',
+      value: 'www.example.com',
+      line: 1,
+      group: undefined,
+    });
+    assert.deepEqual(
+      robots.extras.find((e) => e.line === 9),
+      { key: 'crawl-delay', value: '0.5', line: 9, group: 1 },
+    );
+  });
+});
