@@ -14,6 +14,47 @@ export interface Extra {
   readonly group: number | undefined;
 }
 
+/**
+ * A file's extras, column by column; `Extra` objects are made only when asked for (most
+ * programs never look at most of them).
+ */
+export class ExtraTable {
+  keys: string[] = [];
+  values: string[] = [];
+  lines: number[] = [];
+  /** Group index, or -1 for a line before any group. */
+  groups: number[] = [];
+
+  add(key: string, value: string, line: number, group: number): void {
+    this.keys.push(key);
+    this.values.push(value);
+    this.lines.push(line);
+    this.groups.push(group);
+  }
+
+  get length(): number {
+    return this.keys.length;
+  }
+
+  at(i: number): Extra {
+    const group = this.groups[i]!;
+    return {
+      key: this.keys[i]!,
+      value: this.values[i]!,
+      line: this.lines[i]!,
+      group: group < 0 ? undefined : group,
+    };
+  }
+
+  /** Copies the columns to exact-size arrays once parsing is done. */
+  seal(): void {
+    this.keys = this.keys.slice();
+    this.values = this.values.slice();
+    this.lines = this.lines.slice();
+    this.groups = this.groups.slice();
+  }
+}
+
 /** `Request-rate: 1/10s` → one request per ten seconds. */
 export interface RequestRate {
   readonly requests: number;

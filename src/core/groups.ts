@@ -1,25 +1,9 @@
 import { isGlobalAgent, productToken } from './agents.ts';
 import { displayText, type ByteString } from './bytes.ts';
-import type { Extra } from './extras.ts';
-import { compilePattern, type CompiledPattern } from './pattern.ts';
+import { ExtraTable } from './extras.ts';
 import type { Profile } from './profiles.ts';
-import type { IndexedRule } from './rule-index.ts';
+import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import type { Directive, LineInfo, TokenHandler } from './tokenizer.ts';
-
-/** An allow or disallow line of a group. */
-export interface Rule extends IndexedRule {
-  readonly kind: 'allow' | 'disallow';
-  readonly line: number;
-  /** The value as written. */
-  readonly value: string;
-  /** What is matched: the value after the profile's normalisation (Google: %-escaped). */
-  readonly pattern: string;
-  /** Octets of `pattern`: the rule's weight in longest-match precedence. */
-  readonly priority: number;
-  /** Set on the `/dir/$` rule Google derives from `Allow: /dir/index.html`. */
-  readonly aliasOf?: string;
-  readonly compiled: CompiledPattern;
-}
 
 /** A group: consecutive user-agent lines and the rules that follow them. */
 export interface Group {
@@ -27,7 +11,7 @@ export interface Group {
   readonly agents: readonly string[];
   /** The line of each user-agent line. */
   readonly agentLines: readonly number[];
-  /** Lower-cased product tokens of the agents that are not `*`. */
+  /** Lower-cased names the group is matched by (product tokens; legacy: whole values). */
   readonly tokens: readonly string[];
   /** One of the agents is `*`. */
   readonly global: boolean;
@@ -35,24 +19,44 @@ export interface Group {
   readonly rules: readonly Rule[];
 }
 
-interface MutableGroup extends Group {
-  agents: string[];
-  agentLines: number[];
-  tokens: string[];
-  global: boolean;
-  rules: Rule[];
-  /** Rules the matcher uses: `rules` plus derived aliases, minus rules that match nothing. */
-  matchRules: Rule[];
+/** Builds the public view of group `g`. */
+export function groupView(groups: GroupTable, rules: RuleTable, g: number): Group {
+  const [first, end] = groups.agentRange(g);
+  const [ruleFirst, ruleEnd] = groups.ruleRange(g, rules.size);
+  const tokens = groups.agentTokens.slice(first, end);
+  const list: Rule[] = [];
+  for (let id = ruleFirst; id < ruleEnd; id++) list.push(rules.rule(id));
+  return {
+    agents: groups.agentValues.slice(first, end),
+    agentLines: groups.agentLines.slice(first, end),
+    tokens: tokens.filter((t) => t !== GLOBAL_TOKEN),
+    global: tokens.includes(GLOBAL_TOKEN),
+    rules: list,
+  };
 }
 
 /** The parse result the RobotsTxt object is made of. */
 export interface ParsedFile {
-  groups: MutableGroup[];
+  groups: GroupTable;
+  rules: RuleTable;
   sitemaps: string[];
-  extras: Extra[];
+  extras: ExtraTable;
   /** Lines of allow/disallow rules that stand before any user-agent (ignored). */
   orphanRuleLines: number[];
 }
+
+/** Keys seen often enough to share one string instead of a copy per line. */
+const COMMON_KEYS = new Map(
+  [
+    'crawl-delay',
+    'host',
+    'clean-param',
+    'request-rate',
+    'visit-time',
+    'noindex',
+    'content-signal',
+  ].map((k) => [k, k]),
+);
 
 /**
  * A token handler that builds groups as Google's matcher delimits them: a user-agent line
@@ -60,20 +64,45 @@ export interface ParsedFile {
  * end one. With the legacy profile a blank line also ends the record.
  */
 export class GroupBuilder implements TokenHandler {
-  readonly result: ParsedFile = { groups: [], sitemaps: [], extras: [], orphanRuleLines: [] };
-  private current: MutableGroup | undefined;
-  private currentHasRules = false;
+  private readonly result: ParsedFile;
+  /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
+  private current = -1;
   private readonly seenSitemaps = new Set<string>();
+  private readonly display: (text: ByteString) => string;
+  line?: (info: LineInfo) => void;
 
-  constructor(private readonly profile: Profile) {
+  /**
+   * @param unicode the tokenizer runs in unicode mode: values are text already (shown as they
+   *   are) and are UTF-8 encoded only where bytes matter, before pattern normalisation.
+   */
+  constructor(
+    private readonly profile: Profile,
+    private readonly unicode = false,
+  ) {
+    this.result = {
+      groups: new GroupTable(),
+      rules: new RuleTable(profile.wildcards),
+      sitemaps: [],
+      extras: new ExtraTable(),
+      orphanRuleLines: [],
+    };
+    this.display = unicode ? (text) => text : displayText;
     if (profile.blankLineEndsGroup) {
       this.line = (info: LineInfo) => {
-        if (info.blank) this.current = undefined;
+        if (info.blank) this.current = -1;
       };
     }
   }
 
-  line?: (info: LineInfo) => void;
+  /** Called once tokenizing is done: columns are copied to exact-size arrays. */
+  finish(): ParsedFile {
+    const result = this.result;
+    result.rules.seal();
+    result.groups.seal();
+    result.extras.seal();
+    result.sitemaps = result.sitemaps.slice();
+    return result;
+  }
 
   directive(d: Directive): void {
     switch (d.kind) {
@@ -81,85 +110,59 @@ export class GroupBuilder implements TokenHandler {
         return this.userAgent(d.line, d.value);
       case 'allow':
       case 'disallow':
-        return this.rule(d.kind, d.line, d.value);
+        return this.rule(d.kind === 'allow', d.line, d.value);
       case 'sitemap': {
-        const url = displayText(d.value);
+        const url = this.display(d.value);
         if (url.length > 0 && !this.seenSitemaps.has(url)) {
           this.seenSitemaps.add(url);
           this.result.sitemaps.push(url);
         }
         return;
       }
-      default:
-        this.result.extras.push({
-          key: displayText(d.key).toLowerCase(),
-          value: displayText(d.value),
-          line: d.line,
-          group: this.current ? this.result.groups.length - 1 : undefined,
-        });
+      default: {
+        const key = this.display(d.key).toLowerCase();
+        this.result.extras.add(
+          COMMON_KEYS.get(key) ?? key,
+          this.display(d.value),
+          d.line,
+          this.current,
+        );
+      }
     }
   }
 
   private userAgent(line: number, value: ByteString): void {
-    if (!this.current || this.currentHasRules) {
-      this.current = {
-        agents: [],
-        agentLines: [],
-        tokens: [],
-        global: false,
-        rules: [],
-        matchRules: [],
-      };
-      this.currentHasRules = false;
-      this.result.groups.push(this.current);
+    const { groups, rules } = this.result;
+    // A user-agent line after rules (or outside any group) starts a new group.
+    if (this.current < 0 || rules.size > groups.ruleStart[this.current]!) {
+      this.current = groups.startGroup(rules.size);
     }
-    const group = this.current;
-    group.agents.push(displayText(value));
-    group.agentLines.push(line);
-    if (isGlobalAgent(value)) {
-      group.global = true;
-    } else {
+    let token = GLOBAL_TOKEN;
+    if (!isGlobalAgent(value)) {
       // Legacy matching is by substring of the whole value; the others by product token.
-      const name = this.profile.agentMatch === 'substring' ? value : productToken(value);
-      group.tokens.push(name.toLowerCase());
+      token = (this.profile.agentMatch === 'substring' ? value : productToken(value)).toLowerCase();
     }
+    groups.addAgent(this.display(value), line, token);
   }
 
-  private rule(kind: 'allow' | 'disallow', line: number, value: ByteString): void {
-    const group = this.current;
-    if (!group) {
+  private rule(allow: boolean, line: number, value: ByteString): void {
+    if (this.current < 0) {
       this.result.orphanRuleLines.push(line);
       return;
     }
-    this.currentHasRules = true;
     const profile = this.profile;
-    const pattern = profile.normalizePattern(value);
-    const rule: Rule = {
-      kind,
-      line,
-      value: displayText(value),
-      pattern,
-      priority: pattern.length,
-      compiled: compilePattern(pattern, profile.wildcards),
-    };
-    group.rules.push(rule);
+    const rules = this.result.rules;
+    const pattern = profile.normalizePattern(value, this.unicode);
+    const id = rules.add(allow, line, this.display(value), pattern);
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
-    // matching line. In the 1996 standard an empty Disallow excludes nothing and an empty
-    // Allow matches every path.
-    if (pattern.length > 0 || profile.precedence === 'longest' || kind === 'allow') {
-      group.matchRules.push(rule);
+    // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
+    // Allow matches every path).
+    if (pattern.length === 0 && !allow && profile.precedence === 'first') {
+      (rules.inert ??= new Set()).add(id);
     }
-    if (profile.indexHtmlAlias && kind === 'allow') {
+    if (profile.indexHtmlAlias && allow) {
       const alias = indexHtmlAlias(pattern);
-      if (alias !== undefined) {
-        group.matchRules.push({
-          ...rule,
-          pattern: alias,
-          priority: alias.length,
-          aliasOf: pattern,
-          compiled: compilePattern(alias, true),
-        });
-      }
+      if (alias !== undefined) (rules.aliases ??= new Map()).set(id, alias);
     }
   }
 }

@@ -5,15 +5,19 @@
 export {
   parse,
   tokenizeBody,
-  RobotsTxt,
   DEFAULT_MAX_BYTES,
   type ParseOptions,
+  type RobotsBody,
+} from './parse.ts';
+export {
+  RobotsTxt,
   type UserAgent,
   type Explanation,
   type RuleMatch,
   type VerdictReason,
 } from './robots.ts';
-export type { Group, Rule } from './groups.ts';
+export type { Group } from './groups.ts';
+export type { Rule } from './tables.ts';
 export type { Extra, RequestRate, CleanParam } from './extras.ts';
 export type { ProfileName } from './profiles.ts';
 export { productToken, isValidProductToken, isGlobalAgent } from './agents.ts';

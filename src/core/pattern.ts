@@ -99,50 +99,98 @@ export function legacyDecode(value: ByteString): ByteString {
 }
 
 /**
- * A pattern split for matching without backtracking: the literal prefix every match starts
- * with, then the literal segments that each follow a `*`. Matching searches each segment
- * once, leftmost first, so one check costs at most path length × pattern length.
+ * The literal text every match starts with: the pattern up to its first `*`, without a
+ * final `$` (what a prefix index sorts by). Without wildcards, the whole pattern.
  */
-export interface CompiledPattern {
-  /** Literal text before the first `*` (the part a prefix index can look up). */
-  readonly prefix: string;
-  /** Literal segments after each `*`, in order. */
-  readonly segments: readonly string[];
-  /** The pattern ended in `$`: the match must reach the end of the path. */
-  readonly anchored: boolean;
+export function literalPrefix(pattern: string, wildcards: boolean): string {
+  if (!wildcards) return pattern;
+  const star = pattern.indexOf('*');
+  if (star >= 0) return pattern.slice(0, star);
+  return pattern.endsWith('$') ? pattern.slice(0, -1) : pattern;
 }
 
-/** Splits a pattern; with `wildcards` false (the 1996 standard) it is one literal prefix. */
-export function compilePattern(pattern: string, wildcards: boolean): CompiledPattern {
-  if (!wildcards) return { prefix: pattern, segments: [], anchored: false };
-  const anchored = pattern.endsWith('$');
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  const parts = body.split('*');
-  return { prefix: parts[0]!, segments: parts.slice(1), anchored };
-}
+/** Paths longer than this get a cheap pre-check before substring searches. */
+const LONG_PATH = 256;
 
 /**
- * Whether `path`, already known to start with `pattern.prefix`, matches the rest of the
- * pattern. Same answers as Google's RobotsMatchStrategy::Matches.
+ * Whether `path` matches a pattern with `*` (any run of octets) and a final `$` (end of
+ * path), anchored at the start of the path: the same answers as Google's
+ * RobotsMatchStrategy::Matches. Each literal segment is searched for once, leftmost first,
+ * which is enough because `*` can absorb anything in between; so the cost is at most path
+ * length × pattern length, with no backtracking and no allocation.
  */
-export function matchesAfterPrefix(pattern: CompiledPattern, path: string): boolean {
-  const { segments, anchored } = pattern;
-  let pos = pattern.prefix.length;
-  const last = segments.length - 1;
-  if (last < 0) return !anchored || pos === path.length;
-  for (let i = 0; i < last; i++) {
-    const segment = segments[i]!;
-    if (segment.length === 0) continue;
-    const at = path.indexOf(segment, pos);
-    if (at < 0) return false;
-    pos = at + segment.length;
+export function matchesPattern(pattern: string, path: string): boolean {
+  let end = pattern.length;
+  const anchored = end > 0 && pattern.charCodeAt(end - 1) === 0x24;
+  if (anchored) end--;
+  let star = pattern.indexOf('*');
+  if (star < 0 || star >= end) {
+    // No wildcard: a prefix test, or an exact one with `$`.
+    return anchored
+      ? path.length === end && regionEquals(path, 0, pattern, 0, end)
+      : path.startsWith(pattern);
   }
-  const tail = segments[last]!;
-  if (anchored) return path.length - tail.length >= pos && path.endsWith(tail);
-  return tail.length === 0 || path.indexOf(tail, pos) >= 0;
+  if (!regionEquals(path, 0, pattern, 0, star)) return false;
+  let pos = star;
+  // On long paths, first make sure every character the segments need occurs at all: a
+  // native single-character search is far cheaper than a segment search whose first
+  // character occurs everywhere (a hostile `*a0*a1...` against `/aaaa...`).
+  if (path.length > LONG_PATH) {
+    for (let i = star + 1; i < end; i++) {
+      if (pattern.charCodeAt(i) !== 0x2a && path.indexOf(pattern[i]!, pos) < 0) return false;
+    }
+  }
+  for (;;) {
+    const from = star + 1;
+    const next = pattern.indexOf('*', from);
+    const segmentEnd = next < 0 || next > end ? end : next;
+    const length = segmentEnd - from;
+    if (segmentEnd === end) {
+      // The last segment: at the very end of the path with `$`, anywhere after pos without.
+      if (anchored) {
+        return (
+          path.length - length >= pos &&
+          regionEquals(path, path.length - length, pattern, from, length)
+        );
+      }
+      return length === 0 || indexOfRegion(path, pattern, from, length, pos) >= 0;
+    }
+    if (length > 0) {
+      const at = indexOfRegion(path, pattern, from, length, pos);
+      if (at < 0) return false;
+      pos = at + length;
+    }
+    star = segmentEnd;
+  }
 }
 
-/** Whether `path` matches `pattern` (anchored at the start of the path). */
-export function matches(pattern: CompiledPattern, path: string): boolean {
-  return path.startsWith(pattern.prefix) && matchesAfterPrefix(pattern, path);
+/** path[at, at+length) equals pattern[from, from+length). */
+function regionEquals(
+  path: string,
+  at: number,
+  pattern: string,
+  from: number,
+  length: number,
+): boolean {
+  if (at + length > path.length) return false;
+  for (let i = 0; i < length; i++) {
+    if (path.charCodeAt(at + i) !== pattern.charCodeAt(from + i)) return false;
+  }
+  return true;
+}
+
+/** First index ≥ `pos` where pattern[from, from+length) occurs in path, or -1. */
+function indexOfRegion(
+  path: string,
+  pattern: string,
+  from: number,
+  length: number,
+  pos: number,
+): number {
+  const first = pattern[from]!;
+  const last = path.length - length;
+  for (let at = path.indexOf(first, pos); at >= 0 && at <= last; at = path.indexOf(first, at + 1)) {
+    if (regionEquals(path, at + 1, pattern, from + 1, length - 1)) return at;
+  }
+  return -1;
 }

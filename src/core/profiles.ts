@@ -23,11 +23,17 @@ export interface Profile {
   readonly indexHtmlAlias: boolean;
   /** `/robots.txt` itself is always allowed. */
   readonly robotsTxtAlwaysAllowed: boolean;
-  /** A rule's value (byte string, as written) to the pattern that is matched. */
-  normalizePattern(value: ByteString): ByteString;
+  /**
+   * A rule's value as written to the pattern that is matched. `unicode`: the value is text
+   * whose non-ASCII characters stand for their UTF-8 bytes (else it is a byte string).
+   */
+  normalizePattern(value: string, unicode: boolean): ByteString;
   /** A URL to the string its path is matched as. */
   matchPath(url: string): string;
 }
+
+// eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
+const GOOGLE_UNCHANGED = /^[\x00-\x24\x26-\x7f]*$/;
 
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
   google: {
@@ -38,7 +44,9 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     wildcards: true,
     indexHtmlAlias: true,
     robotsTxtAlwaysAllowed: false,
-    normalizePattern: googleEscape,
+    normalizePattern: (value, unicode) =>
+      // Most values need nothing: no escape to upper-case, no octet to encode.
+      GOOGLE_UNCHANGED.test(value) ? value : googleEscape(unicode ? utf8ByteString(value) : value),
     // Google matches the URL as given: the caller is expected to pass it %-encoded.
     matchPath: pathParamsQuery,
   },
@@ -50,7 +58,8 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     wildcards: true,
     indexHtmlAlias: false,
     robotsTxtAlwaysAllowed: true,
-    normalizePattern: (value) => rfc9309Normalize(value, true),
+    normalizePattern: (value, unicode) =>
+      rfc9309Normalize(unicode ? utf8ByteString(value) : value, true),
     matchPath: (url) => rfc9309Normalize(utf8ByteString(pathParamsQuery(url)), false),
   },
   legacy: {
@@ -61,7 +70,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     wildcards: false,
     indexHtmlAlias: false,
     robotsTxtAlwaysAllowed: true,
-    normalizePattern: legacyDecode,
+    normalizePattern: (value, unicode) => legacyDecode(unicode ? utf8ByteString(value) : value),
     matchPath: (url) => legacyDecode(utf8ByteString(pathParamsQuery(url))),
   },
 };

@@ -1,5 +1,3 @@
-import { bytesToByteString, isAscii, utf8ByteString, type ByteString } from './bytes.ts';
-import { InvalidInputError } from './errors.ts';
 import {
   CRAWL_DELAY_KEYS,
   parseCleanParam,
@@ -8,22 +6,13 @@ import {
   parseRequestRate,
   type CleanParam,
   type Extra,
+  type ExtraTable,
   type RequestRate,
 } from './extras.ts';
-import { GroupBuilder, type Group, type ParsedFile, type Rule } from './groups.ts';
-import { isRobotsTxtPath, PROFILES, type Profile, type ProfileName } from './profiles.ts';
-import { isBetter, RuleIndex, type BestMatch } from './rule-index.ts';
-import { tokenize, type TokenHandler } from './tokenizer.ts';
-
-/** Google ignores everything after the first 500 KiB of a robots.txt. */
-export const DEFAULT_MAX_BYTES = 512_000;
-
-export interface ParseOptions {
-  /** `google` (default), `rfc9309` or `legacy`: see the README for the differences. */
-  profile?: ProfileName;
-  /** Bytes of the body that are read; the rest is ignored. Default 512,000 (500 KiB). */
-  maxBytes?: number;
-}
+import { groupView, type Group, type ParsedFile } from './groups.ts';
+import { isRobotsTxtPath, type Profile, type ProfileName } from './profiles.ts';
+import { RuleIndex, type BestMatch } from './rule-index.ts';
+import { GLOBAL_TOKEN, type GroupTable, type RuleTable } from './tables.ts';
 
 /** One crawler name, or several that act as one crawler (any of them selects a group). */
 export type UserAgent = string | readonly string[];
@@ -44,7 +33,7 @@ export interface RuleMatch {
   readonly value: string;
   /** What was matched (after normalisation). */
   readonly pattern: string;
-  /** Octets matched-by length: the rule's weight. */
+  /** Octets of `pattern`: the rule's weight in longest-match precedence. */
   readonly length: number;
   /** For Google's `index.html` alias, the pattern the alias was derived from. */
   readonly aliasOf?: string;
@@ -80,55 +69,82 @@ export interface Explanation {
 
 interface Selection {
   readonly scope: 'specific' | 'global' | 'none';
-  readonly groups: readonly InternalGroup[];
-  readonly index: RuleIndex<Rule>;
+  /** Indexes into the file's groups. */
+  readonly groups: readonly number[];
+  readonly index: RuleIndex;
 }
 
-type InternalGroup = ParsedFile['groups'][number];
-
 const SELECTION_CACHE_LIMIT = 256;
-const EMPTY_INDEX = new RuleIndex<Rule>([]);
 
 /**
  * A parsed robots.txt. Parse once with `parse()`, then ask as many questions as needed:
- * the group for each crawler is chosen and indexed on first use and cached.
+ * the groups for each crawler are chosen and indexed on first use and cached.
  */
 export class RobotsTxt {
   readonly profile: ProfileName;
-  /** The groups in file order. */
-  readonly groups: readonly Group[];
   /** Sitemap URLs, in file order, without duplicates. */
   readonly sitemaps: readonly string[];
-  /** Lines other than user-agent, allow, disallow and sitemap. */
-  readonly extras: readonly Extra[];
   /** Lines of allow/disallow rules before the first user-agent line (ignored). */
   readonly orphanRuleLines: readonly number[];
   /** Lines, as Google counts them, in the part that was read. */
   readonly lineCount: number;
-  /** Size of the body in bytes, and how many were read (less when over `maxBytes`). */
-  readonly bytes: { readonly total: number; readonly read: number };
 
   readonly #profile: Profile;
-  readonly #groups: readonly InternalGroup[];
-  readonly #selections = new Map<string, Selection>();
-  readonly #best: BestMatch<Rule> = { allow: undefined, disallow: undefined };
+  readonly #groupTable: GroupTable;
+  readonly #table: RuleTable;
+  readonly #extras: ExtraTable;
+  #groups: Group[] | undefined;
+  #extraList: Extra[] | undefined;
+  /** The last selection asked for; most programs ask for one crawler only. */
+  #lastKey: string | undefined;
+  #lastSelection: Selection | undefined;
+  #selections: Map<string, Selection> | undefined;
+  #best: BestMatch | undefined;
+  #bytes: { total: number; read: number } | (() => { total: number; read: number });
 
   /** @internal Use `parse()`. */
   constructor(
     profile: Profile,
     parsed: ParsedFile,
     lineCount: number,
-    bytes: { total: number; read: number },
+    bytes: { total: number; read: number } | (() => { total: number; read: number }),
   ) {
     this.profile = profile.name;
     this.#profile = profile;
-    this.#groups = parsed.groups;
-    this.groups = parsed.groups.map(publicGroup);
+    this.#groupTable = parsed.groups;
+    this.#table = parsed.rules;
     this.sitemaps = parsed.sitemaps;
-    this.extras = parsed.extras;
+    this.#extras = parsed.extras;
     this.orphanRuleLines = parsed.orphanRuleLines;
     this.lineCount = lineCount;
-    this.bytes = bytes;
+    this.#bytes = bytes;
+  }
+
+  /** The groups in file order. */
+  get groups(): readonly Group[] {
+    if (!this.#groups) {
+      this.#groups = [];
+      for (let g = 0; g < this.#groupTable.size; g++) {
+        this.#groups.push(groupView(this.#groupTable, this.#table, g));
+      }
+    }
+    return this.#groups;
+  }
+
+  /** Lines other than user-agent, allow, disallow and sitemap, in file order. */
+  get extras(): readonly Extra[] {
+    if (!this.#extraList) {
+      this.#extraList = [];
+      for (let i = 0; i < this.#extras.length; i++) this.#extraList.push(this.#extras.at(i));
+    }
+    return this.#extraList;
+  }
+
+  /** Size of the body in bytes, and how many were read (less when over `maxBytes`). */
+  get bytes(): { readonly total: number; readonly read: number } {
+    // For text input the UTF-8 size is only computed when asked for.
+    if (typeof this.#bytes === 'function') this.#bytes = this.#bytes();
+    return this.#bytes;
   }
 
   /**
@@ -142,11 +158,14 @@ export class RobotsTxt {
     if (profile.robotsTxtAlwaysAllowed && isRobotsTxtPath(path)) return true;
     const selection = this.#select(userAgent);
     if (selection.scope === 'none') return true;
-    if (profile.precedence === 'first')
-      return firstMatch(selection.index, path)?.kind !== 'disallow';
-    const { allow, disallow } = selection.index.best(path, this.#best);
-    const allowPriority = allow ? allow.priority : -1;
-    const disallowPriority = disallow ? disallow.priority : -1;
+    const index = selection.index;
+    if (profile.precedence === 'first') {
+      const first = firstMatch(index, path);
+      return first < 0 || index.isAllowAt(first);
+    }
+    const best = index.best(path, (this.#best ??= { allow: -1, disallow: -1 }));
+    const allowPriority = index.priorityAt(best.allow);
+    const disallowPriority = index.priorityAt(best.disallow);
     return !(disallowPriority > allowPriority && disallowPriority > 0);
   }
 
@@ -162,37 +181,38 @@ export class RobotsTxt {
     if (selection.scope === 'none') {
       return { ...base, allowed: true, line: 0, reason: 'no-matching-group' };
     }
-    const matched: Rule[] = [];
-    selection.index.forEachMatch(path, (rule) => {
-      matched.push(rule);
-    });
-    matched.sort((a, b) => a.line - b.line || a.priority - b.priority);
+    const index = selection.index;
+    const matched: number[] = [];
+    index.forEachMatch(path, (k) => matched.push(k));
+    matched.sort(
+      (a, b) => index.lineAt(a) - index.lineAt(b) || index.priorityAt(a) - index.priorityAt(b),
+    );
 
-    let deciding: Rule | undefined;
+    let deciding = -1;
     let allowed: boolean;
     let tieBreak = false;
     if (profile.precedence === 'first') {
-      deciding = matched[0];
-      allowed = deciding?.kind !== 'disallow';
+      deciding = matched.length > 0 ? matched[0]! : -1;
+      allowed = deciding < 0 || index.isAllowAt(deciding);
     } else {
-      let allow: Rule | undefined;
-      let disallow: Rule | undefined;
-      for (const rule of matched) {
-        if (rule.kind === 'allow') {
-          if (!allow || isBetter(rule, allow)) allow = rule;
-        } else if (!disallow || isBetter(rule, disallow)) {
-          disallow = rule;
+      let allow = -1;
+      let disallow = -1;
+      for (const k of matched) {
+        if (index.isAllowAt(k)) {
+          if (allow < 0 || index.isBetter(k, allow)) allow = k;
+        } else if (disallow < 0 || index.isBetter(k, disallow)) {
+          disallow = k;
         }
       }
-      const allowPriority = allow ? allow.priority : -1;
-      const disallowPriority = disallow ? disallow.priority : -1;
+      const allowPriority = index.priorityAt(allow);
+      const disallowPriority = index.priorityAt(disallow);
       allowed = !(disallowPriority > allowPriority && disallowPriority > 0);
       // Google's matching_line(): the higher-priority match, the allow one on ties.
       deciding = disallowPriority > allowPriority ? disallow : allow;
       tieBreak = allowPriority > 0 && allowPriority === disallowPriority;
     }
     const decided =
-      deciding !== undefined && (deciding.priority > 0 || profile.precedence === 'first');
+      deciding >= 0 && (index.priorityAt(deciding) > 0 || profile.precedence === 'first');
     const reason: VerdictReason = !decided
       ? 'no-matching-rule'
       : allowed
@@ -201,16 +221,21 @@ export class RobotsTxt {
     return {
       ...base,
       allowed,
-      line: deciding?.line ?? 0,
+      line: index.lineAt(deciding),
       reason,
-      ...(deciding ? { rule: ruleMatch(deciding) } : {}),
+      ...(deciding >= 0 ? { rule: this.#ruleMatch(index.idAt(deciding)) } : {}),
       group: {
         scope: selection.scope,
-        agents: selection.groups.flatMap((g) => g.agents),
-        lines: selection.groups.map((g) => g.agentLines[0]!),
+        agents: selection.groups.flatMap((g) => {
+          const [first, end] = this.#groupTable.agentRange(g);
+          return this.#groupTable.agentValues.slice(first, end);
+        }),
+        lines: selection.groups.map(
+          (g) => this.#groupTable.agentLines[this.#groupTable.agentStart[g]!]!,
+        ),
       },
       tieBreak,
-      matches: matched.map(ruleMatch),
+      matches: matched.map((k) => this.#ruleMatch(index.idAt(k))),
     };
   }
 
@@ -220,10 +245,7 @@ export class RobotsTxt {
    */
   groupsFor(userAgent: UserAgent): { scope: 'specific' | 'global' | 'none'; groups: Group[] } {
     const selection = this.#select(userAgent);
-    return {
-      scope: selection.scope,
-      groups: selection.groups.map((g) => this.groups[this.#groups.indexOf(g)]!),
-    };
+    return { scope: selection.scope, groups: selection.groups.map((g) => this.groups[g]!) };
   }
 
   /** Seconds from the first valid crawl-delay line of the groups that apply to the agent. */
@@ -268,132 +290,110 @@ export class RobotsTxt {
     );
   }
 
+  #ruleMatch(id: number): RuleMatch {
+    const table = this.#table;
+    const rule = table.rule(id >= 0 ? id : ~id);
+    const { kind, line, value } = rule;
+    if (id >= 0) return { kind, line, value, pattern: rule.pattern, length: rule.priority };
+    const alias = table.aliases!.get(~id)!;
+    return { kind, line, value, pattern: alias, length: alias.length, aliasOf: rule.pattern };
+  }
+
   #extrasFor(userAgent: UserAgent): Extra[] {
     const selection = this.#select(userAgent);
-    const indexes = new Set(selection.groups.map((g) => this.#groups.indexOf(g)));
-    return this.extras.filter((e) => e.group !== undefined && indexes.has(e.group));
+    const table = this.#extras;
+    const found: Extra[] = [];
+    for (let i = 0; i < table.length; i++) {
+      if (selection.groups.includes(table.groups[i]!)) found.push(table.at(i));
+    }
+    return found;
   }
 
   #select(userAgent: UserAgent): Selection {
     const agents: readonly string[] =
       typeof userAgent === 'string' ? [userAgent] : Array.isArray(userAgent) ? userAgent : [];
-    const key = agents.join('\n');
-    let selection = this.#selections.get(key);
+    const key = agents.length === 1 ? String(agents[0]) : agents.join('\n');
+    if (key === this.#lastKey) return this.#lastSelection!;
+    let selection = this.#selections?.get(key);
     if (!selection) {
-      if (this.#selections.size >= SELECTION_CACHE_LIMIT) this.#selections.clear();
       selection = this.#computeSelection(agents.map((a) => String(a).toLowerCase()));
-      this.#selections.set(key, selection);
+      // A map only once a second crawler is asked about; bounded against endless names.
+      if (this.#lastKey !== undefined) {
+        const cache = (this.#selections ??= new Map([[this.#lastKey, this.#lastSelection!]]));
+        if (cache.size >= SELECTION_CACHE_LIMIT) cache.clear();
+        cache.set(key, selection);
+      }
     }
+    this.#lastKey = key;
+    this.#lastSelection = selection;
     return selection;
   }
 
   #computeSelection(names: string[]): Selection {
-    const groups = this.#groups;
-    let chosen: InternalGroup[];
-    let scope: Selection['scope'];
+    const groups = this.#groupTable;
+    const tokens = groups.agentTokens;
+    const chosen: number[] = [];
+    let scope: Selection['scope'] = 'specific';
+    const hasToken = (g: number, test: (token: string) => boolean): boolean => {
+      const [first, end] = groups.agentRange(g);
+      for (let a = first; a < end; a++) if (test(tokens[a]!)) return true;
+      return false;
+    };
     if (this.#profile.agentMatch === 'substring') {
       // 1996: the first record with a name that is a substring of the robot's name, else
       // the first `*` record.
-      const named = groups.find((g) =>
-        g.tokens.some((t) => t.length > 0 && names.some((n) => n.includes(t))),
-      );
-      const global = named ? undefined : groups.find((g) => g.global);
-      chosen = named ? [named] : global ? [global] : [];
-      scope = named ? 'specific' : global ? 'global' : 'none';
+      for (let g = 0; g < groups.size && chosen.length === 0; g++) {
+        if (
+          hasToken(g, (t) => t !== GLOBAL_TOKEN && t.length > 0 && names.some((n) => n.includes(t)))
+        ) {
+          chosen.push(g);
+        }
+      }
+      for (let g = 0; g < groups.size && chosen.length === 0; g++) {
+        if (groups.isGlobal(g)) {
+          chosen.push(g);
+          scope = 'global';
+        }
+      }
     } else {
-      chosen = groups.filter((g) => g.tokens.some((t) => names.includes(t)));
-      scope = 'specific';
+      for (let g = 0; g < groups.size; g++) {
+        if (hasToken(g, (t) => t !== GLOBAL_TOKEN && names.includes(t))) chosen.push(g);
+      }
       if (chosen.length === 0) {
-        chosen = groups.filter((g) => g.global);
-        scope = chosen.length > 0 ? 'global' : 'none';
+        scope = 'global';
+        for (let g = 0; g < groups.size; g++) if (groups.isGlobal(g)) chosen.push(g);
       }
     }
-    const rules = chosen.flatMap((g) => g.matchRules);
-    return { scope, groups: chosen, index: rules.length ? new RuleIndex(rules) : EMPTY_INDEX };
+    if (chosen.length === 0) scope = 'none';
+    return { scope, groups: chosen.slice(), index: this.#indexFor(chosen) };
+  }
+
+  /** An index over the rules of the chosen groups. */
+  #indexFor(chosen: readonly number[]): RuleIndex {
+    const table = this.#table;
+    const groups = this.#groupTable;
+    if (chosen.length === 1 && !table.aliases && !table.inert) {
+      const [first, end] = groups.ruleRange(chosen[0]!, table.size);
+      return new RuleIndex(table, [first, end, 'range']);
+    }
+    const ids: number[] = [];
+    for (const g of chosen) {
+      const [first, end] = groups.ruleRange(g, table.size);
+      for (let id = first; id < end; id++) {
+        if (table.inert?.has(id)) continue;
+        ids.push(id);
+        if (table.aliases?.has(id)) ids.push(~id);
+      }
+    }
+    return new RuleIndex(table, ids);
   }
 }
 
-function firstMatch(index: RuleIndex<Rule>, path: string): Rule | undefined {
-  let first: Rule | undefined;
-  index.forEachMatch(path, (rule) => {
-    if (!first || rule.line < first.line) first = rule;
+/** Position of the matching rule on the earliest line, or -1. */
+function firstMatch(index: RuleIndex, path: string): number {
+  let first = -1;
+  index.forEachMatch(path, (k) => {
+    if (first < 0 || index.lineAt(k) < index.lineAt(first)) first = k;
   });
   return first;
-}
-
-function ruleMatch(rule: Rule): RuleMatch {
-  return {
-    kind: rule.kind,
-    line: rule.line,
-    value: rule.value,
-    pattern: rule.pattern,
-    length: rule.priority,
-    ...(rule.aliasOf !== undefined ? { aliasOf: rule.aliasOf } : {}),
-  };
-}
-
-function publicGroup(group: InternalGroup): Group {
-  const { agents, agentLines, tokens, global, rules } = group;
-  return { agents, agentLines, tokens, global, rules };
-}
-
-/**
- * Parses a robots.txt body. Never throws on content: every byte sequence parses, leniently,
- * the way Google parses. Throws `InvalidInputError` only for a body that is not text or
- * bytes, or an invalid option.
- */
-export function parse(
-  body: string | Uint8Array | ArrayBuffer,
-  options: ParseOptions = {},
-): RobotsTxt {
-  const profile = PROFILES[options.profile ?? 'google'];
-  if (!profile || !Object.hasOwn(PROFILES, options.profile ?? 'google')) {
-    throw new InvalidInputError(
-      'options.profile',
-      `unknown profile ${JSON.stringify(options.profile)}; use google, rfc9309 or legacy`,
-    );
-  }
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
-    throw new InvalidInputError(
-      'options.maxBytes',
-      `must be a non-negative integer, got ${maxBytes}`,
-    );
-  }
-  const { text, total } = toLimitedByteString(body, maxBytes);
-  const builder = new GroupBuilder(profile);
-  const lineCount = tokenize(text, builder);
-  return new RobotsTxt(profile, builder.result, lineCount, { total, read: text.length });
-}
-
-/** Runs the shared tokenizer over a body with your own handler (linting, statistics...). */
-export function tokenizeBody(
-  body: string | Uint8Array | ArrayBuffer,
-  handler: TokenHandler,
-  maxBytes = DEFAULT_MAX_BYTES,
-): { lineCount: number; total: number; read: number } {
-  const { text, total } = toLimitedByteString(body, maxBytes);
-  return { lineCount: tokenize(text, handler), total, read: text.length };
-}
-
-function toLimitedByteString(
-  body: string | Uint8Array | ArrayBuffer,
-  maxBytes: number,
-): { text: ByteString; total: number } {
-  if (typeof body === 'string') {
-    if (isAscii(body)) return { text: body.slice(0, maxBytes), total: body.length };
-    const text = utf8ByteString(body);
-    return { text: text.slice(0, maxBytes), total: text.length };
-  }
-  if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
-    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
-    return {
-      text: bytesToByteString(bytes.subarray(0, maxBytes)),
-      total: bytes.length,
-    };
-  }
-  throw new InvalidInputError(
-    'body',
-    `expected a string, Uint8Array or ArrayBuffer, got ${body === null ? 'null' : typeof body}`,
-  );
 }

@@ -1,134 +1,168 @@
-import { matchesAfterPrefix, type CompiledPattern } from './pattern.ts';
+import { literalPrefix, matchesPattern } from './pattern.ts';
+import type { RuleTable } from './tables.ts';
 
-/** A rule as the matcher sees it. */
-export interface IndexedRule {
-  readonly kind: 'allow' | 'disallow';
-  /** 1-based line of the rule in the robots.txt. */
-  readonly line: number;
-  /** Match priority: the pattern's length in octets (Google's longest-match). */
-  readonly priority: number;
-  readonly compiled: CompiledPattern;
-}
-
-interface RadixNode<R> {
-  /** The edge label leading into this node (empty for the root). */
-  label: string;
-  children: Map<number, RadixNode<R>> | undefined;
-  /** Rules whose literal prefix ends exactly at this node. */
-  rules: R[];
-}
+/** Below this many rules a linear scan beats sorting, and needs no memory of its own. */
+const LINEAR_LIMIT = 16;
 
 /**
- * Rules indexed by literal prefix in a radix tree. A lookup walks the path once and only
- * tests the rules whose prefix the path starts with, so a file with thousands of rules does
- * not cost thousands of comparisons per URL. Nodes are created only where prefixes branch
- * (at most two per rule), which keeps memory proportional to the number of rules.
+ * The rules of one selection (the groups that apply to one crawler), ready for matching.
+ *
+ * Small selections are scanned linearly: a plain rule test is `path.startsWith(pattern)`.
+ * Large ones are sorted by literal prefix (the text before the first `*`): a lookup finds
+ * the rules whose prefix the path starts with by walking down the chain of the path's
+ * prefixes with binary searches, so thousands of rules cost a few comparisons per URL.
+ * Either way an entry holds only a rule id: `i` for rule `i`'s pattern, `~i` (negative) for
+ * the pattern derived from rule `i` (Google's index.html alias).
  */
-export class RuleIndex<R extends IndexedRule> {
-  private readonly root: RadixNode<R> = { label: '', children: undefined, rules: [] };
+export class RuleIndex {
   readonly size: number;
+  /** Entry ids; undefined when the entries are the contiguous rules `first..first+size`. */
+  private readonly ids: readonly number[] | undefined;
+  private readonly first: number;
+  /** Literal prefixes in sorted order; undefined for a linear index. */
+  private readonly prefixes: readonly string[] | undefined;
 
-  constructor(rules: readonly R[]) {
-    for (const rule of rules) this.insert(rule.compiled.prefix, rule);
-    this.size = rules.length;
-  }
-
-  private insert(key: string, rule: R): void {
-    let node = this.root;
-    let i = 0;
-    for (;;) {
-      if (i === key.length) {
-        node.rules.push(rule);
-        return;
-      }
-      const first = key.charCodeAt(i);
-      node.children ??= new Map();
-      const child = node.children.get(first);
-      if (!child) {
-        node.children.set(first, { label: key.slice(i), children: undefined, rules: [rule] });
-        return;
-      }
-      const label = child.label;
-      const max = Math.min(label.length, key.length - i);
-      let common = 1;
-      while (common < max && label.charCodeAt(common) === key.charCodeAt(i + common)) common++;
-      if (common < label.length) {
-        // Split the edge where the new key leaves it.
-        const middle: RadixNode<R> = {
-          label: label.slice(0, common),
-          children: new Map([[label.charCodeAt(common), child]]),
-          rules: [],
-        };
-        child.label = label.slice(common);
-        node.children.set(first, middle);
-        node = middle;
-      } else {
-        node = child;
-      }
-      i += common;
+  /**
+   * @param ids entry ids, or a `[first, end)` range of plain rule ids.
+   */
+  constructor(
+    private readonly table: RuleTable,
+    ids: readonly number[] | readonly [number, number, 'range'],
+  ) {
+    if (ids.length === 3 && ids[2] === 'range') {
+      this.first = ids[0];
+      this.size = ids[1] - ids[0];
+      this.ids = this.size > LINEAR_LIMIT ? rangeIds(ids[0], ids[1]) : undefined;
+    } else {
+      this.first = 0;
+      this.size = ids.length;
+      this.ids = (ids as readonly number[]).slice();
+    }
+    if (this.size > LINEAR_LIMIT) {
+      const ordered = this.ids!.map((id) => ({
+        id,
+        prefix: this.isWild(id) ? literalPrefix(this.pattern(id), true) : this.pattern(id),
+      }));
+      ordered.sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
+      this.ids = ordered.map((e) => e.id);
+      this.prefixes = ordered.map((e) => e.prefix);
     }
   }
 
   /**
-   * Calls `visit` for every rule that matches `path`, in index order (not file order).
-   * Returning `true` from `visit` stops the walk.
+   * Calls `visit(position)` for every entry whose pattern matches `path`. Positions are
+   * read back with `idAt`, `priorityAt`, `lineAt`, `isAllowAt`.
    */
-  forEachMatch(path: string, visit: (rule: R) => boolean | void): void {
-    let node: RadixNode<R> | undefined = this.root;
-    let depth = 0;
-    while (node) {
-      const rules = node.rules;
-      for (let i = 0; i < rules.length; i++) {
-        const rule = rules[i]!;
-        if (matchesAfterPrefix(rule.compiled, path) && visit(rule) === true) return;
+  forEachMatch(path: string, visit: (position: number) => void): void {
+    const prefixes = this.prefixes;
+    if (!prefixes) {
+      for (let k = 0; k < this.size; k++) {
+        const id = this.idAt(k);
+        const pattern = this.pattern(id);
+        if (this.isWild(id) ? matchesPattern(pattern, path) : path.startsWith(pattern)) visit(k);
       }
-      if (depth >= path.length || !node.children) return;
-      const child: RadixNode<R> | undefined = node.children.get(path.charCodeAt(depth));
-      if (!child || !path.startsWith(child.label, depth)) return;
-      depth += child.label.length;
-      node = child;
+      return;
     }
-  }
-
-  /**
-   * The longest-matching allow and disallow rules for `path` (ties: the earlier line), as
-   * Google's matcher keeps them. Written without callbacks: this is the hot path of
-   * `isAllowed`.
-   */
-  best(path: string, out: BestMatch<R>): BestMatch<R> {
-    let allow: R | undefined;
-    let disallow: R | undefined;
-    let node: RadixNode<R> | undefined = this.root;
-    let depth = 0;
-    while (node) {
-      const rules = node.rules;
-      for (let i = 0; i < rules.length; i++) {
-        const rule = rules[i]!;
-        if (!matchesAfterPrefix(rule.compiled, path)) continue;
-        if (rule.kind === 'allow') {
-          if (!allow || isBetter(rule, allow)) allow = rule;
-        } else if (!disallow || isBetter(rule, disallow)) {
-          disallow = rule;
+    let hi = upperBound(prefixes, path, prefixes.length);
+    while (hi > 0) {
+      const prefix = prefixes[hi - 1]!;
+      const common = commonPrefixLength(prefix, path);
+      if (common === prefix.length) {
+        // `prefix` starts the path: test every entry with exactly this prefix.
+        let k = hi - 1;
+        for (; k >= 0 && prefixes[k] === prefix; k--) {
+          const id = this.ids![k]!;
+          if (!this.isWild(id) || matchesPattern(this.pattern(id), path)) visit(k);
         }
+        if (prefix.length === 0) return;
+        // Next: only prefixes shorter than this one can still start the path.
+        hi = upperBound(prefixes, path.slice(0, prefix.length - 1), k + 1);
+      } else {
+        // The entry just below the bound is the greatest one not above it, so no entry
+        // longer than the common part can start the path: continue from the common part.
+        hi = upperBound(prefixes, path.slice(0, common), hi - 1);
       }
-      if (depth >= path.length || !node.children) break;
-      const child: RadixNode<R> | undefined = node.children.get(path.charCodeAt(depth));
-      if (!child || !path.startsWith(child.label, depth)) break;
-      depth += child.label.length;
-      node = child;
     }
-    out.allow = allow;
-    out.disallow = disallow;
+  }
+
+  /** The longest-matching allow and disallow (ties: the earlier line), as Google keeps them. */
+  best(path: string, out: BestMatch): BestMatch {
+    out.allow = -1;
+    out.disallow = -1;
+    this.forEachMatch(path, (k) => {
+      if (this.isAllowAt(k)) {
+        if (out.allow < 0 || this.isBetter(k, out.allow)) out.allow = k;
+      } else if (out.disallow < 0 || this.isBetter(k, out.disallow)) {
+        out.disallow = k;
+      }
+    });
     return out;
   }
+
+  /** Longer pattern wins; among equals, the one on the earlier line (Google keeps the first). */
+  isBetter(a: number, b: number): boolean {
+    const pa = this.priorityAt(a);
+    const pb = this.priorityAt(b);
+    return pa > pb || (pa === pb && this.lineAt(a) < this.lineAt(b));
+  }
+
+  idAt(k: number): number {
+    return this.ids ? this.ids[k]! : this.first + k;
+  }
+  /** Octets of the entry's pattern; -1 for no entry (k < 0). */
+  priorityAt(k: number): number {
+    return k < 0 ? -1 : this.pattern(this.idAt(k)).length;
+  }
+  /** Line of the entry's rule; 0 for no entry (k < 0). */
+  lineAt(k: number): number {
+    return k < 0 ? 0 : this.table.line(rootId(this.idAt(k)));
+  }
+  isAllowAt(k: number): boolean {
+    return this.table.isAllow(rootId(this.idAt(k)));
+  }
+
+  private pattern(id: number): string {
+    return id >= 0 ? this.table.patterns[id]! : this.table.aliases!.get(~id)!;
+  }
+
+  /** The entry's pattern needs more than a prefix test. Aliases always end in `$`. */
+  private isWild(id: number): boolean {
+    return id < 0 || this.table.isWild(id);
+  }
 }
 
-export interface BestMatch<R> {
-  allow: R | undefined;
-  disallow: R | undefined;
+/** Positions in the index of the best allow and disallow match; -1 for none. */
+export interface BestMatch {
+  allow: number;
+  disallow: number;
 }
 
-/** Longer pattern wins; among equals, the one on the earlier line (Google keeps the first). */
-export function isBetter(a: IndexedRule, b: IndexedRule): boolean {
-  return a.priority > b.priority || (a.priority === b.priority && a.line < b.line);
+/** The rule an entry id comes from (an alias id is the complement of its rule's). */
+function rootId(id: number): number {
+  return id >= 0 ? id : ~id;
+}
+
+function rangeIds(first: number, end: number): number[] {
+  const ids: number[] = [];
+  for (let id = first; id < end; id++) ids.push(id);
+  return ids;
+}
+
+/** First position in `sorted[0..end)` whose value is greater than `key`. */
+function upperBound(sorted: readonly string[], key: string, end: number): number {
+  let lo = 0;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const max = a.length < b.length ? a.length : b.length;
+  let i = 0;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }

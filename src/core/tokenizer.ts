@@ -57,13 +57,24 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /**
- * Tokenizes `text` (a byte string), calling `handler` for every line and directive.
- * Returns the number of lines.
+ * Thrown by `tokenize` in unicode mode when a line is long enough for Google's byte-based
+ * cut to fall inside it and it holds non-ASCII text: the caller re-runs in byte mode.
  */
-export function tokenize(text: ByteString, handler: TokenHandler): number {
+export class NeedsByteMode extends Error {}
+
+/**
+ * Tokenizes `text`, calling `handler` for every line and directive; returns the number of
+ * lines. `text` is a byte string, or with `unicode` set, ordinary text whose non-ASCII
+ * characters stand for their UTF-8 bytes (handlers then encode values where bytes matter).
+ * Unicode mode skips converting the whole body; it gives the same directives, because every
+ * character the tokenizer acts on is ASCII.
+ */
+export function tokenize(text: string, handler: TokenHandler, unicode = false): number {
   // Google skips any prefix of the UTF-8 BOM (EF BB BF), stopping at the first mismatch.
   let pos = 0;
-  if (text.charCodeAt(0) === 0xef) {
+  if (unicode) {
+    if (text.charCodeAt(0) === 0xfeff) pos = 1;
+  } else if (text.charCodeAt(0) === 0xef) {
     pos = 1;
     if (text.charCodeAt(1) === 0xbb) {
       pos = 2;
@@ -71,50 +82,51 @@ export function tokenize(text: ByteString, handler: TokenHandler): number {
     }
   }
   const length = text.length;
-  const scan = new CharScanner(text);
+  // Next position of each special character, kept as lines are visited in order, so each
+  // occurrence is searched for once and tokenizing stays linear in the input.
+  let lf = -1;
+  let cr = -1;
+  const found = { nul: -1, hash: -1, colon: -1 };
   let lineNumber = 0;
   let lastWasCR = false;
-  while (pos < length) {
-    const lf = scan.next(LF_CHAR, pos);
-    const cr = scan.next(CR_CHAR, pos);
+  for (;;) {
+    if (lf < pos) lf = nextIndex(text, '\n', pos);
+    if (cr < pos) cr = nextIndex(text, '\r', pos);
     const end = lf < cr ? lf : cr;
     if (end === length) break;
     const terminator = text.charCodeAt(end);
     // The LF of a CRLF pair does not end a second, empty line.
-    const crlfContinuation = end === pos && lastWasCR && terminator === LF;
-    if (!crlfContinuation) emitLine(text, scan, ++lineNumber, pos, end, handler);
+    if (!(end === pos && lastWasCR && terminator === LF)) {
+      if (unicode && end - pos > UNICODE_SAFE_LINE) checkUnicodeLine(text, pos, end);
+      emitLine(text, found, ++lineNumber, pos, end, handler);
+    }
     lastWasCR = terminator === CR;
     pos = end + 1;
   }
   // Google always emits the final line, empty or not.
-  emitLine(text, scan, ++lineNumber, pos, length, handler);
+  if (unicode && length - pos > UNICODE_SAFE_LINE) checkUnicodeLine(text, pos, length);
+  emitLine(text, found, ++lineNumber, pos, length, handler);
   return lineNumber;
 }
 
-const LF_CHAR = 0;
-const CR_CHAR = 1;
-const NUL_CHAR = 2;
-const HASH_CHAR = 3;
-const COLON_CHAR = 4;
-const SCANNED = ['\n', '\r', '\0', '#', ':'];
+/** A UTF-16 code unit is at most 3 UTF-8 bytes: shorter lines can never reach the cut. */
+const UNICODE_SAFE_LINE = Math.floor(MAX_LINE_BYTES / 3);
+// eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
+const ALL_ASCII = /^[\x00-\x7f]*$/;
 
-/**
- * Next position of each special character, cached: lines are visited in order, so each
- * character is searched for once per occurrence and tokenizing stays linear in the input.
- */
-class CharScanner {
-  private readonly found = [-1, -1, -1, -1, -1];
-  constructor(private readonly text: string) {}
+function checkUnicodeLine(text: string, start: number, end: number): void {
+  if (!ALL_ASCII.test(text.slice(start, end))) throw new NeedsByteMode();
+}
 
-  /** Position of the next `which` at or after `from`, or the text length if none. */
-  next(which: number, from: number): number {
-    const cached = this.found[which]!;
-    if (cached >= from) return cached;
-    const at = this.text.indexOf(SCANNED[which]!, from);
-    const result = at < 0 ? this.text.length : at;
-    this.found[which] = result;
-    return result;
-  }
+function nextIndex(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at < 0 ? text.length : at;
+}
+
+interface Found {
+  nul: number;
+  hash: number;
+  colon: number;
 }
 
 function isAsciiSpace(code: number): boolean {
@@ -124,7 +136,7 @@ function isAsciiSpace(code: number): boolean {
 
 function emitLine(
   text: ByteString,
-  scan: CharScanner,
+  found: Found,
   line: number,
   start: number,
   end: number,
@@ -133,35 +145,35 @@ function emitLine(
   const truncated = end - start > MAX_LINE_BYTES;
   let stop = truncated ? start + MAX_LINE_BYTES : end;
   // Google's line is a C string: nothing after a NUL byte is seen.
-  const nulAt = scan.next(NUL_CHAR, start);
-  const nul = nulAt < stop;
-  if (nul) stop = nulAt;
-  const hashAt = scan.next(HASH_CHAR, start);
-  const comment = hashAt < stop;
-  if (comment) stop = hashAt;
+  if (found.nul < start) found.nul = nextIndex(text, '\0', start);
+  const nul = found.nul < stop;
+  if (nul) stop = found.nul;
+  if (found.hash < start) found.hash = nextIndex(text, '#', start);
+  const comment = found.hash < stop;
+  if (comment) stop = found.hash;
 
   let s = start;
   while (s < stop && isAsciiSpace(text.charCodeAt(s))) s++;
   let e = stop;
   while (e > s && isAsciiSpace(text.charCodeAt(e - 1))) e--;
 
-  const info: LineInfo = {
-    line,
-    start,
-    end,
-    truncated,
-    nul,
-    blank: s === e && !comment,
-    comment,
-    unparsable: false,
-  };
-  if (s === e) {
-    handler.line?.(info);
-    return;
+  let directive: Directive | undefined;
+  if (s !== e) {
+    if (found.colon < s) found.colon = nextIndex(text, ':', s);
+    directive = splitKeyValue(text, found.colon, line, start, s, e);
   }
-  const directive = splitKeyValue(text, scan.next(COLON_CHAR, s), line, start, s, e);
-  info.unparsable = directive === undefined;
-  handler.line?.(info);
+  if (handler.line) {
+    handler.line({
+      line,
+      start,
+      end,
+      truncated,
+      nul,
+      blank: s === e && !comment,
+      comment,
+      unparsable: s !== e && directive === undefined,
+    });
+  }
   if (directive) handler.directive(directive);
 }
 
@@ -219,13 +231,47 @@ const DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disalla
 
 /** Google's ParsedRobotsKey::Parse: case-insensitive *prefix* tests, in this order. */
 export function classifyKey(key: string): [DirectiveKind, boolean] {
-  const k = key.length > 10 ? key.slice(0, 10).toLowerCase() : key.toLowerCase();
-  if (k.startsWith('user-agent')) return ['user-agent', false];
-  if (USER_AGENT_TYPOS.some((t) => k.startsWith(t))) return ['user-agent', true];
-  if (k.startsWith('allow')) return ['allow', false];
-  if (k.startsWith('disallow')) return ['disallow', false];
-  if (DISALLOW_TYPOS.some((t) => k.startsWith(t))) return ['disallow', true];
-  if (k.startsWith('sitemap')) return ['sitemap', false];
-  if (k.startsWith('site-map')) return ['sitemap', true];
-  return ['unknown', false];
+  // Every key Google knows starts with u, a, d or s: anything else is unknown at once.
+  const first = lower(key.charCodeAt(0));
+  if (first === 0x75 /* u */) {
+    if (startsWithLower(key, 'user-agent')) return USER_AGENT;
+    if (startsWithAny(key, USER_AGENT_TYPOS)) return USER_AGENT_TYPO;
+  } else if (first === 0x61 /* a */) {
+    if (startsWithLower(key, 'allow')) return ALLOW;
+  } else if (first === 0x64 /* d */) {
+    if (startsWithLower(key, 'disallow')) return DISALLOW;
+    if (startsWithAny(key, DISALLOW_TYPOS)) return DISALLOW_TYPO;
+  } else if (first === 0x73 /* s */) {
+    if (startsWithLower(key, 'sitemap')) return SITEMAP;
+    if (startsWithLower(key, 'site-map')) return SITEMAP_TYPO;
+  }
+  return UNKNOWN;
+}
+
+const USER_AGENT: [DirectiveKind, boolean] = ['user-agent', false];
+const USER_AGENT_TYPO: [DirectiveKind, boolean] = ['user-agent', true];
+const ALLOW: [DirectiveKind, boolean] = ['allow', false];
+const DISALLOW: [DirectiveKind, boolean] = ['disallow', false];
+const DISALLOW_TYPO: [DirectiveKind, boolean] = ['disallow', true];
+const SITEMAP: [DirectiveKind, boolean] = ['sitemap', false];
+const SITEMAP_TYPO: [DirectiveKind, boolean] = ['sitemap', true];
+const UNKNOWN: [DirectiveKind, boolean] = ['unknown', false];
+
+/** ASCII lower-casing of one character code (absl's ascii_tolower). */
+function lower(code: number): number {
+  return code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+}
+
+/** `text` starts with `prefix` (given in lower case), ignoring ASCII case. */
+function startsWithLower(text: string, prefix: string): boolean {
+  if (text.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    if (lower(text.charCodeAt(i)) !== prefix.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+function startsWithAny(text: string, prefixes: readonly string[]): boolean {
+  for (const prefix of prefixes) if (startsWithLower(text, prefix)) return true;
+  return false;
 }

@@ -1,0 +1,112 @@
+/**
+ * `npm run bench`: repkit against robots-parser, measured in one run on this machine.
+ * Figures are reported as ratios (repkit ÷ peer for throughput, peer ÷ repkit for time and
+ * memory), so they hold across machines better than absolute numbers do.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { PEERS } from './peers.ts';
+import { corpusFiles, pathologicalCases, urlsFor } from './workloads.ts';
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+/** Runs `work` until `minMs` have passed (at least `minRounds` times); returns ms per round. */
+function timePerRound(work: () => void, minMs = 1500, minRounds = 3): number {
+  work(); // warm-up
+  gc();
+  let rounds = 0;
+  const start = performance.now();
+  while (rounds < minRounds || performance.now() - start < minMs) {
+    work();
+    rounds++;
+  }
+  return (performance.now() - start) / rounds;
+}
+
+const results: Record<string, Record<string, number>> = {};
+function record(metric: string, peer: string, value: number): void {
+  (results[metric] ??= {})[peer] = value;
+}
+
+const files = corpusFiles();
+const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
+console.log(`corpus: ${files.length} files, ${(totalBytes / 1e6).toFixed(2)} MB`);
+
+// 1. Parse throughput over the whole corpus.
+for (const p of PEERS) {
+  const ms = timePerRound(() => {
+    for (const f of files) p.parse(f.body);
+  });
+  record('parse MB/s (whole corpus)', p.name, totalBytes / 1e6 / (ms / 1000));
+}
+
+// 2. Checks per second: one parse, 10,000 URLs, on each of the 50 largest files.
+const largest = [...files].sort((a, b) => b.bytes - a.bytes).slice(0, 50);
+const workloads = largest.map((f, i) => ({ body: f.body, urls: urlsFor(f.body, 10_000, i + 1) }));
+for (const p of PEERS) {
+  const parsed = workloads.map((w) => p.parse(w.body));
+  const ms = timePerRound(
+    () => {
+      parsed.forEach((robots, i) => {
+        for (const url of workloads[i]!.urls) robots.check(url, 'Googlebot');
+      });
+    },
+    3000,
+    2,
+  );
+  record('checks/s (50 largest files × 10,000 URLs)', p.name, (50 * 10_000) / (ms / 1000));
+}
+
+// 3. Pathological cases: µs per check, parse done once.
+for (const c of pathologicalCases()) {
+  for (const p of PEERS) {
+    const robots = p.parse(c.body);
+    const checks = 20;
+    const ms = timePerRound(
+      () => {
+        for (let i = 0; i < checks; i++) robots.check(c.url, 'Googlebot');
+      },
+      1000,
+      2,
+    );
+    record(`µs per check: ${c.name}`, p.name, (ms * 1000) / checks);
+  }
+}
+
+// 4. Memory: each peer in its own process.
+for (const p of PEERS) {
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', '--expose-gc', new URL('./memory.ts', import.meta.url).pathname, p.name],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  const { retainedBytes, peakRssBytes } = JSON.parse(out) as {
+    retainedBytes: number;
+    peakRssBytes: number;
+  };
+  record('retained heap MB (corpus parsed and kept)', p.name, retainedBytes / 1e6);
+  record('peak RSS MB (same process)', p.name, peakRssBytes / 1e6);
+}
+
+// Report: ratios against robots-parser, higher is better for repkit.
+const lowerIsBetter = (metric: string) => metric.startsWith('µs') || metric.includes('MB (');
+console.log('\n| metric | repkit | robots-parser | repkit advantage |\n|---|---|---|---|');
+const summary: Record<string, number> = {};
+for (const [metric, byPeer] of Object.entries(results)) {
+  const ours = byPeer['repkit']!;
+  const theirs = byPeer['robots-parser']!;
+  const ratio = lowerIsBetter(metric) ? theirs / ours : ours / theirs;
+  summary[metric] = ratio;
+  const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(2));
+  console.log(`| ${metric} | ${fmt(ours)} | ${fmt(theirs)} | ${ratio.toFixed(1)}× |`);
+}
+mkdirSync('bench-results', { recursive: true });
+writeFileSync(
+  'bench-results/core.json',
+  JSON.stringify(
+    { node: process.version, date: new Date().toISOString(), results, ratios: summary },
+    null,
+    2,
+  ),
+);
+console.log('\nwritten: bench-results/core.json');

@@ -1,0 +1,116 @@
+import { bytesToByteString, utf8ByteString, type ByteString } from './bytes.ts';
+import { InvalidInputError } from './errors.ts';
+import { GroupBuilder } from './groups.ts';
+import { PROFILES, type ProfileName } from './profiles.ts';
+import { RobotsTxt } from './robots.ts';
+import { NeedsByteMode, tokenize, type TokenHandler } from './tokenizer.ts';
+
+/** Google ignores everything after the first 500 KiB of a robots.txt. */
+export const DEFAULT_MAX_BYTES = 512_000;
+
+export interface ParseOptions {
+  /** `google` (default), `rfc9309` or `legacy`: see the README for the differences. */
+  profile?: ProfileName;
+  /** Bytes of the body that are read; the rest is ignored. Default 512,000 (500 KiB). */
+  maxBytes?: number;
+}
+
+/** A robots.txt body: text, or the bytes as served (not necessarily valid UTF-8). */
+export type RobotsBody = string | Uint8Array | ArrayBuffer;
+
+/**
+ * Parses a robots.txt body. Never throws on content: every byte sequence parses, leniently,
+ * the way Google parses. Throws `InvalidInputError` only for a body that is not text or
+ * bytes, or an invalid option.
+ */
+export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
+  const name = options.profile ?? 'google';
+  if (!Object.hasOwn(PROFILES, name)) {
+    throw new InvalidInputError(
+      'options.profile',
+      `unknown profile ${JSON.stringify(options.profile)}; use google, rfc9309 or legacy`,
+    );
+  }
+  const profile = PROFILES[name];
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw new InvalidInputError(
+      'options.maxBytes',
+      `must be a non-negative integer, got ${maxBytes}`,
+    );
+  }
+  // Text that fits the limit is tokenized as it is (no conversion to bytes); see tokenize().
+  if (typeof body === 'string' && fitsUnicodeMode(body, maxBytes)) {
+    try {
+      const builder = new GroupBuilder(profile, true);
+      const lineCount = tokenize(body, builder, true);
+      return new RobotsTxt(profile, builder.finish(), lineCount, () => {
+        const total = utf8Length(body);
+        return { total, read: total };
+      });
+    } catch (error) {
+      if (!(error instanceof NeedsByteMode)) throw error;
+    }
+  }
+  const { text, total } = toLimitedByteString(body, maxBytes);
+  const builder = new GroupBuilder(profile);
+  const lineCount = tokenize(text, builder);
+  return new RobotsTxt(profile, builder.finish(), lineCount, { total, read: text.length });
+}
+
+/** Runs the shared tokenizer over a body with your own handler (linting, statistics...). */
+export function tokenizeBody(
+  body: RobotsBody,
+  handler: TokenHandler,
+  maxBytes = DEFAULT_MAX_BYTES,
+): { lineCount: number; total: number; read: number } {
+  const { text, total } = toLimitedByteString(body, maxBytes);
+  return { lineCount: tokenize(text, handler), total, read: text.length };
+}
+
+/** Whether a string body can be tokenized as it is: all of it within the size limit. */
+function fitsUnicodeMode(body: string, maxBytes: number): boolean {
+  // Each UTF-16 code unit is at most 3 UTF-8 bytes.
+  return body.length * 3 <= maxBytes || (body.length <= maxBytes && utf8Length(body) <= maxBytes);
+}
+
+const NON_ASCII_RUN = /[^\x00-\x7f]+/g; // eslint-disable-line no-control-regex
+
+/** UTF-8 length of a string; only its non-ASCII runs are walked. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  NON_ASCII_RUN.lastIndex = 0;
+  for (let run = NON_ASCII_RUN.exec(text); run; run = NON_ASCII_RUN.exec(text)) {
+    const chars = run[0];
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars.charCodeAt(i);
+      if (c < 0x800) {
+        bytes += 1; // 2 bytes for 1 unit
+      } else if (c <= 0xdbff && c >= 0xd800 && (chars.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        bytes += 2; // a surrogate pair: 4 bytes for 2 units
+        i++;
+      } else {
+        bytes += 2; // 3 bytes for 1 unit (a lone surrogate is encoded as U+FFFD)
+      }
+    }
+  }
+  return bytes;
+}
+
+function toLimitedByteString(
+  body: RobotsBody,
+  maxBytes: number,
+): { text: ByteString; total: number } {
+  if (typeof body === 'string') {
+    const text = utf8ByteString(body);
+    return { text: text.length > maxBytes ? text.slice(0, maxBytes) : text, total: text.length };
+  }
+  if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
+    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
+    return { text: bytesToByteString(bytes.subarray(0, maxBytes)), total: bytes.length };
+  }
+  throw new InvalidInputError(
+    'body',
+    `expected a string, Uint8Array or ArrayBuffer, got ${body === null ? 'null' : typeof body}`,
+  );
+}
