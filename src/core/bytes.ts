@@ -31,6 +31,7 @@ export function bytesToByteString(bytes: Uint8Array): ByteString {
   return parts.join('');
 }
 
+// eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
 const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
 const encodeRun = (run: string): string => bytesToByteString(utf8Encoder.encode(run));
 
