@@ -7,14 +7,14 @@
 export type ByteString = string;
 
 // eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\x00-\x7f]/;
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8');
 // String.fromCharCode.apply has an argument-count limit; stay well below it.
 const CHUNK = 8192;
 
 export function isAscii(text: string): boolean {
-  return ASCII_ONLY.test(text);
+  return !NON_ASCII.test(text);
 }
 
 /** Bytes to a byte string, one char per byte. */
@@ -56,4 +56,26 @@ export function byteStringToBytes(text: ByteString): Uint8Array {
  */
 export function displayText(text: ByteString): string {
   return isAscii(text) ? text : utf8Decoder.decode(byteStringToBytes(text));
+}
+
+/**
+ * Where a UTF-8 byte budget runs out in `text[start, end)`: the index of the first character
+ * that no longer fits, `end` when everything fits, or -1 when the budget ends inside a
+ * multi-byte character (the caller then needs byte-level handling).
+ */
+export function utf8Cut(text: string, start: number, end: number, maxBytes: number): number {
+  let bytes = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    let size = c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    let units = 1;
+    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 && i + 1 < end) {
+      size = 4;
+      units = 2;
+    }
+    if (bytes + size > maxBytes) return bytes === maxBytes ? i : -1;
+    bytes += size;
+    i += units - 1;
+  }
+  return end;
 }

@@ -68,16 +68,18 @@ export class GroupBuilder implements TokenHandler {
   /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
   private current = -1;
   private readonly seenSitemaps = new Set<string>();
-  private readonly display: (text: ByteString) => string;
   line?: (info: LineInfo) => void;
 
   /**
    * @param unicode the tokenizer runs in unicode mode: values are text already (shown as they
    *   are) and are UTF-8 encoded only where bytes matter, before pattern normalisation.
+   * @param ascii the whole input is ASCII: a value without `%` needs no normalisation in any
+   *   profile (they only rewrite escapes and non-ASCII octets).
    */
   constructor(
     private readonly profile: Profile,
     private readonly unicode = false,
+    private readonly ascii = false,
   ) {
     this.result = {
       groups: new GroupTable(),
@@ -86,7 +88,6 @@ export class GroupBuilder implements TokenHandler {
       extras: new ExtraTable(),
       orphanRuleLines: [],
     };
-    this.display = unicode ? (text) => text : displayText;
     if (profile.blankLineEndsGroup) {
       this.line = (info: LineInfo) => {
         if (info.blank) this.current = -1;
@@ -102,6 +103,11 @@ export class GroupBuilder implements TokenHandler {
     result.extras.seal();
     result.sitemaps = result.sitemaps.slice();
     return result;
+  }
+
+  /** Text as shown to people: byte strings are decoded from UTF-8. */
+  private display(text: ByteString): string {
+    return this.unicode ? text : displayText(text);
   }
 
   directive(d: Directive): void {
@@ -152,7 +158,8 @@ export class GroupBuilder implements TokenHandler {
     }
     const profile = this.profile;
     const rules = this.result.rules;
-    const pattern = profile.normalizePattern(value, this.unicode);
+    const pattern =
+      this.ascii && value.indexOf('%') < 0 ? value : profile.normalizePattern(value, this.unicode);
     const id = rules.add(allow, line, this.display(value), pattern);
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty

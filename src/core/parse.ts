@@ -1,4 +1,4 @@
-import { bytesToByteString, utf8ByteString, type ByteString } from './bytes.ts';
+import { bytesToByteString, isAscii, utf8ByteString, utf8Cut, type ByteString } from './bytes.ts';
 import { InvalidInputError } from './errors.ts';
 import { GroupBuilder } from './groups.ts';
 import { PROFILES, type ProfileName } from './profiles.ts';
@@ -39,17 +39,29 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
       `must be a non-negative integer, got ${maxBytes}`,
     );
   }
-  // Text that fits the limit is tokenized as it is (no conversion to bytes); see tokenize().
-  if (typeof body === 'string' && fitsUnicodeMode(body, maxBytes)) {
-    try {
-      const builder = new GroupBuilder(profile, true);
-      const lineCount = tokenize(body, builder, true);
-      return new RobotsTxt(profile, builder.finish(), lineCount, () => {
-        const total = utf8Length(body);
-        return { total, read: total };
-      });
-    } catch (error) {
-      if (!(error instanceof NeedsByteMode)) throw error;
+  // Text is tokenized as it is, without conversion to bytes (see tokenize()), unless the
+  // size limit or a line cut falls inside a character.
+  if (typeof body === 'string') {
+    const ascii = isAscii(body);
+    // Each UTF-16 unit is at most 3 bytes: only a long body can reach the limit.
+    const cut =
+      ascii || body.length * 3 <= maxBytes
+        ? Math.min(body.length, maxBytes)
+        : utf8Length(body) <= maxBytes
+          ? body.length
+          : utf8Cut(body, 0, body.length, maxBytes);
+    if (cut >= 0) {
+      try {
+        const text = cut < body.length ? body.slice(0, cut) : body;
+        const builder = new GroupBuilder(profile, true, ascii);
+        const lineCount = tokenize(text, builder, true, ascii);
+        return new RobotsTxt(profile, builder.finish(), lineCount, () => ({
+          total: ascii ? body.length : utf8Length(body),
+          read: ascii ? text.length : utf8Length(text),
+        }));
+      } catch (error) {
+        if (!(error instanceof NeedsByteMode)) throw error;
+      }
     }
   }
   const { text, total } = toLimitedByteString(body, maxBytes);
@@ -66,12 +78,6 @@ export function tokenizeBody(
 ): { lineCount: number; total: number; read: number } {
   const { text, total } = toLimitedByteString(body, maxBytes);
   return { lineCount: tokenize(text, handler), total, read: text.length };
-}
-
-/** Whether a string body can be tokenized as it is: all of it within the size limit. */
-function fitsUnicodeMode(body: string, maxBytes: number): boolean {
-  // Each UTF-16 code unit is at most 3 UTF-8 bytes.
-  return body.length * 3 <= maxBytes || (body.length <= maxBytes && utf8Length(body) <= maxBytes);
 }
 
 const NON_ASCII_RUN = /[^\x00-\x7f]+/g; // eslint-disable-line no-control-regex

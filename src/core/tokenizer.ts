@@ -1,4 +1,4 @@
-import type { ByteString } from './bytes.ts';
+import { utf8Cut } from './bytes.ts';
 
 /**
  * The one robots.txt tokenizer. It reproduces how Google's reference parser (robots.cc)
@@ -31,20 +31,42 @@ export interface LineInfo {
   unparsable: boolean;
 }
 
-/** One key/value line, as Google's parser emits it to its handler. */
+/**
+ * One key/value line, as Google's parser emits it to its handler. The tokenizer reuses one
+ * object for every line (a parse makes hundreds of thousands): copy what you keep.
+ */
 export interface Directive {
-  line: number;
-  kind: DirectiveKind;
-  /** The key as written, whitespace-stripped (byte string). */
-  key: ByteString;
-  /** The value as written, whitespace-stripped, comment removed (byte string). */
-  value: ByteString;
+  readonly line: number;
+  readonly kind: DirectiveKind;
+  /** The key as written, whitespace-stripped. */
+  readonly key: string;
+  /** The value as written, whitespace-stripped, comment removed. */
+  readonly value: string;
   /** The key was recognised only through a typo Google accepts (`disalow`, `useragent`...). */
-  typo: boolean;
+  readonly typo: boolean;
   /** No colon: Google accepted whitespace as the separator. */
-  missingColon: boolean;
-  /** Column (1-based, in bytes) where the value starts, for diagnostics. */
-  valueColumn: number;
+  readonly missingColon: boolean;
+  /** Column (1-based, in input units: bytes, or characters for text) where the key starts. */
+  readonly keyColumn: number;
+  /** Column (1-based, likewise) where the value starts. */
+  readonly valueColumn: number;
+}
+
+/** The reused directive: the key is sliced only when a handler reads it. */
+class DirectiveSlot implements Directive {
+  line = 0;
+  kind: DirectiveKind = 'unknown';
+  value = '';
+  typo = false;
+  missingColon = false;
+  keyColumn = 0;
+  valueColumn = 0;
+  keyStart = 0;
+  keyEnd = 0;
+  constructor(private readonly text: string) {}
+  get key(): string {
+    return this.text.slice(this.keyStart, this.keyEnd);
+  }
 }
 
 export interface TokenHandler {
@@ -67,55 +89,156 @@ export class NeedsByteMode extends Error {}
  * lines. `text` is a byte string, or with `unicode` set, ordinary text whose non-ASCII
  * characters stand for their UTF-8 bytes (handlers then encode values where bytes matter).
  * Unicode mode skips converting the whole body; it gives the same directives, because every
- * character the tokenizer acts on is ASCII.
+ * character the tokenizer acts on is ASCII. Where Google's byte-based line cut would fall
+ * inside a character, it throws NeedsByteMode and the caller re-runs in byte mode.
  */
-export function tokenize(text: string, handler: TokenHandler, unicode = false): number {
-  // Google skips any prefix of the UTF-8 BOM (EF BB BF), stopping at the first mismatch.
-  let pos = 0;
-  if (unicode) {
-    if (text.charCodeAt(0) === 0xfeff) pos = 1;
-  } else if (text.charCodeAt(0) === 0xef) {
-    pos = 1;
-    if (text.charCodeAt(1) === 0xbb) {
-      pos = 2;
-      if (text.charCodeAt(2) === 0xbf) pos = 3;
-    }
-  }
-  const length = text.length;
-  // Next position of each special character, kept as lines are visited in order, so each
-  // occurrence is searched for once and tokenizing stays linear in the input.
-  let lf = -1;
-  let cr = -1;
-  const found = { nul: -1, hash: -1, colon: -1 };
-  let lineNumber = 0;
-  let lastWasCR = false;
-  for (;;) {
-    if (lf < pos) lf = nextIndex(text, '\n', pos);
-    if (cr < pos) cr = nextIndex(text, '\r', pos);
-    const end = lf < cr ? lf : cr;
-    if (end === length) break;
-    const terminator = text.charCodeAt(end);
-    // The LF of a CRLF pair does not end a second, empty line.
-    if (!(end === pos && lastWasCR && terminator === LF)) {
-      if (unicode && end - pos > UNICODE_SAFE_LINE) checkUnicodeLine(text, pos, end);
-      emitLine(text, found, ++lineNumber, pos, end, handler);
-    }
-    lastWasCR = terminator === CR;
-    pos = end + 1;
-  }
-  // Google always emits the final line, empty or not.
-  if (unicode && length - pos > UNICODE_SAFE_LINE) checkUnicodeLine(text, pos, length);
-  emitLine(text, found, ++lineNumber, pos, length, handler);
-  return lineNumber;
+export function tokenize(
+  text: string,
+  handler: TokenHandler,
+  unicode = false,
+  ascii = false,
+): number {
+  // ASCII text is its own byte string: byte mode needs no conversion and no UTF-8 counting.
+  return new Tokenizer(text, handler, unicode && !ascii).run();
 }
 
 /** A UTF-16 code unit is at most 3 UTF-8 bytes: shorter lines can never reach the cut. */
 const UNICODE_SAFE_LINE = Math.floor(MAX_LINE_BYTES / 3);
-// eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
-const ALL_ASCII = /^[\x00-\x7f]*$/;
 
-function checkUnicodeLine(text: string, start: number, end: number): void {
-  if (!ALL_ASCII.test(text.slice(start, end))) throw new NeedsByteMode();
+class Tokenizer {
+  // Next position of each special character, kept as lines are visited in order, so each
+  // occurrence is searched for once and tokenizing stays linear in the input.
+  private nul = -1;
+  private hash = -1;
+  private colon = -1;
+  private readonly slot: DirectiveSlot;
+
+  constructor(
+    private readonly text: string,
+    private readonly handler: TokenHandler,
+    private readonly unicode: boolean,
+  ) {
+    this.slot = new DirectiveSlot(text);
+  }
+
+  run(): number {
+    const text = this.text;
+    // Google skips any prefix of the UTF-8 BOM (EF BB BF), stopping at the first mismatch.
+    let pos = 0;
+    if (this.unicode) {
+      if (text.charCodeAt(0) === 0xfeff) pos = 1;
+    } else if (text.charCodeAt(0) === 0xef) {
+      pos = 1;
+      if (text.charCodeAt(1) === 0xbb) {
+        pos = 2;
+        if (text.charCodeAt(2) === 0xbf) pos = 3;
+      }
+    }
+    const length = text.length;
+    let lf = -1;
+    let cr = -1;
+    let lineNumber = 0;
+    let lastWasCR = false;
+    for (;;) {
+      if (lf < pos) lf = nextIndex(text, '\n', pos);
+      if (cr < pos) cr = nextIndex(text, '\r', pos);
+      const end = lf < cr ? lf : cr;
+      if (end === length) break;
+      const terminator = text.charCodeAt(end);
+      // The LF of a CRLF pair does not end a second, empty line.
+      if (!(end === pos && lastWasCR && terminator === LF)) this.line(++lineNumber, pos, end);
+      lastWasCR = terminator === CR;
+      pos = end + 1;
+    }
+    // Google always emits the final line, empty or not.
+    this.line(++lineNumber, pos, length);
+    return lineNumber;
+  }
+
+  private line(line: number, start: number, end: number): void {
+    const text = this.text;
+    let stop = end;
+    if (end - start > MAX_LINE_BYTES || (this.unicode && end - start > UNICODE_SAFE_LINE)) {
+      stop = this.unicode ? utf8Cut(text, start, end, MAX_LINE_BYTES) : start + MAX_LINE_BYTES;
+      if (stop < 0) throw new NeedsByteMode();
+    }
+    const truncated = stop < end;
+    // Google's line is a C string: nothing after a NUL byte is seen.
+    if (this.nul < start) this.nul = nextIndex(text, '\0', start);
+    const nul = this.nul < stop;
+    if (nul) stop = this.nul;
+    if (this.hash < start) this.hash = nextIndex(text, '#', start);
+    const comment = this.hash < stop;
+    if (comment) stop = this.hash;
+
+    let s = start;
+    while (s < stop && isAsciiSpace(text.charCodeAt(s))) s++;
+    let e = stop;
+    while (e > s && isAsciiSpace(text.charCodeAt(e - 1))) e--;
+
+    let directive: Directive | undefined;
+    if (s !== e) {
+      if (this.colon < s) this.colon = nextIndex(text, ':', s);
+      directive = this.keyValue(line, start, s, e);
+    }
+    if (this.handler.line) {
+      this.handler.line({
+        line,
+        start,
+        end,
+        truncated,
+        nul,
+        blank: s === e && !comment,
+        comment,
+        unparsable: s !== e && directive === undefined,
+      });
+    }
+    if (directive) this.handler.directive(directive);
+  }
+
+  /** Google's GetKeyAndValueFrom plus key classification; `s..e` is the stripped content. */
+  private keyValue(line: number, lineStart: number, s: number, e: number): Directive | undefined {
+    const text = this.text;
+    let sep = this.colon;
+    let missingColon = false;
+    if (sep >= e) {
+      // Google accepts whitespace instead of the colon, but only between exactly two words.
+      sep = -1;
+      for (let i = s; i < e; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x20 || c === 0x09) {
+          sep = i;
+          break;
+        }
+      }
+      if (sep < 0) return undefined;
+      let v = sep;
+      while (v < e && (text.charCodeAt(v) === 0x20 || text.charCodeAt(v) === 0x09)) v++;
+      for (let i = v; i < e; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x20 || c === 0x09) return undefined;
+      }
+      missingColon = true;
+    }
+    let keyEnd = sep;
+    while (keyEnd > s && isAsciiSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
+    if (keyEnd === s) return undefined;
+    let valueStart = sep + 1;
+    while (valueStart < e && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
+
+    const [kind, typo] = classifyKeyAt(text, s, keyEnd);
+    const slot = this.slot;
+    slot.line = line;
+    slot.kind = kind;
+    slot.typo = typo;
+    slot.missingColon = missingColon;
+    slot.keyStart = s;
+    slot.keyEnd = keyEnd;
+    slot.keyColumn = s - lineStart + 1;
+    slot.value = text.slice(valueStart, e);
+    slot.valueColumn = valueStart - lineStart + 1;
+    return slot;
+  }
 }
 
 function nextIndex(text: string, char: string, from: number): number {
@@ -123,107 +246,9 @@ function nextIndex(text: string, char: string, from: number): number {
   return at < 0 ? text.length : at;
 }
 
-interface Found {
-  nul: number;
-  hash: number;
-  colon: number;
-}
-
 function isAsciiSpace(code: number): boolean {
   // absl::ascii_isspace: space, \t, \n, \v, \f, \r
   return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-}
-
-function emitLine(
-  text: ByteString,
-  found: Found,
-  line: number,
-  start: number,
-  end: number,
-  handler: TokenHandler,
-): void {
-  const truncated = end - start > MAX_LINE_BYTES;
-  let stop = truncated ? start + MAX_LINE_BYTES : end;
-  // Google's line is a C string: nothing after a NUL byte is seen.
-  if (found.nul < start) found.nul = nextIndex(text, '\0', start);
-  const nul = found.nul < stop;
-  if (nul) stop = found.nul;
-  if (found.hash < start) found.hash = nextIndex(text, '#', start);
-  const comment = found.hash < stop;
-  if (comment) stop = found.hash;
-
-  let s = start;
-  while (s < stop && isAsciiSpace(text.charCodeAt(s))) s++;
-  let e = stop;
-  while (e > s && isAsciiSpace(text.charCodeAt(e - 1))) e--;
-
-  let directive: Directive | undefined;
-  if (s !== e) {
-    if (found.colon < s) found.colon = nextIndex(text, ':', s);
-    directive = splitKeyValue(text, found.colon, line, start, s, e);
-  }
-  if (handler.line) {
-    handler.line({
-      line,
-      start,
-      end,
-      truncated,
-      nul,
-      blank: s === e && !comment,
-      comment,
-      unparsable: s !== e && directive === undefined,
-    });
-  }
-  if (directive) handler.directive(directive);
-}
-
-/** Google's GetKeyAndValueFrom plus key classification; `s..e` is the stripped content. */
-function splitKeyValue(
-  text: ByteString,
-  colonAt: number,
-  line: number,
-  lineStart: number,
-  s: number,
-  e: number,
-): Directive | undefined {
-  let sep = colonAt;
-  let missingColon = false;
-  if (sep >= e) {
-    // Google accepts whitespace instead of the colon, but only between exactly two words.
-    sep = -1;
-    for (let i = s; i < e; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x09) {
-        sep = i;
-        break;
-      }
-    }
-    if (sep < 0) return undefined;
-    let v = sep;
-    while (v < e && (text.charCodeAt(v) === 0x20 || text.charCodeAt(v) === 0x09)) v++;
-    for (let i = v; i < e; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x09) return undefined;
-    }
-    missingColon = true;
-  }
-  let keyEnd = sep;
-  while (keyEnd > s && isAsciiSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
-  if (keyEnd === s) return undefined;
-  let valueStart = sep + 1;
-  while (valueStart < e && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
-
-  const key = text.slice(s, keyEnd);
-  const [kind, typo] = classifyKey(key);
-  return {
-    line,
-    kind,
-    key,
-    value: text.slice(valueStart, e),
-    typo,
-    missingColon,
-    valueColumn: valueStart - lineStart + 1,
-  };
 }
 
 const USER_AGENT_TYPOS = ['useragent', 'user agent'];
@@ -231,21 +256,36 @@ const DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disalla
 
 /** Google's ParsedRobotsKey::Parse: case-insensitive *prefix* tests, in this order. */
 export function classifyKey(key: string): [DirectiveKind, boolean] {
+  return classifyKeyAt(key, 0, key.length);
+}
+
+/** classifyKey for the key `text[start, end)`, without slicing it out. */
+function classifyKeyAt(text: string, start: number, end: number): [DirectiveKind, boolean] {
   // Every key Google knows starts with u, a, d or s: anything else is unknown at once.
-  const first = lower(key.charCodeAt(0));
+  const first = lower(text.charCodeAt(start));
   if (first === 0x75 /* u */) {
-    if (startsWithLower(key, 'user-agent')) return USER_AGENT;
-    if (startsWithAny(key, USER_AGENT_TYPOS)) return USER_AGENT_TYPO;
+    if (startsWithLower(text, start, end, 'user-agent')) return USER_AGENT;
+    if (startsWithAny(text, start, end, USER_AGENT_TYPOS)) return USER_AGENT_TYPO;
   } else if (first === 0x61 /* a */) {
-    if (startsWithLower(key, 'allow')) return ALLOW;
+    if (startsWithLower(text, start, end, 'allow')) return ALLOW;
   } else if (first === 0x64 /* d */) {
-    if (startsWithLower(key, 'disallow')) return DISALLOW;
-    if (startsWithAny(key, DISALLOW_TYPOS)) return DISALLOW_TYPO;
+    if (startsWithLower(text, start, end, 'disallow')) return DISALLOW;
+    if (startsWithAny(text, start, end, DISALLOW_TYPOS)) return DISALLOW_TYPO;
   } else if (first === 0x73 /* s */) {
-    if (startsWithLower(key, 'sitemap')) return SITEMAP;
-    if (startsWithLower(key, 'site-map')) return SITEMAP_TYPO;
+    if (startsWithLower(text, start, end, 'sitemap')) return SITEMAP;
+    if (startsWithLower(text, start, end, 'site-map')) return SITEMAP_TYPO;
   }
   return UNKNOWN;
+}
+
+function startsWithAny(
+  text: string,
+  start: number,
+  end: number,
+  prefixes: readonly string[],
+): boolean {
+  for (const prefix of prefixes) if (startsWithLower(text, start, end, prefix)) return true;
+  return false;
 }
 
 const USER_AGENT: [DirectiveKind, boolean] = ['user-agent', false];
@@ -262,16 +302,11 @@ function lower(code: number): number {
   return code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
 }
 
-/** `text` starts with `prefix` (given in lower case), ignoring ASCII case. */
-function startsWithLower(text: string, prefix: string): boolean {
-  if (text.length < prefix.length) return false;
+/** `text[start, end)` starts with `prefix` (given in lower case), ignoring ASCII case. */
+function startsWithLower(text: string, start: number, end: number, prefix: string): boolean {
+  if (end - start < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) {
-    if (lower(text.charCodeAt(i)) !== prefix.charCodeAt(i)) return false;
+    if (lower(text.charCodeAt(start + i)) !== prefix.charCodeAt(i)) return false;
   }
   return true;
-}
-
-function startsWithAny(text: string, prefixes: readonly string[]): boolean {
-  for (const prefix of prefixes) if (startsWithLower(text, prefix)) return true;
-  return false;
 }
