@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * The `repkit` command line. Each command lives in ./commands; this file wires them to the
+ * argument parser and turns failures into one line on stderr and an exit status
+ * (0 ok, 1 a URL disallowed or lint errors, 2 usage or input errors).
+ */
+import { Command, CommanderError } from 'commander';
+import { RepkitError } from '../core/index.ts';
+import { registerCheck } from './commands/check.ts';
+import { CliError } from './errors.ts';
+import { processOutput, type Output } from './output.ts';
+
+export function buildProgram(output: Output): Command {
+  const program = new Command('repkit')
+    .description('Robots Exclusion Protocol toolkit: robots.txt checks as Google makes them')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(text),
+      writeErr: (text) => process.stderr.write(text),
+    });
+  registerCheck(program, output);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const output = processOutput();
+  const program = buildProgram(output);
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are "errors" to commander; they succeed.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof CliError) {
+      output.err(`repkit: ${error.message}`);
+      return error.exitCode;
+    }
+    if (error instanceof RepkitError) {
+      output.err(`repkit: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`repkit: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exitCode = 70;
+  },
+);

@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { ROOT } from './shared.ts';
+
+/** The built binary, as `npx repkit` runs it (npm test builds before testing). */
+export const BIN = resolve(ROOT, 'dist/cli/index.js');
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `repkit` binary with `args`, feeding `stdin`; colour off unless asked. */
+export function runCli(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<RunResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
