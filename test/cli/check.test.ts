@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 
 const ROBOTS = 'examples/robots.txt';
 
@@ -98,5 +99,64 @@ describe('repkit check --robots <file>', () => {
     assert.equal(result.code, 0);
     assert.match(result.stdout, /Examples:/);
     assert.match(result.stdout, /Exit status/);
+  });
+});
+
+describe('repkit check without --robots: fetched through repkit/fetch', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await httpServer(
+      robotsRoute((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /private\n')),
+    );
+  });
+  after(() => server.close());
+
+  test('fetches the robots.txt once per origin and reports where the verdict came from', async () => {
+    const result = await runCli([
+      'check',
+      '--agent',
+      'Bot',
+      '--json',
+      `${server.origin}/private/x`,
+      `${server.origin}/ok`,
+    ]);
+    assert.equal(result.code, 1);
+    const records = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(
+      records.map((r) => [r.url, r.allowed, r.line, r.status, r.robotsUrl]),
+      [
+        [`${server.origin}/private/x`, false, 2, 200, `${server.origin}/robots.txt`],
+        [`${server.origin}/ok`, true, 0, 200, `${server.origin}/robots.txt`],
+      ],
+    );
+    assert.equal(server.requests.length, 1);
+    assert.match(String(server.requests[0]!.headers['user-agent']), /^repkit\//);
+  });
+
+  test('a server that cannot be reached is a verdict (disallowed), not a crash', async () => {
+    const result = await runCli([
+      'check',
+      '--agent',
+      'Bot',
+      '--timeout',
+      '500',
+      '--json',
+      'http://127.0.0.1:1/x',
+    ]);
+    assert.equal(result.code, 1);
+    const record = JSON.parse(result.stdout) as Record<string, unknown>;
+    assert.deepEqual(
+      [record.allowed, record.reason, record.status],
+      [false, 'robots-txt-unreachable', 0],
+    );
+  });
+
+  test('a path without --robots is a usage error', async () => {
+    const result = await runCli(['check', '--agent', 'Bot', '/x']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /is a path: give --robots <file>/);
   });
 });

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { Explanation, ProfileName } from '../../core/index.ts';
+import { InvalidUrlError, type CheckResult } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
+import { DEFAULT_USER_AGENT, fetchClient, parseMilliseconds } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents, loadRobotsFile, parseProfile } from '../robots-source.ts';
 
@@ -9,6 +11,8 @@ export interface CheckOptions {
   robots?: string;
   profile: ProfileName;
   json?: boolean;
+  userAgent?: string;
+  timeout: number;
 }
 
 /** One verdict as `--json` prints it (one object per line, in input order). */
@@ -17,11 +21,23 @@ export interface CheckRecord {
   allowed: boolean;
   line: number;
   rule?: string;
-  reason: Explanation['reason'];
+  reason: Explanation['reason'] | CheckResult['reason'];
   agent: string[];
+  /** When the robots.txt was fetched: where from, its status, and whether it was cached. */
+  robotsUrl?: string;
+  status?: number;
+  source?: CheckResult['source'];
+  error?: string;
 }
 
-export function toRecord(url: string, agent: string[], verdict: Explanation): CheckRecord {
+type Verdict = Pick<Explanation, 'allowed' | 'line' | 'rule'> & { reason: CheckRecord['reason'] };
+
+export function toRecord(
+  url: string,
+  agent: string[],
+  verdict: Verdict,
+  fetched?: CheckResult,
+): CheckRecord {
   return {
     url,
     allowed: verdict.allowed,
@@ -29,6 +45,14 @@ export function toRecord(url: string, agent: string[], verdict: Explanation): Ch
     ...(verdict.rule ? { rule: `${capitalize(verdict.rule.kind)}: ${verdict.rule.value}` } : {}),
     reason: verdict.reason,
     agent,
+    ...(fetched
+      ? {
+          robotsUrl: fetched.robotsUrl,
+          status: fetched.status,
+          source: fetched.source,
+          ...(fetched.error ? { error: fetched.error } : {}),
+        }
+      : {}),
   };
 }
 
@@ -55,7 +79,11 @@ export function formatVerdict(output: Output, record: CheckRecord): string {
   const { color } = output;
   const verdict = record.allowed ? color.green('allowed   ') : color.red('disallowed');
   const why = record.rule ? `line ${record.line}: ${record.rule}` : color.dim(record.reason);
-  return `${verdict}  ${record.url}  ${why}`;
+  const fetch =
+    record.robotsUrl !== undefined
+      ? color.dim(`  (${record.robotsUrl} ${record.status || record.error}, ${record.source})`)
+      : '';
+  return `${verdict}  ${record.url}  ${why}${fetch}`;
 }
 
 export function registerCheck(program: Command, output: Output): void {
@@ -74,29 +102,60 @@ export function registerCheck(program: Command, output: Output): void {
     .option('-r, --robots <file>', 'robots.txt file to check against')
     .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google')
     .option('--json', 'one JSON object per URL, per line')
+    .option(
+      '--user-agent <header>',
+      'User-Agent header sent when fetching robots.txt',
+      DEFAULT_USER_AGENT,
+    )
+    .option('--timeout <ms>', 'time limit for each robots.txt fetch', parseMilliseconds, 15_000)
     .addHelpText(
       'after',
       `
 Examples:
   $ repkit check --robots robots.txt --agent Googlebot https://example.com/private/x /search?q=a
   $ repkit check --robots robots.txt --agent Googlebot --json /a /b
+  $ repkit check --agent ExampleBot https://example.com/a https://example.org/b   (fetches each robots.txt)
 
 Exit status: 0 all allowed, 1 at least one URL disallowed, 2 usage or input error.`,
     )
     .action(async (urls: string[], options: CheckOptions) => {
-      if (!options.robots) {
-        throw new CliError(
-          '--robots <file> is required (fetching robots.txt by URL is not available yet)',
-        );
-      }
-      const checked = urls.map(validateUrl);
-      const robots = await loadRobotsFile(options.robots, options.profile);
-      let disallowed = false;
-      for (const url of checked) {
-        const record = toRecord(url, options.agent, robots.explain(url, options.agent));
-        disallowed ||= !record.allowed;
+      const records = options.robots
+        ? await checkAgainstFile(urls, options)
+        : await checkByFetching(urls, options);
+      for (const record of records) {
         output.out(options.json ? JSON.stringify(record) : formatVerdict(output, record));
       }
-      if (disallowed) process.exitCode = 1;
+      if (records.some((r) => !r.allowed)) process.exitCode = 1;
     });
+}
+
+async function checkAgainstFile(urls: string[], options: CheckOptions): Promise<CheckRecord[]> {
+  const checked = urls.map(validateUrl);
+  const robots = await loadRobotsFile(options.robots!, options.profile);
+  return checked.map((url) => toRecord(url, options.agent, robots.explain(url, options.agent)));
+}
+
+/** Without --robots: each URL's robots.txt is fetched (once per origin) through repkit/fetch. */
+async function checkByFetching(urls: string[], options: CheckOptions): Promise<CheckRecord[]> {
+  for (const url of urls) {
+    if (url.startsWith('/'))
+      throw new CliError(`"${url}" is a path: give --robots <file>, or a full URL to fetch from`);
+  }
+  const client = fetchClient(options);
+  try {
+    return await Promise.all(
+      urls.map(async (url) => {
+        try {
+          const result = await client.check(url);
+          return toRecord(url, options.agent, result, result);
+        } catch (error) {
+          if (error instanceof InvalidUrlError)
+            throw new CliError(`not a URL with a robots.txt: ${error.message}`);
+          throw error;
+        }
+      }),
+    );
+  } finally {
+    await client.close();
+  }
 }

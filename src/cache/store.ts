@@ -1,0 +1,55 @@
+/**
+ * What the fetch layer keeps per origin: everything needed to answer again (and to re-parse)
+ * without the network, as plain JSON, so that any store (memory, Redis) can hold it.
+ */
+export interface CacheEntry {
+  /** Format version: a store must not return entries of another version. */
+  v: 1;
+  robotsUrl: string;
+  /**
+   * `ok`: a 2xx body to parse. `not-found`: no robots.txt (4xx other than 429, too many
+   * redirects, a loop): no restrictions. `error`: 5xx, 429 or a network failure.
+   */
+  outcome: 'ok' | 'not-found' | 'error';
+  /** Final HTTP status; 0 when no response arrived (DNS, refused, reset, timeout). */
+  status: number;
+  /** The body as served (up to the size limit), base64; `ok` only. */
+  body?: string;
+  /** The body was longer than the limit and was cut there. */
+  truncated?: boolean;
+  /** Response headers that matter (cache-control, expires, date, retry-after, content-type...). */
+  headers: Record<string, string>;
+  /** Every URL requested, the robots.txt URL first, then each redirect target. */
+  chain: string[];
+  /** What went wrong, for `error` and for `not-found` caused by redirects. */
+  error?: string;
+  /** When this result was fetched (ms since the epoch, by the client's clock). */
+  fetchedAt: number;
+  /** Fresh until (for `error`: when to try again). */
+  expiresAt: number;
+  /** For `error`: the last good result, used while errors last. */
+  lastGood?: Omit<CacheEntry, 'lastGood' | 'errorSince' | 'errors'>;
+  /** For `error`: when the current run of errors began. */
+  errorSince?: number;
+  /** For `error`: consecutive errors so far (for backoff). */
+  errors?: number;
+}
+
+/**
+ * A place to keep cache entries, keyed by origin. Every implementation must pass the shared
+ * contract suite (test/cache/store-contract.ts). Methods may reject when the backing service
+ * fails; callers decide how to degrade.
+ */
+export interface CacheStore {
+  get(key: string): Promise<CacheEntry | undefined>;
+  /** Stores `entry`; the store may drop it after `ttlMs` (at the earliest). */
+  set(key: string, entry: CacheEntry, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Releases connections and timers; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** Whether a value read back from a store is an entry of the current format. */
+export function isCurrentEntry(value: unknown): value is CacheEntry {
+  return typeof value === 'object' && value !== null && (value as { v?: unknown }).v === 1;
+}

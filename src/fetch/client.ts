@@ -1,0 +1,332 @@
+import type { LookupFunction } from 'node:net';
+import { MemoryStore } from '../cache/memory.ts';
+import type { CacheEntry, CacheStore } from '../cache/store.ts';
+import {
+  DEFAULT_MAX_BYTES,
+  parse,
+  productToken,
+  type Explanation,
+  type ProfileName,
+  type RobotsTxt,
+  type RuleMatch,
+  type VerdictReason,
+} from '../core/index.ts';
+import { InvalidOptionError } from './errors.ts';
+import { RobotsHttp, type FetchOutcome } from './http.ts';
+import { locate, type RobotsLocation } from './location.ts';
+import {
+  DEFAULT_POLICY,
+  freshLifetime,
+  parseRetryAfter,
+  retryDelay,
+  type CachePolicy,
+} from './policy.ts';
+
+export interface RobotsClientOptions {
+  /** Sent as the User-Agent header; its product token is the crawler name (`ExampleBot/1.0` → `ExampleBot`). */
+  userAgent: string;
+  /** Name(s) to match robots.txt groups by, instead of the User-Agent's product token. */
+  agent?: string | readonly string[];
+  /** Where results are kept. Default: a `MemoryStore`. */
+  store?: CacheStore;
+  /** Interpretation of the files. Default `google`. */
+  profile?: ProfileName;
+  /** Bytes of robots.txt read (after decompression). Default 512,000 (500 KiB). */
+  maxBytes?: number;
+  /** Redirects followed. Default 5, as Google. */
+  maxRedirects?: number;
+  /** Time to establish a connection. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** Time for the whole fetch, redirects and body included. Default 15 s. */
+  timeoutMs?: number;
+  /** Cache lifetimes; see `CachePolicy`. */
+  cache?: Partial<CachePolicy>;
+  /** The clock (ms since the epoch). Tests pass one they control. Default `Date.now`. */
+  now?: () => number;
+  /** Called when the store fails (checks go on without it). Default: `console.warn`. */
+  onStoreError?: (error: unknown, operation: 'get' | 'set') => void;
+  /** Parsed files kept in memory (one per origin). Default 1,000. */
+  maxParsed?: number;
+  /** Host name resolution, as for `net.connect` (custom DNS, pinning, tests). Default: the system's. */
+  lookup?: LookupFunction;
+}
+
+/** Why a URL got its verdict: the core's reasons, or what the fetch came to. */
+export type CheckReason =
+  | VerdictReason
+  /** 4xx (not 429), or redirects that led nowhere: no restrictions. */
+  | 'no-robots-txt'
+  /** 5xx, 429 or a network failure, and no earlier copy: everything disallowed for now. */
+  | 'robots-txt-unreachable'
+  /** Unreachable for longer than the window (30 days) and no copy: no restrictions. */
+  | 'robots-txt-unreachable-too-long';
+
+/** The answer to "may I fetch this URL", with where it came from. */
+export interface CheckResult {
+  url: string;
+  allowed: boolean;
+  robotsUrl: string;
+  /** `fetched`: this call (or one it joined) fetched the file; `cache`: a fresh copy; `stale`: an older good copy, used because fetching fails. */
+  source: 'fetched' | 'cache' | 'stale';
+  /** HTTP status of the robots.txt the verdict is based on; 0 when none arrived. */
+  status: number;
+  /** The deciding line (0 for none), as `explain()` gives it. */
+  line: number;
+  rule?: RuleMatch;
+  reason: CheckReason;
+  /** When the robots.txt used was fetched, and until when the cached result is fresh. */
+  fetchedAt: number;
+  expiresAt: number;
+  /** What went wrong fetching, if anything did. */
+  error?: string;
+  /** The core's explanation, when rules were consulted. */
+  explanation?: Explanation;
+}
+
+/** A robots.txt as the client holds it for one origin. */
+export interface RobotsState {
+  location: RobotsLocation;
+  entry: CacheEntry;
+  source: CheckResult['source'];
+  /** The parsed file behind the verdicts, when there is one (`ok`, or a stale good copy). */
+  robots?: RobotsTxt;
+}
+
+/**
+ * Fetches, caches and applies robots.txt the way Google does, one origin at a time:
+ *
+ * ```ts
+ * const client = new RobotsClient({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+ * const { allowed } = await client.check('https://example.com/some/page?x=1');
+ * await client.close();
+ * ```
+ */
+export class RobotsClient {
+  readonly userAgent: string;
+  readonly agents: readonly string[];
+  private readonly store: CacheStore;
+  private readonly profile: ProfileName;
+  private readonly policy: CachePolicy;
+  private readonly now: () => number;
+  private readonly http: RobotsHttp;
+  private readonly httpOptions: {
+    userAgent: string;
+    maxBytes: number;
+    maxRedirects: number;
+    timeoutMs: number;
+  };
+  private readonly inflight = new Map<string, Promise<CacheEntry>>();
+  private readonly parsed = new Map<string, { fetchedAt: number; robots: RobotsTxt }>();
+  private readonly maxParsed: number;
+  private readonly onStoreError: (error: unknown, operation: 'get' | 'set') => void;
+
+  constructor(options: RobotsClientOptions) {
+    const userAgent = String(options?.userAgent ?? '').trim();
+    const agents = options.agent === undefined ? [productToken(userAgent)] : [options.agent].flat();
+    if (userAgent === '') throw new InvalidOptionError('userAgent', 'must name the crawler');
+    if (agents.length === 0 || agents.some((a) => a.trim() === '')) {
+      throw new InvalidOptionError(
+        'agent',
+        'give a crawler name (the User-Agent has no product token)',
+      );
+    }
+    this.userAgent = userAgent;
+    this.agents = agents;
+    this.store = options.store ?? new MemoryStore({ now: options.now });
+    this.profile = options.profile ?? 'google';
+    this.policy = { ...DEFAULT_POLICY, ...options.cache };
+    this.now = options.now ?? Date.now;
+    this.maxParsed = options.maxParsed ?? 1_000;
+    this.onStoreError =
+      options.onStoreError ??
+      ((error, operation) =>
+        console.warn(`repkit: cache ${operation} failed, going on without it: ${String(error)}`));
+    const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs ?? 5_000);
+    this.httpOptions = {
+      userAgent,
+      maxBytes: positive('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES),
+      maxRedirects: positive('maxRedirects', options.maxRedirects ?? 5, true),
+      timeoutMs: positive('timeoutMs', options.timeoutMs ?? 15_000),
+    };
+    this.http = new RobotsHttp(connectTimeoutMs, options.lookup);
+  }
+
+  /**
+   * Whether the crawler may fetch `url`. Fetches the origin's robots.txt when no fresh copy is
+   * cached (one fetch per origin however many callers ask at once). Throws `InvalidUrlError`
+   * for a URL that does not parse or has no robots.txt; fetch failures are verdicts, not errors.
+   */
+  async check(url: string): Promise<CheckResult> {
+    const state = await this.robotsFor(url);
+    return this.verdict(url, state);
+  }
+
+  /** The robots.txt that governs `url`, fetched or from the cache. */
+  async robotsFor(url: string): Promise<RobotsState> {
+    const location = locate(url);
+    const cached = await this.storeGet(location.origin);
+    let entry: CacheEntry;
+    let fetched = false;
+    if (cached && this.now() < cached.expiresAt) {
+      entry = cached;
+    } else {
+      entry = await this.refresh(location, cached);
+      fetched = true;
+    }
+    const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
+    const source = used !== entry ? 'stale' : fetched ? 'fetched' : 'cache';
+    const robots = used.outcome === 'ok' ? this.parsedFor(location.origin, used) : undefined;
+    return { location, entry, source, ...(robots ? { robots } : {}) };
+  }
+
+  /** Forgets the cached result for `url`'s origin. */
+  async forget(url: string): Promise<void> {
+    const { origin } = locate(url);
+    this.parsed.delete(origin);
+    await this.store.delete(origin);
+  }
+
+  /** Closes connections; the client must not be used afterwards. */
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  private verdict(url: string, state: RobotsState): CheckResult {
+    const { entry, source, location } = state;
+    const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
+    const base = {
+      url,
+      robotsUrl: location.robotsUrl,
+      source,
+      status: used.status,
+      fetchedAt: used.fetchedAt,
+      expiresAt: entry.expiresAt,
+      ...(entry.error ? { error: entry.error } : {}),
+    };
+    if (state.robots) {
+      const explanation = state.robots.explain(url, this.agents);
+      const { allowed, line, reason, rule } = explanation;
+      return { ...base, allowed, line, reason, ...(rule ? { rule } : {}), explanation };
+    }
+    if (used.outcome === 'not-found')
+      return { ...base, allowed: true, line: 0, reason: 'no-robots-txt' };
+    const tooLong =
+      this.now() - (entry.errorSince ?? entry.fetchedAt) >= this.policy.unreachableWindow;
+    return tooLong
+      ? { ...base, allowed: true, line: 0, reason: 'robots-txt-unreachable-too-long' }
+      : { ...base, allowed: false, line: 0, reason: 'robots-txt-unreachable' };
+  }
+
+  private refresh(location: RobotsLocation, previous: CacheEntry | undefined): Promise<CacheEntry> {
+    let pending = this.inflight.get(location.origin);
+    if (!pending) {
+      pending = this.fetchAndStore(location, previous).finally(() =>
+        this.inflight.delete(location.origin),
+      );
+      this.inflight.set(location.origin, pending);
+    }
+    return pending;
+  }
+
+  private async fetchAndStore(
+    location: RobotsLocation,
+    previous: CacheEntry | undefined,
+  ): Promise<CacheEntry> {
+    const result = await this.http.fetch(location.robotsUrl, this.httpOptions);
+    const entry = this.entryFor(location, result, previous);
+    await this.storeSet(
+      location.origin,
+      entry,
+      entry.expiresAt - this.now() + this.policy.unreachableWindow,
+    );
+    return entry;
+  }
+
+  /** Turns a fetch result into the entry to keep, carrying an error run's history along. */
+  private entryFor(
+    location: RobotsLocation,
+    result: FetchOutcome,
+    previous: CacheEntry | undefined,
+  ): CacheEntry {
+    const now = this.now();
+    const entry: CacheEntry = {
+      v: 1,
+      robotsUrl: location.robotsUrl,
+      outcome: result.outcome,
+      status: result.status,
+      ...(result.body ? { body: Buffer.from(result.body).toString('base64') } : {}),
+      ...(result.truncated ? { truncated: true } : {}),
+      headers: result.headers,
+      chain: result.chain,
+      ...(result.error ? { error: result.error } : {}),
+      fetchedAt: now,
+      expiresAt: now,
+    };
+    if (result.outcome !== 'error') {
+      entry.expiresAt = now + freshLifetime(result.headers, now, this.policy);
+      return entry;
+    }
+    const previousError = previous?.outcome === 'error';
+    const lastGood = previousError
+      ? previous.lastGood
+      : previous
+        ? withoutErrorRun(previous)
+        : undefined;
+    entry.errors = (previousError ? (previous.errors ?? 0) : 0) + 1;
+    entry.errorSince = previousError ? (previous.errorSince ?? previous.fetchedAt) : now;
+    if (lastGood) entry.lastGood = lastGood;
+    entry.expiresAt =
+      now +
+      retryDelay(entry.errors, parseRetryAfter(result.headers['retry-after'], now), this.policy);
+    return entry;
+  }
+
+  private parsedFor(origin: string, entry: Omit<CacheEntry, 'lastGood'>): RobotsTxt {
+    const hit = this.parsed.get(origin);
+    if (hit && hit.fetchedAt === entry.fetchedAt) {
+      this.parsed.delete(origin);
+      this.parsed.set(origin, hit);
+      return hit.robots;
+    }
+    const robots = parse(Buffer.from(entry.body ?? '', 'base64'), {
+      profile: this.profile,
+      maxBytes: this.httpOptions.maxBytes,
+    });
+    this.parsed.delete(origin);
+    this.parsed.set(origin, { fetchedAt: entry.fetchedAt, robots });
+    if (this.parsed.size > this.maxParsed) this.parsed.delete(this.parsed.keys().next().value!);
+    return robots;
+  }
+
+  private async storeGet(key: string): Promise<CacheEntry | undefined> {
+    try {
+      return await this.store.get(key);
+    } catch (error) {
+      this.onStoreError(error, 'get');
+      return undefined;
+    }
+  }
+
+  private async storeSet(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
+    try {
+      await this.store.set(key, entry, ttlMs);
+    } catch (error) {
+      this.onStoreError(error, 'set');
+    }
+  }
+}
+
+function withoutErrorRun(entry: CacheEntry): NonNullable<CacheEntry['lastGood']> {
+  const { lastGood: _lastGood, errorSince: _errorSince, errors: _errors, ...good } = entry;
+  return good;
+}
+
+function positive(option: string, value: number, allowZero = false): number {
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new InvalidOptionError(
+      option,
+      `must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,217 @@
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createUnzip } from 'node:zlib';
+import type { LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+
+/** What one robots.txt fetch came to, before caching decisions. */
+export interface FetchOutcome {
+  outcome: 'ok' | 'not-found' | 'error';
+  /** Final HTTP status; 0 when no response arrived. */
+  status: number;
+  /** `ok`: the body as served, up to the size limit (decompressed). */
+  body?: Uint8Array;
+  truncated?: boolean;
+  /** Headers of the final response that matter for caching and reporting. */
+  headers: Record<string, string>;
+  /** Every URL requested, in order. */
+  chain: string[];
+  error?: string;
+}
+
+export interface HttpOptions {
+  userAgent: string;
+  /** Bytes of (decompressed) body read; the rest is not downloaded. */
+  maxBytes: number;
+  /** Redirects followed; one more is treated as "no robots.txt" (Google follows five). */
+  maxRedirects: number;
+  /** Whole fetch, redirects and body included. */
+  timeoutMs: number;
+}
+
+const KEPT_HEADERS = [
+  'cache-control',
+  'expires',
+  'date',
+  'age',
+  'retry-after',
+  'content-type',
+  'content-encoding',
+  'content-length',
+  'etag',
+  'last-modified',
+  'location',
+];
+
+/** The HTTP side of the fetch layer: one connection pool, closed with `close()`. */
+export class RobotsHttp {
+  private readonly agent: Agent;
+
+  constructor(connectTimeoutMs: number, lookup?: LookupFunction) {
+    this.agent = new Agent({
+      connect: { timeout: connectTimeoutMs, ...(lookup ? { lookup } : {}) },
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  /**
+   * Fetches a robots.txt with Google's semantics: 2xx → parse; 3xx → follow up to
+   * `maxRedirects` (across hosts too), more or a loop → "no robots.txt"; 429 and 5xx →
+   * server error; other 4xx → "no robots.txt"; DNS, connection, timeout and protocol
+   * failures → server error. Never throws.
+   */
+  async fetch(url: string, options: HttpOptions): Promise<FetchOutcome> {
+    const chain: string[] = [];
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    let current = url;
+    try {
+      for (;;) {
+        chain.push(current);
+        const response = await request(current, {
+          dispatcher: this.agent,
+          method: 'GET',
+          signal,
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+          headers: {
+            'user-agent': options.userAgent,
+            accept: 'text/plain, */*;q=0.5',
+            'accept-encoding': 'gzip, deflate, br',
+          },
+        });
+        const status = response.statusCode;
+        const headers = keptHeaders(response.headers);
+        if (status >= 300 && status < 400) {
+          discard(response.body);
+          const next = redirectTarget(current, headers['location']);
+          const problem =
+            next === undefined
+              ? `redirect ${status} without a usable Location`
+              : chain.includes(next)
+                ? `redirect loop back to ${next}`
+                : chain.length > options.maxRedirects
+                  ? `more than ${options.maxRedirects} redirects`
+                  : undefined;
+          if (problem) return { outcome: 'not-found', status, headers, chain, error: problem };
+          current = next!;
+          continue;
+        }
+        if (status >= 200 && status < 300) {
+          const { bytes, truncated } = await readBody(
+            response.body,
+            headers['content-encoding'],
+            options.maxBytes,
+          );
+          return { outcome: 'ok', status, body: bytes, truncated, headers, chain };
+        }
+        discard(response.body);
+        if (status === 429 || status >= 500) {
+          return { outcome: 'error', status, headers, chain, error: `HTTP ${status}` };
+        }
+        if (status >= 400) return { outcome: 'not-found', status, headers, chain };
+        return {
+          outcome: 'error',
+          status,
+          headers,
+          chain,
+          error: `unexpected HTTP status ${status}`,
+        };
+      }
+    } catch (error) {
+      return { outcome: 'error', status: 0, headers: {}, chain, error: describe(error, signal) };
+    }
+  }
+}
+
+/** Stops a body we will not read; the abort it causes is expected, not an error. */
+function discard(stream: Readable): void {
+  stream.on('error', () => {});
+  stream.destroy();
+}
+
+function keptHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = raw[name];
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return kept;
+}
+
+function redirectTarget(from: string, location: string | undefined): string | undefined {
+  if (!location) return undefined;
+  try {
+    const next = new URL(location, from);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') return undefined;
+    next.hash = '';
+    return next.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads at most `maxBytes` of the decoded body and stops downloading there. Decompression is
+ * streamed with the same limit on its output, so a compression bomb costs at most the limit.
+ */
+async function readBody(
+  body: Readable,
+  encoding: string | undefined,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const coding = (encoding ?? 'identity').trim().toLowerCase();
+  let source: Readable = body;
+  if (coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate') {
+    source = body.pipe(createUnzip());
+  } else if (coding === 'br') {
+    source = body.pipe(createBrotliDecompress());
+  } else if (coding !== 'identity' && coding !== '') {
+    discard(body);
+    throw new Error(`unsupported Content-Encoding "${coding}"`);
+  }
+  // Errors of the raw body (reset, truncation) must surface through the decoder too.
+  if (source !== body) body.on('error', (error) => source.destroy(error));
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of source as AsyncIterable<Uint8Array>) {
+      const room = maxBytes - size;
+      if (chunk.length > room) {
+        // Keep what fits and stop downloading: the rest is ignored, as Google ignores it.
+        chunks.push(chunk.subarray(0, room));
+        size += room;
+        truncated = true;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } finally {
+    discard(source);
+    discard(body);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { bytes, truncated };
+}
+
+function describe(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'timed out';
+  const err = error as {
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  const code = err.code ?? err.cause?.code;
+  const message = err.cause?.message ?? err.message ?? String(error);
+  return code ? `${code}: ${message}` : message;
+}

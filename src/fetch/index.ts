@@ -1,0 +1,14 @@
+/**
+ * repkit/fetch: robots.txt fetched, cached and refreshed as Google documents, one line per
+ * URL for a crawler. Node only (it opens connections); the core stays portable.
+ */
+export {
+  RobotsClient,
+  type RobotsClientOptions,
+  type CheckResult,
+  type CheckReason,
+  type RobotsState,
+} from './client.ts';
+export { robotsUrl, locate, type RobotsLocation } from './location.ts';
+export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';
+export { InvalidUrlError, InvalidOptionError } from './errors.ts';

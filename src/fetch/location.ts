@@ -1,0 +1,40 @@
+import { InvalidUrlError } from './errors.ts';
+
+const SCHEMES = new Set(['http:', 'https:', 'ftp:']);
+
+/** Where a page's robots.txt lives, and the origin its rules govern. */
+export interface RobotsLocation {
+  /** `scheme://host[:port]/robots.txt`. */
+  readonly robotsUrl: string;
+  /** `scheme://host[:port]`: the cache key; rules apply to this origin only. */
+  readonly origin: string;
+}
+
+/**
+ * The robots.txt URL for a page: same scheme, host and port, path `/robots.txt`; user info,
+ * query and fragment dropped. Default ports (80, 443, 21) are the same as none, IDN hosts
+ * are written in punycode (so both spellings are one origin), IPv4 and IPv6 literals are kept.
+ * Throws `InvalidUrlError` for a URL that does not parse or is not http, https or ftp.
+ */
+export function robotsUrl(pageUrl: string): string {
+  return locate(pageUrl).robotsUrl;
+}
+
+export function locate(pageUrl: string): RobotsLocation {
+  let url: URL;
+  try {
+    url = new URL(pageUrl);
+  } catch {
+    throw new InvalidUrlError(pageUrl, 'not an absolute URL');
+  }
+  if (!SCHEMES.has(url.protocol)) {
+    throw new InvalidUrlError(
+      pageUrl,
+      `scheme ${url.protocol} has no robots.txt (use http, https or ftp)`,
+    );
+  }
+  if (url.hostname === '') throw new InvalidUrlError(pageUrl, 'no host');
+  // URL already lower-cases the host, converts IDN to punycode and drops default ports.
+  const origin = `${url.protocol}//${url.host}`;
+  return { origin, robotsUrl: `${origin}/robots.txt` };
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { CacheStore } from '../../src/cache/index.ts';
+import { RepkitError } from '../../src/core/index.ts';
+import { InvalidOptionError, InvalidUrlError, RobotsClient } from '../../src/fetch/index.ts';
+import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
+
+const servers: TestServer[] = [];
+after(() => Promise.all(servers.map((s) => s.close())));
+
+describe('RobotsClient options and errors', () => {
+  test('the crawler name comes from the User-Agent product token, or the agent option', async () => {
+    const a = new RobotsClient({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+    const b = new RobotsClient({
+      userAgent: 'Mozilla/5.0 (compatible; X)',
+      agent: ['Googlebot', 'Googlebot-Image'],
+    });
+    assert.deepEqual([a.agents, b.agents], [['ExampleBot'], ['Googlebot', 'Googlebot-Image']]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  test('options it cannot work with are typed errors naming the option', () => {
+    for (const [options, option] of [
+      [{ userAgent: '' }, 'userAgent'],
+      [{ userAgent: '1.0/(x)' }, 'agent'],
+      [{ userAgent: 'Bot', timeoutMs: -1 }, 'timeoutMs'],
+      [{ userAgent: 'Bot', maxBytes: 0 }, 'maxBytes'],
+    ] as const) {
+      assert.throws(
+        () => new RobotsClient(options),
+        (e: unknown) =>
+          e instanceof InvalidOptionError && e instanceof RepkitError && e.option === option,
+      );
+    }
+  });
+
+  test('check() rejects a URL that has no robots.txt with InvalidUrlError', async () => {
+    const client = new RobotsClient({ userAgent: 'Bot' });
+    await assert.rejects(client.check('mailto:x@example.com'), InvalidUrlError);
+    await assert.rejects(client.check('/relative/path'), InvalidUrlError);
+    await client.close();
+  });
+
+  test('a failing store does not stop checks; the failure is reported', async () => {
+    const server = await httpServer(
+      robotsRoute((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /x\n')),
+    );
+    servers.push(server);
+    const broken: CacheStore = {
+      get: () => Promise.reject(new Error('store is down')),
+      set: () => Promise.reject(new Error('store is down')),
+      delete: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+    const problems: string[] = [];
+    const client = new RobotsClient({
+      userAgent: 'Bot',
+      store: broken,
+      onStoreError: (error, operation) =>
+        problems.push(`${operation}: ${(error as Error).message}`),
+    });
+    const verdict = await client.check(`${server.origin}/x`);
+    assert.deepEqual([verdict.allowed, verdict.line], [false, 2]);
+    assert.deepEqual(problems, ['get: store is down', 'set: store is down']);
+    await client.close();
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Real servers on loopback for fetch tests: a scriptable HTTP server and raw TCP servers for
+ * peers that misbehave. Every server is closed by the test that starts it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+}
+
+export interface TestServer {
+  /** `http://host:port`. */
+  origin: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** An HTTP server on `host` (any 127.x.y.z address) and an ephemeral port. */
+export async function httpServer(handler: Handler, host = '127.0.0.1'): Promise<TestServer> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    requests.push({ path: req.url ?? '', headers: req.headers });
+    handler(req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(0, host, done));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://${host}:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** A TCP server that runs `onConnection` for each client (for peers that stall or reset). */
+export async function tcpServer(onConnection: (socket: Socket) => void): Promise<TestServer> {
+  const sockets = new Set<Socket>();
+  const requests: RecordedRequest[] = [];
+  const server: TcpServer = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.once('data', () => requests.push({ path: '(raw)', headers: {} }));
+    onConnection(socket);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** A robots.txt route: every request for /robots.txt gets `respond`. */
+export function robotsRoute(respond: Handler): Handler {
+  return (req, res) => {
+    if (req.url === '/robots.txt') return respond(req, res);
+    res.writeHead(404).end();
+  };
+}
+
+/** A clock tests move by hand. */
+export class TestClock {
+  constructor(public time = Date.UTC(2026, 0, 1)) {}
+  now = (): number => this.time;
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
