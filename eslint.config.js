@@ -14,6 +14,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       // The core runs in browsers, Workers and Deno: no Node built-ins.

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
+import { benchBatch } from './batch.ts';
 import { PEERS } from './peers.ts';
 import { corpusFiles, pathologicalCases, urlsFor } from './workloads.ts';
 
@@ -88,16 +89,24 @@ for (const p of PEERS) {
   record('peak RSS MB (same process)', p.name, peakRssBytes / 1e6);
 }
 
+// 5. The CLI's batch command, as users run it (needs `npm run build`).
+await benchBatch(record);
+
 // Report: ratios against robots-parser, higher is better for repkit.
 const lowerIsBetter = (metric: string) => metric.startsWith('µs') || metric.includes('MB (');
 console.log('\n| metric | repkit | robots-parser | repkit advantage |\n|---|---|---|---|');
 const summary: Record<string, number> = {};
 for (const [metric, byPeer] of Object.entries(results)) {
   const ours = byPeer['repkit']!;
-  const theirs = byPeer['robots-parser']!;
+  const theirs = byPeer['robots-parser'];
+  const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(2));
+  if (theirs === undefined) {
+    // Nothing to compare with (robots-parser does not fetch): the figure alone.
+    console.log(`| ${metric} | ${fmt(ours)} | (no equivalent) | |`);
+    continue;
+  }
   const ratio = lowerIsBetter(metric) ? theirs / ours : ours / theirs;
   summary[metric] = ratio;
-  const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(2));
   console.log(`| ${metric} | ${fmt(ours)} | ${fmt(theirs)} | ${ratio.toFixed(1)}× |`);
 }
 mkdirSync('bench-results', { recursive: true });

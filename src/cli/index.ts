@@ -6,7 +6,13 @@
  */
 import { Command, CommanderError } from 'commander';
 import { RepkitError } from '../core/index.ts';
+import { registerAgents } from './commands/agents.ts';
+import { registerBatch } from './commands/batch.ts';
 import { registerCheck } from './commands/check.ts';
+import { registerDiff } from './commands/diff.ts';
+import { registerExplain } from './commands/explain.ts';
+import { registerFetch } from './commands/fetch.ts';
+import { registerLint } from './commands/lint.ts';
 import { CliError } from './errors.ts';
 import { processOutput, type Output } from './output.ts';
 
@@ -19,7 +25,17 @@ export function buildProgram(output: Output): Command {
       writeOut: (text) => process.stdout.write(text),
       writeErr: (text) => process.stderr.write(text),
     });
-  registerCheck(program, output);
+  for (const register of [
+    registerCheck,
+    registerExplain,
+    registerLint,
+    registerFetch,
+    registerDiff,
+    registerBatch,
+    registerAgents,
+  ]) {
+    register(program, output);
+  }
   return program;
 }
 

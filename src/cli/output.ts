@@ -10,7 +10,8 @@ export interface Output {
 }
 
 export function processOutput(): Output {
-  const enabled = Boolean(process.stdout.isTTY) && !('NO_COLOR' in process.env);
+  // no-color.org: NO_COLOR set to anything but the empty string turns colour off.
+  const enabled = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   return {
     out: (line) => process.stdout.write(line + '\n'),
     err: (line) => process.stderr.write(line + '\n'),

@@ -1,8 +1,61 @@
 import { readFile } from 'node:fs/promises';
-import { parse, type ProfileName, type RobotsTxt } from '../core/index.ts';
+import {
+  parse,
+  type Explanation,
+  type ProfileName,
+  type RobotsTxt,
+  type RuleMatch,
+} from '../core/index.ts';
+import { InvalidUrlError, type CheckReason, type RobotsState } from '../fetch/index.ts';
 import { CliError } from './errors.ts';
+import { fetchClient } from './fetching.ts';
 
 export const PROFILE_NAMES: readonly ProfileName[] = ['google', 'rfc9309', 'legacy'];
+
+/** A robots.txt given on the command line: a file, or a URL whose robots.txt is fetched. */
+export interface LoadedRobots {
+  /** How to name it in output: the path, or the robots.txt URL. */
+  label: string;
+  bytes: Uint8Array;
+  robots: RobotsTxt;
+  /** When fetched: status, redirects, cache state. */
+  fetched?: RobotsState;
+}
+
+/** A verdict from a loaded robots.txt, following the fetch layer when it brought no file. */
+export interface SourceVerdict {
+  allowed: boolean;
+  line: number;
+  rule?: RuleMatch;
+  reason: CheckReason;
+  explanation?: Explanation;
+}
+
+export function verdictFrom(
+  loaded: LoadedRobots,
+  url: string,
+  agents: readonly string[],
+): SourceVerdict {
+  const entry = loaded.fetched?.entry;
+  const used = entry?.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
+  if (used?.outcome === 'not-found') return { allowed: true, line: 0, reason: 'no-robots-txt' };
+  if (used?.outcome === 'error')
+    return { allowed: false, line: 0, reason: 'robots-txt-unreachable' };
+  const explanation = loaded.robots.explain(url, agents);
+  const { allowed, line, rule, reason } = explanation;
+  return { allowed, line, ...(rule ? { rule } : {}), reason, explanation };
+}
+
+export interface SourceOptions {
+  agent?: string[];
+  profile: ProfileName;
+  userAgent?: string;
+  timeout?: number;
+}
+
+export function isUrl(source: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(source);
+}
 
 /** Reads a robots.txt file as bytes (not all are valid UTF-8) and names it in errors. */
 export async function readRobotsFile(path: string): Promise<Uint8Array> {
@@ -24,6 +77,52 @@ export async function readRobotsFile(path: string): Promise<Uint8Array> {
 
 export async function loadRobotsFile(path: string, profile: ProfileName): Promise<RobotsTxt> {
   return parse(await readRobotsFile(path), { profile });
+}
+
+/**
+ * A file path, or a URL (any page of the site): then its origin's robots.txt is fetched. A
+ * fetch that brings no file (404, server error) still loads, as Google reads it: no rules.
+ */
+export async function loadRobots(source: string, options: SourceOptions): Promise<LoadedRobots> {
+  if (!isUrl(source)) {
+    const bytes = await readRobotsFile(source);
+    return { label: source, bytes, robots: parse(bytes, { profile: options.profile }) };
+  }
+  const client = fetchClient({
+    agent: options.agent ?? ['repkit'],
+    profile: options.profile,
+    userAgent: options.userAgent,
+    timeout: options.timeout ?? 15_000,
+  });
+  try {
+    const state = await client.robotsFor(source);
+    const used =
+      state.entry.outcome === 'error' && state.entry.lastGood ? state.entry.lastGood : state.entry;
+    const bytes = new Uint8Array(Buffer.from(used.body ?? '', 'base64'));
+    return {
+      label: state.location.robotsUrl,
+      bytes,
+      robots: state.robots ?? parse(bytes, { profile: options.profile }),
+      fetched: state,
+    };
+  } catch (error) {
+    if (error instanceof InvalidUrlError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+/** What a fetched robots.txt came to, in a few words (for human output). */
+export function describeFetch(state: RobotsState): string {
+  const { entry } = state;
+  const what =
+    entry.outcome === 'ok'
+      ? `HTTP ${entry.status}`
+      : entry.outcome === 'not-found'
+        ? `no robots.txt (${entry.error ?? `HTTP ${entry.status}`}): everything allowed`
+        : `unreachable (${entry.error ?? `HTTP ${entry.status}`}): everything disallowed for now`;
+  return `${what}, ${state.source}`;
 }
 
 export function parseProfile(value: string): ProfileName {

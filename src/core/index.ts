@@ -13,6 +13,7 @@ export {
   RobotsTxt,
   type UserAgent,
   type Explanation,
+  type Verdict,
   type RuleMatch,
   type VerdictReason,
 } from './robots.ts';
@@ -31,3 +32,10 @@ export {
   type TokenHandler,
 } from './tokenizer.ts';
 export { RepkitError, InvalidInputError } from './errors.ts';
+export {
+  lint,
+  type Diagnostic,
+  type DiagnosticCode,
+  type LintReport,
+  type Severity,
+} from './lint.ts';

@@ -103,7 +103,7 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-function toLimitedByteString(
+export function toLimitedByteString(
   body: RobotsBody,
   maxBytes: number,
 ): { text: ByteString; total: number } {

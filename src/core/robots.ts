@@ -25,6 +25,13 @@ export type VerdictReason =
   | 'no-matching-group'
   | 'robots-txt-always-allowed';
 
+/** The verdict, its deciding line and why, as `explain()` gives them, without the details. */
+export interface Verdict {
+  readonly allowed: boolean;
+  readonly line: number;
+  readonly reason: VerdictReason;
+}
+
 /** A rule that matched the URL, with its match length. */
 export interface RuleMatch {
   readonly kind: 'allow' | 'disallow';
@@ -153,20 +160,43 @@ export class RobotsTxt {
    * the product tokens of the file's user-agent lines. Never throws.
    */
   isAllowed(url: string, userAgent: UserAgent): boolean {
+    return this.verdict(url, userAgent).allowed;
+  }
+
+  /**
+   * The verdict and the deciding line (as `explain()` gives them) without the explanation:
+   * for checking many URLs fast. Never throws.
+   */
+  verdict(url: string, userAgent: UserAgent): Verdict {
     const profile = this.#profile;
     const path = profile.matchPath(String(url ?? ''));
-    if (profile.robotsTxtAlwaysAllowed && isRobotsTxtPath(path)) return true;
+    if (profile.robotsTxtAlwaysAllowed && isRobotsTxtPath(path)) {
+      return { allowed: true, line: 0, reason: 'robots-txt-always-allowed' };
+    }
     const selection = this.#select(userAgent);
-    if (selection.scope === 'none') return true;
+    if (selection.scope === 'none') return { allowed: true, line: 0, reason: 'no-matching-group' };
     const index = selection.index;
     if (profile.precedence === 'first') {
       const first = firstMatch(index, path);
-      return first < 0 || index.isAllowAt(first);
+      if (first < 0) return { allowed: true, line: 0, reason: 'no-matching-rule' };
+      const allowed = index.isAllowAt(first);
+      return {
+        allowed,
+        line: index.lineAt(first),
+        reason: allowed ? 'allowed-by-rule' : 'disallowed-by-rule',
+      };
     }
     const best = index.best(path, (this.#best ??= { allow: -1, disallow: -1 }));
     const allowPriority = index.priorityAt(best.allow);
     const disallowPriority = index.priorityAt(best.disallow);
-    return !(disallowPriority > allowPriority && disallowPriority > 0);
+    const allowed = !(disallowPriority > allowPriority && disallowPriority > 0);
+    const decided = Math.max(allowPriority, disallowPriority) > 0;
+    return {
+      allowed,
+      // Google's matching_line(): the higher-priority match, the allow one on ties.
+      line: index.lineAt(disallowPriority > allowPriority ? best.disallow : best.allow),
+      reason: !decided ? 'no-matching-rule' : allowed ? 'allowed-by-rule' : 'disallowed-by-rule',
+    };
   }
 
   /** The verdict for `url` with everything that led to it. Never throws. */

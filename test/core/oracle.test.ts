@@ -55,6 +55,9 @@ describe("compiled engine vs Google's streaming matcher", () => {
             const explained = robots.explain(url, agent);
             assert.equal(explained.allowed, expected.allowed);
             assert.equal(explained.line, expected.line);
+            const { allowed, line, reason } = robots.verdict(url, agent);
+            assert.deepEqual({ allowed, line }, expected);
+            assert.equal(reason, explained.reason);
           }
         },
       ),

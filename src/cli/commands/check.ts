@@ -1,10 +1,17 @@
 import type { Command } from 'commander';
-import type { Explanation, ProfileName } from '../../core/index.ts';
+import type { ProfileName } from '../../core/index.ts';
 import { InvalidUrlError, type CheckResult } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { DEFAULT_USER_AGENT, fetchClient, parseMilliseconds } from '../fetching.ts';
 import type { Output } from '../output.ts';
-import { collectAgents, loadRobotsFile, parseProfile } from '../robots-source.ts';
+import {
+  collectAgents,
+  isUrl,
+  loadRobots,
+  parseProfile,
+  verdictFrom,
+  type SourceVerdict,
+} from '../robots-source.ts';
 
 export interface CheckOptions {
   agent: string[];
@@ -15,13 +22,13 @@ export interface CheckOptions {
   timeout: number;
 }
 
-/** One verdict as `--json` prints it (one object per line, in input order). */
+/** One verdict as `--json` prints it (one object per line, in input order); `batch` too. */
 export interface CheckRecord {
   url: string;
   allowed: boolean;
   line: number;
   rule?: string;
-  reason: Explanation['reason'] | CheckResult['reason'];
+  reason: SourceVerdict['reason'];
   agent: string[];
   /** When the robots.txt was fetched: where from, its status, and whether it was cached. */
   robotsUrl?: string;
@@ -30,13 +37,11 @@ export interface CheckRecord {
   error?: string;
 }
 
-type Verdict = Pick<Explanation, 'allowed' | 'line' | 'rule'> & { reason: CheckRecord['reason'] };
-
 export function toRecord(
   url: string,
   agent: string[],
-  verdict: Verdict,
-  fetched?: CheckResult,
+  verdict: Pick<SourceVerdict, 'allowed' | 'line' | 'rule' | 'reason'>,
+  fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error'>,
 ): CheckRecord {
   return {
     url,
@@ -56,11 +61,11 @@ export function toRecord(
   };
 }
 
-function capitalize(word: string): string {
+export function capitalize(word: string): string {
   return word[0]!.toUpperCase() + word.slice(1);
 }
 
-/** A URL to check: absolute http(s)/ftp, or a path starting with "/". */
+/** A URL to check against a given robots.txt: absolute http(s)/ftp, or a path starting with "/". */
 export function validateUrl(url: string): string {
   if (url.startsWith('/')) return url;
   let parsed: URL;
@@ -86,28 +91,33 @@ export function formatVerdict(output: Output, record: CheckRecord): string {
   return `${verdict}  ${record.url}  ${why}${fetch}`;
 }
 
-export function registerCheck(program: Command, output: Output): void {
-  program
-    .command('check')
-    .description('say whether a crawler may fetch each URL, and which robots.txt line decides')
-    .argument(
-      '<url...>',
-      'URLs to check (absolute, or paths starting with / when --robots is a file)',
-    )
+/** The options every command that reads robots.txt shares. */
+export function robotsOptions(command: Command, robotsHelp: string): Command {
+  return command
     .requiredOption(
       '-a, --agent <name>',
       'crawler name; repeat or comma-separate for several',
       collectAgents,
     )
-    .option('-r, --robots <file>', 'robots.txt file to check against')
+    .option('-r, --robots <file|url>', robotsHelp)
     .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google')
-    .option('--json', 'one JSON object per URL, per line')
+    .option('--json', 'machine-readable output')
     .option(
       '--user-agent <header>',
       'User-Agent header sent when fetching robots.txt',
       DEFAULT_USER_AGENT,
     )
-    .option('--timeout <ms>', 'time limit for each robots.txt fetch', parseMilliseconds, 15_000)
+    .option('--timeout <ms>', 'time limit for each robots.txt fetch', parseMilliseconds, 15_000);
+}
+
+export function registerCheck(program: Command, output: Output): void {
+  robotsOptions(
+    program
+      .command('check')
+      .description('say whether a crawler may fetch each URL, and which robots.txt line decides')
+      .argument('<url...>', 'URLs to check (paths starting with / too, when --robots is given)'),
+    'robots.txt to check against: a file, or a URL of the site (default: each URL’s own, fetched)',
+  )
     .addHelpText(
       'after',
       `
@@ -120,7 +130,7 @@ Exit status: 0 all allowed, 1 at least one URL disallowed, 2 usage or input erro
     )
     .action(async (urls: string[], options: CheckOptions) => {
       const records = options.robots
-        ? await checkAgainstFile(urls, options)
+        ? await checkAgainst(urls, options)
         : await checkByFetching(urls, options);
       for (const record of records) {
         output.out(options.json ? JSON.stringify(record) : formatVerdict(output, record));
@@ -129,16 +139,31 @@ Exit status: 0 all allowed, 1 at least one URL disallowed, 2 usage or input erro
     });
 }
 
-async function checkAgainstFile(urls: string[], options: CheckOptions): Promise<CheckRecord[]> {
+async function checkAgainst(urls: string[], options: CheckOptions): Promise<CheckRecord[]> {
   const checked = urls.map(validateUrl);
-  const robots = await loadRobotsFile(options.robots!, options.profile);
-  return checked.map((url) => toRecord(url, options.agent, robots.explain(url, options.agent)));
+  const loaded = await loadRobots(options.robots!, options);
+  const fetched = loaded.fetched;
+  return checked.map((url) =>
+    toRecord(
+      url,
+      options.agent,
+      verdictFrom(loaded, url, options.agent),
+      fetched
+        ? {
+            robotsUrl: fetched.location.robotsUrl,
+            status: fetched.entry.status,
+            source: fetched.source,
+            ...(fetched.entry.error ? { error: fetched.entry.error } : {}),
+          }
+        : undefined,
+    ),
+  );
 }
 
 /** Without --robots: each URL's robots.txt is fetched (once per origin) through repkit/fetch. */
 async function checkByFetching(urls: string[], options: CheckOptions): Promise<CheckRecord[]> {
   for (const url of urls) {
-    if (url.startsWith('/'))
+    if (!isUrl(url))
       throw new CliError(`"${url}" is a path: give --robots <file>, or a full URL to fetch from`);
   }
   const client = fetchClient(options);

@@ -1,0 +1,118 @@
+import type { Command } from 'commander';
+import type { RuleMatch } from '../../core/index.ts';
+import { CliError } from '../errors.ts';
+import type { Output } from '../output.ts';
+import { describeFetch, isUrl, loadRobots, verdictFrom } from '../robots-source.ts';
+import { capitalize, robotsOptions, validateUrl, type CheckOptions } from './check.ts';
+
+export function registerExplain(program: Command, output: Output): void {
+  robotsOptions(
+    program
+      .command('explain')
+      .description('show how the verdict for one URL comes about: group, matching rules, winner')
+      .argument('<url>', 'the URL (a path starting with / when --robots is a file)'),
+    'robots.txt to read: a file, or a URL of the site (default: the URL’s own, fetched)',
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ repkit explain --robots robots.txt --agent Googlebot https://example.com/drafts/
+  $ repkit explain --agent ExampleBot https://example.com/private/page   (fetches robots.txt)
+
+Exit status: 0 allowed, 1 disallowed, 2 usage or input error.`,
+    )
+    .action(async (url: string, options: CheckOptions) => {
+      const source = options.robots ?? url;
+      if (!options.robots && !isUrl(url))
+        throw new CliError(`"${url}" is a path: give --robots <file>, or a full URL`);
+      validateUrl(url);
+      const loaded = await loadRobots(source, options);
+      const verdict = verdictFrom(loaded, url, options.agent);
+      const fetched = loaded.fetched;
+      if (options.json) {
+        output.out(
+          JSON.stringify({
+            url,
+            agent: options.agent,
+            robots: loaded.label,
+            ...(fetched
+              ? {
+                  fetch: {
+                    outcome: fetched.entry.outcome,
+                    status: fetched.entry.status,
+                    source: fetched.source,
+                    chain: fetched.entry.chain,
+                    fetchedAt: fetched.entry.fetchedAt,
+                    expiresAt: fetched.entry.expiresAt,
+                    ...(fetched.entry.error ? { error: fetched.entry.error } : {}),
+                  },
+                }
+              : {}),
+            ...verdict,
+          }),
+        );
+      } else {
+        printExplanation(
+          output,
+          url,
+          options.agent,
+          loaded.label,
+          fetched ? describeFetch(fetched) : undefined,
+          verdict,
+        );
+      }
+      if (!verdict.allowed) process.exitCode = 1;
+    });
+}
+
+function printExplanation(
+  output: Output,
+  url: string,
+  agent: string[],
+  label: string,
+  fetchState: string | undefined,
+  verdict: ReturnType<typeof verdictFrom>,
+): void {
+  const { color } = output;
+  const row = (name: string, value: string) =>
+    output.out(`${color.bold(name.padEnd(10))} ${value}`);
+  const ruleText = (m: RuleMatch) =>
+    `line ${String(m.line).padEnd(4)} ${m.kind.padEnd(8)} ${m.value}${m.aliasOf !== undefined ? ` (matched as ${m.pattern}: index.html also allows the directory)` : ''}  length ${m.length}`;
+  row('url', url);
+  row('agent', agent.join(', '));
+  row('robots', label + (fetchState ? `  (${fetchState})` : ''));
+  const e = verdict.explanation;
+  if (!e) {
+    row(
+      'verdict',
+      `${verdict.allowed ? color.green('allowed') : color.red('disallowed')}: ${verdict.reason}`,
+    );
+    return;
+  }
+  row('path', e.path);
+  if (!e.group) {
+    row(
+      'group',
+      `none: no group names ${agent.join(' or ')} and there is no * group, so nothing is restricted`,
+    );
+  } else {
+    const how =
+      e.group.scope === 'specific'
+        ? `${e.group.lines.length > 1 ? 'groups' : 'group'} naming ${agent.join(' or ')}${e.group.lines.length > 1 ? ', merged' : ''}`
+        : `no group names ${agent.join(' or ')}, so the * group${e.group.lines.length > 1 ? 's (merged)' : ''}`;
+    row('group', `${how}: line ${e.group.lines.join(', ')} (${e.group.agents.join(', ')})`);
+  }
+  if (e.matches.length === 0) row('matches', color.dim('no rule matches this path'));
+  e.matches.forEach((m, i) => row(i === 0 ? 'matches' : '', ruleText(m)));
+  if (e.rule && e.reason !== 'no-matching-rule') {
+    row(
+      'winner',
+      `${ruleText(e.rule)}${e.tieBreak ? '  (tie with a disallow of the same length: allow wins)' : ''}`,
+    );
+  }
+  row(
+    'verdict',
+    `${e.allowed ? color.green('allowed') : color.red('disallowed')}: ${e.reason}${e.line ? ` (line ${e.line}: ${capitalize(e.rule!.kind)}: ${e.rule!.value})` : ''}`,
+  );
+}

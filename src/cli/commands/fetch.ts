@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { freshLifetime, DEFAULT_POLICY } from '../../fetch/index.ts';
+import { CliError } from '../errors.ts';
+import type { Output } from '../output.ts';
+import { describeFetch, isUrl, loadRobots } from '../robots-source.ts';
+import { DEFAULT_USER_AGENT, parseMilliseconds } from '../fetching.ts';
+
+function duration(ms: number): string {
+  if (ms % 86_400_000 === 0) return `${ms / 86_400_000} d`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Math.round(ms / 1000)} s`;
+}
+
+export function registerFetch(program: Command, output: Output): void {
+  program
+    .command('fetch')
+    .description(
+      "fetch a site's robots.txt and show what came back, how long it may be cached, and its groups",
+    )
+    .argument('<url>', 'any URL of the site')
+    .option('--json', 'machine-readable output')
+    .option('--user-agent <header>', 'User-Agent header sent', DEFAULT_USER_AGENT)
+    .option('--timeout <ms>', 'time limit for the fetch', parseMilliseconds, 15_000)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ repkit fetch https://example.com
+  $ repkit fetch https://example.com/some/page --json
+
+Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reached (server error), 2 usage error.`,
+    )
+    .action(
+      async (url: string, options: { json?: boolean; userAgent: string; timeout: number }) => {
+        if (!isUrl(url)) throw new CliError(`not a URL: "${url}"`);
+        const loaded = await loadRobots(url, {
+          profile: 'google',
+          userAgent: options.userAgent,
+          timeout: options.timeout,
+        });
+        const state = loaded.fetched!;
+        const { entry } = state;
+        const lifetime = entry.expiresAt - entry.fetchedAt;
+        const groups = loaded.robots.groups;
+        if (options.json) {
+          output.out(
+            JSON.stringify({
+              robotsUrl: state.location.robotsUrl,
+              outcome: entry.outcome,
+              status: entry.status,
+              chain: entry.chain,
+              headers: entry.headers,
+              bytes: loaded.bytes.length,
+              truncated: entry.truncated ?? false,
+              lifetimeMs: lifetime,
+              defaultLifetimeMs: freshLifetime({}, entry.fetchedAt, DEFAULT_POLICY),
+              ...(entry.error ? { error: entry.error } : {}),
+              groups,
+              sitemaps: loaded.robots.sitemaps,
+            }),
+          );
+        } else {
+          const { color } = output;
+          const row = (name: string, value: string) =>
+            output.out(`${color.bold(name.padEnd(10))} ${value}`);
+          row('robots', state.location.robotsUrl);
+          row('result', describeFetch(state));
+          entry.chain.slice(1).forEach((hop, i) => row(i === 0 ? 'redirects' : '', `→ ${hop}`));
+          for (const name of [
+            'cache-control',
+            'expires',
+            'date',
+            'retry-after',
+            'content-type',
+            'content-encoding',
+          ]) {
+            if (entry.headers[name])
+              row(name === 'cache-control' ? 'headers' : '', `${name}: ${entry.headers[name]}`);
+          }
+          row(
+            'size',
+            `${loaded.bytes.length} bytes${entry.truncated ? ' (cut at the 500 KiB limit)' : ''}`,
+          );
+          row(entry.outcome === 'error' ? 'retry in' : 'cache for', duration(lifetime));
+          groups.forEach((group, i) => {
+            output.out('');
+            output.out(
+              color.bold(`group ${i + 1}`) +
+                color.dim(`  line ${group.agentLines[0]}`) +
+                `  user-agent: ${group.agents.join(', ')}`,
+            );
+            for (const rule of group.rules)
+              output.out(
+                `  ${String(rule.line).padStart(5)}  ${rule.kind.padEnd(8)} ${rule.value}`,
+              );
+            if (group.rules.length === 0) output.out(color.dim('         (no rules)'));
+          });
+          if (loaded.robots.sitemaps.length) {
+            output.out('');
+            for (const sitemap of loaded.robots.sitemaps) row('sitemap', sitemap);
+          }
+        }
+        if (entry.outcome === 'error') process.exitCode = 1;
+      },
+    );
+}

@@ -1,0 +1,474 @@
+import { isGlobalAgent, productToken } from './agents.ts';
+import { byteStringToBytes, displayText } from './bytes.ts';
+import { DEFAULT_MAX_BYTES, toLimitedByteString, tokenizeBody, type RobotsBody } from './parse.ts';
+import { googleEscape, literalPrefix } from './pattern.ts';
+import { tokenize, type Directive, type LineInfo } from './tokenizer.ts';
+
+/**
+ * A linter in the style of Google's robots.txt report (reporting_robots.cc): what Google
+ * reads, what it accepts with a shrug, what it ignores and why. It is a second consumer of
+ * the same tokenizer the matcher uses, so it reports exactly what the matcher sees.
+ */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Stable diagnostic codes (tools may match on them). */
+export type DiagnosticCode =
+  | 'bom'
+  | 'invalid-utf8'
+  | 'html-content'
+  | 'line-too-long'
+  | 'nul-byte'
+  | 'unparsable-line'
+  | 'missing-colon'
+  | 'typo'
+  | 'key-suffix'
+  | 'rule-outside-group'
+  | 'ignored-by-google'
+  | 'unsupported-directive'
+  | 'unknown-key'
+  | 'path-not-absolute'
+  | 'dollar-not-at-end'
+  | 'shadowed-rule'
+  | 'duplicate-rule'
+  | 'empty-user-agent'
+  | 'user-agent-token'
+  | 'merged-user-agents'
+  | 'group-without-rules'
+  | 'relative-sitemap'
+  | 'content-past-limit';
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  /** 1-based line, as Google counts lines. */
+  readonly line: number;
+  /** 1-based column in bytes. */
+  readonly column: number;
+  readonly message: string;
+  /** Other lines the diagnostic refers to (the rule that shadows, the merged user-agent...). */
+  readonly related?: readonly number[];
+}
+
+export interface LintReport {
+  /** In line order. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+}
+
+const SEVERITY: Record<DiagnosticCode, Severity> = {
+  bom: 'info',
+  'invalid-utf8': 'warning',
+  'html-content': 'error',
+  'line-too-long': 'warning',
+  'nul-byte': 'warning',
+  'unparsable-line': 'warning',
+  'missing-colon': 'warning',
+  typo: 'warning',
+  'key-suffix': 'warning',
+  'rule-outside-group': 'error',
+  'ignored-by-google': 'info',
+  'unsupported-directive': 'warning',
+  'unknown-key': 'warning',
+  'path-not-absolute': 'warning',
+  'dollar-not-at-end': 'info',
+  'shadowed-rule': 'warning',
+  'duplicate-rule': 'info',
+  'empty-user-agent': 'warning',
+  'user-agent-token': 'info',
+  'merged-user-agents': 'info',
+  'group-without-rules': 'warning',
+  'relative-sitemap': 'error',
+  'content-past-limit': 'error',
+};
+
+/** Keys other crawlers read and Google ignores. */
+const OTHER_CRAWLERS_KEYS = new Map([
+  ['crawl-delay', 'Bing and Yandex read it'],
+  ['host', 'Yandex read it'],
+  ['clean-param', 'Yandex reads it'],
+  ['request-rate', 'some crawlers read it'],
+  ['visit-time', 'some crawlers read it'],
+  ['content-signal', 'it states preferences for AI use (contentsignals.org)'],
+]);
+/** Page-level directives that belong in meta tags or headers, not in robots.txt. */
+const PAGE_LEVEL_KEYS = new Set(['noindex', 'nofollow', 'noarchive']);
+
+const CANONICAL_KEYS = {
+  'user-agent': 'user-agent',
+  allow: 'allow',
+  disallow: 'disallow',
+  sitemap: 'sitemap',
+};
+
+interface RuleSeen {
+  allow: boolean;
+  pattern: string;
+  line: number;
+  column: number;
+}
+
+interface GroupSeen {
+  agents: { token: string; line: number; global: boolean }[];
+  rules: RuleSeen[];
+  /** The last line that was blank between this group's user-agent lines, if any. */
+  blankAfterAgent: number | undefined;
+}
+
+/** Lints a robots.txt body. Never throws on content. */
+export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): LintReport {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const diagnostics: Diagnostic[] = [];
+  const add = (
+    code: DiagnosticCode,
+    line: number,
+    column: number,
+    message: string,
+    related?: number[],
+  ) =>
+    diagnostics.push({
+      code,
+      severity: SEVERITY[code],
+      line,
+      column,
+      message,
+      ...(related ? { related } : {}),
+    });
+
+  const groups: GroupSeen[] = [];
+  let current: GroupSeen | undefined;
+  let lastWasRule = false;
+  let lastBlank: number | undefined;
+  const invalidUtf8Lines: number[] = [];
+  const { text, total } = toLimitedByteString(body, maxBytes);
+  const read = text.length;
+
+  tokenize(text, {
+    line(info: LineInfo) {
+      if (info.truncated)
+        add(
+          'line-too-long',
+          info.line,
+          16_664,
+          'line longer than 16,663 bytes: Google ignores the rest of it',
+        );
+      if (info.nul)
+        add('nul-byte', info.line, 1, 'a NUL byte: Google ignores the rest of the line');
+      if (info.unparsable) add('unparsable-line', info.line, 1, 'not a "key: value" line: ignored');
+      if (info.blank) lastBlank = info.line;
+      if (invalidUtf8Lines.length < 20 && !isValidUtf8(text.slice(info.start, info.end)))
+        invalidUtf8Lines.push(info.line);
+    },
+    directive(d: Directive) {
+      checkKey(d, add);
+      if (d.kind === 'user-agent') {
+        if (!current || lastWasRule) {
+          current = { agents: [], rules: [], blankAfterAgent: undefined };
+          groups.push(current);
+        } else if (
+          lastBlank !== undefined &&
+          current.agents.length > 0 &&
+          lastBlank > current.agents.at(-1)!.line
+        ) {
+          add(
+            'merged-user-agents',
+            d.line,
+            1,
+            `a blank line does not end a group: this user-agent joins line ${current.agents.at(-1)!.line}'s group`,
+            [current.agents.at(-1)!.line],
+          );
+        }
+        lastWasRule = false;
+        checkUserAgent(d, add);
+        const global = isGlobalAgent(d.value);
+        current.agents.push({
+          token: global ? '*' : productToken(d.value).toLowerCase(),
+          line: d.line,
+          global,
+        });
+      } else if (d.kind === 'allow' || d.kind === 'disallow') {
+        if (!current) {
+          add(
+            'rule-outside-group',
+            d.line,
+            1,
+            `${d.kind} before any user-agent line: Google ignores it`,
+          );
+          return;
+        }
+        lastWasRule = true;
+        checkPath(d, add);
+        current.rules.push({
+          allow: d.kind === 'allow',
+          pattern: googleEscape(d.value),
+          line: d.line,
+          column: d.valueColumn,
+        });
+      } else if (d.kind === 'sitemap') {
+        if (!/^https?:\/\/[^/?#]+/i.test(d.value)) {
+          add(
+            'relative-sitemap',
+            d.line,
+            d.valueColumn,
+            `sitemap "${displayText(d.value)}" is not an absolute http(s) URL: ignored`,
+          );
+        }
+      } else {
+        checkOtherKey(d, add);
+      }
+    },
+  });
+
+  checkWholeFile(body, read, add);
+  for (const line of invalidUtf8Lines)
+    add('invalid-utf8', line, 1, 'bytes that are not valid UTF-8: matched as %-escaped octets');
+  checkGroups(groups, add);
+  if (total > read) checkPastLimit(body, read, total, add);
+
+  diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+  const count = (s: Severity) => diagnostics.filter((d) => d.severity === s).length;
+  return { diagnostics, errors: count('error'), warnings: count('warning'), infos: count('info') };
+}
+
+type Add = (
+  code: DiagnosticCode,
+  line: number,
+  column: number,
+  message: string,
+  related?: number[],
+) => void;
+
+function checkKey(d: Directive, add: Add): void {
+  const key = displayText(d.key);
+  if (d.missingColon)
+    add(
+      'missing-colon',
+      d.line,
+      d.keyColumn + key.length,
+      `no colon after "${key}": Google accepts it, other crawlers may not`,
+    );
+  if (d.kind === 'unknown') return;
+  const canonical = CANONICAL_KEYS[d.kind];
+  if (d.typo) {
+    add(
+      'typo',
+      d.line,
+      d.keyColumn,
+      `"${key}" is read as "${canonical}" by Google; other crawlers may ignore the line`,
+    );
+  } else if (key.toLowerCase() !== canonical) {
+    add(
+      'key-suffix',
+      d.line,
+      d.keyColumn,
+      `"${key}" is read as "${canonical}" (Google matches the start of the key); write "${canonical}"`,
+    );
+  }
+}
+
+function checkUserAgent(d: Directive, add: Add): void {
+  const value = displayText(d.value);
+  if (value === '')
+    return add('empty-user-agent', d.line, d.valueColumn, 'empty user-agent: matches no crawler');
+  if (isGlobalAgent(d.value) || value === '*') return;
+  const token = productToken(d.value);
+  if (token === '') {
+    add(
+      'empty-user-agent',
+      d.line,
+      d.valueColumn,
+      `"${value}" has no product token ([A-Za-z_-]): matches no crawler`,
+    );
+  } else if (token !== value) {
+    add('user-agent-token', d.line, d.valueColumn, `"${value}" is matched as "${token}"`);
+  }
+}
+
+function checkPath(d: Directive, add: Add): void {
+  const value = d.value;
+  if (value !== '' && value[0] !== '/' && value[0] !== '*') {
+    add(
+      'path-not-absolute',
+      d.line,
+      d.valueColumn,
+      `"${displayText(value)}" does not start with "/" or "*": it can never match a URL path`,
+    );
+  }
+  const dollar = value.indexOf('$');
+  if (dollar >= 0 && dollar < value.length - 1) {
+    add(
+      'dollar-not-at-end',
+      d.line,
+      d.valueColumn + dollar,
+      '"$" is only special at the end of a pattern; here it matches a literal "$"',
+    );
+  }
+}
+
+function checkOtherKey(d: Directive, add: Add): void {
+  const key = displayText(d.key).toLowerCase();
+  const readers = OTHER_CRAWLERS_KEYS.get(key);
+  if (readers) add('ignored-by-google', d.line, d.keyColumn, `Google ignores "${key}"; ${readers}`);
+  else if (PAGE_LEVEL_KEYS.has(key)) {
+    add(
+      'unsupported-directive',
+      d.line,
+      d.keyColumn,
+      `"${key}" is not supported in robots.txt by Google (since 2019): use a robots meta tag or X-Robots-Tag`,
+    );
+  } else add('unknown-key', d.line, d.keyColumn, `unknown key "${displayText(d.key)}": ignored`);
+}
+
+function checkWholeFile(body: RobotsBody, read: number, add: Add): void {
+  const bytes = toBytes(body, Math.min(read, 4096));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    add('bom', 1, 1, 'a UTF-8 byte order mark: Google skips it');
+  const head = new TextDecoder().decode(bytes).trimStart().toLowerCase();
+  if (head.startsWith('<') && /<(!doctype html|html|head|body)[\s>]/.test(head)) {
+    add(
+      'html-content',
+      1,
+      1,
+      'this is an HTML page, not a robots.txt: no rule in it applies (is the server answering 200 for a missing file?)',
+    );
+  }
+}
+
+function checkGroups(groups: GroupSeen[], add: Add): void {
+  const last = groups.at(-1);
+  if (last && last.rules.length === 0) {
+    const names = last.agents.map((a) => a.token).join(', ');
+    add(
+      'group-without-rules',
+      last.agents[0]!.line,
+      1,
+      `the group for ${names} has no rules: those crawlers may fetch everything, and the * group does not apply to them`,
+    );
+  }
+  // Rules are compared within what one crawler sees: all groups naming it, merged.
+  const seen = new Set<string>();
+  const reported = new Set<string>();
+  const byToken = new Map<string, GroupSeen[]>();
+  for (const group of groups) {
+    for (const { token } of group.agents)
+      byToken.set(token, [...(byToken.get(token) ?? []), group]);
+  }
+  for (const merged of byToken.values()) {
+    const key = merged.map((g) => groups.indexOf(g)).join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const [code, rule, other] of findInertRules(merged.flatMap((g) => g.rules))) {
+      if (reported.has(`${code}:${rule.line}`)) continue;
+      reported.add(`${code}:${rule.line}`);
+      const kind = (r: RuleSeen) => (r.allow ? 'allow' : 'disallow');
+      add(
+        code,
+        rule.line,
+        rule.column,
+        code === 'duplicate-rule'
+          ? `the same ${kind(rule)} rule as line ${other.line}`
+          : `never decides: ${kind(other)} "${displayText(other.pattern)}" (line ${other.line}) matches every URL this rule matches and ${other.pattern.length > rule.pattern.length ? 'is longer' : 'wins the tie'}`,
+        [other.line],
+      );
+    }
+  }
+}
+
+/**
+ * Rules that can never decide a verdict: shadowed by a rule of the other kind that matches
+ * every path they match and is longer (or as long and an allow), or repeated. "Matches every
+ * path" is decided for prefix rules (no `*` but a trailing one, no `$`) and equal patterns, so
+ * every report is certain, though not every inert rule is found.
+ */
+function* findInertRules(
+  rules: RuleSeen[],
+): Generator<['shadowed-rule' | 'duplicate-rule', RuleSeen, RuleSeen]> {
+  const byPattern = new Map<string, RuleSeen[]>();
+  const prefixRules = new Map<string, RuleSeen[]>();
+  for (const rule of rules) {
+    if (rule.pattern === '') continue;
+    byPattern.set(rule.pattern, [...(byPattern.get(rule.pattern) ?? []), rule]);
+    const prefix = rule.pattern.replace(/\*+$/, '');
+    if (!prefix.includes('*') && !prefix.endsWith('$')) {
+      prefixRules.set(prefix, [...(prefixRules.get(prefix) ?? []), rule]);
+    }
+  }
+  for (const rule of rules) {
+    if (rule.pattern === '') continue;
+    const twin = byPattern
+      .get(rule.pattern)!
+      .find((r) => r.allow === rule.allow && r.line < rule.line);
+    if (twin) {
+      yield ['duplicate-rule', rule, twin];
+      continue;
+    }
+    const start = literalPrefix(rule.pattern, true);
+    for (let length = start.length; length >= 0; length--) {
+      const cover = prefixRules
+        .get(start.slice(0, length))
+        ?.find(
+          (s) =>
+            s.allow !== rule.allow &&
+            (s.pattern.length > rule.pattern.length ||
+              (s.pattern.length === rule.pattern.length && s.allow)),
+        );
+      if (cover) {
+        yield ['shadowed-rule', rule, cover];
+        break;
+      }
+    }
+  }
+}
+
+function checkPastLimit(body: RobotsBody, read: number, total: number, add: Add): void {
+  const dropped: number[] = [];
+  let limitLine = 0;
+  tokenizeBody(
+    body,
+    {
+      line(info) {
+        if (limitLine === 0 && info.end >= read) limitLine = info.line;
+      },
+      directive(d) {
+        if (
+          limitLine !== 0 &&
+          (d.kind === 'allow' || d.kind === 'disallow' || d.kind === 'user-agent')
+        ) {
+          dropped.push(d.line);
+        }
+      },
+    },
+    total,
+  );
+  const which =
+    dropped.length === 0
+      ? 'no rules'
+      : `${dropped.length} line(s) of rules and user-agents, lines ${dropped[0]}–${dropped.at(-1)}`;
+  add(
+    'content-past-limit',
+    limitLine || 1,
+    1,
+    `the file is ${total} bytes; Google reads the first ${read} and ignores the rest: ${which}`,
+    dropped.slice(0, 50),
+  );
+}
+
+function toBytes(body: RobotsBody, length: number): Uint8Array {
+  if (typeof body === 'string') return new TextEncoder().encode(body.slice(0, length));
+  const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
+  return bytes.subarray(0, length);
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+function isValidUtf8(line: string): boolean {
+  // eslint-disable-next-line no-control-regex -- ASCII lines are valid; only test the rest
+  if (/^[\x00-\x7f]*$/.test(line)) return true;
+  try {
+    strictUtf8.decode(byteStringToBytes(line));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,359 @@
+/**
+ * Every command of the built `repkit` binary, end to end, against files and against a real
+ * HTTP server on 127.0.0.1.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { BIN, runCli } from '../helpers/cli.ts';
+import { ROOT } from '../helpers/shared.ts';
+import { httpServer, type TestServer } from '../helpers/servers.ts';
+
+const ROBOTS = 'examples/robots.txt';
+const dir = mkdtempSync(join(tmpdir(), 'repkit-cli-'));
+const file = (name: string, text: string | Uint8Array) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+let server: TestServer;
+before(async () => {
+  server = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      return void res.writeHead(301, { location: '/real-robots.txt' }).end();
+    }
+    if (req.url === '/real-robots.txt') {
+      return void res
+        .writeHead(200, { 'cache-control': 'max-age=7200', 'content-type': 'text/plain' })
+        .end(
+          'User-agent: *\nDisallow: /private/\nCrawl-delay: 3\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/s.xml\n',
+        );
+    }
+    res.writeHead(404).end();
+  });
+});
+after(() => server.close());
+
+describe('repkit explain', () => {
+  test('the group, every matching rule with its length, the winner and the verdict', async () => {
+    const result = await runCli([
+      'explain',
+      '--robots',
+      ROBOTS,
+      '--agent',
+      'Googlebot',
+      'https://example.com/drafts/',
+    ]);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /group\s+group naming Googlebot: line 9 \(Googlebot, Bingbot\)/);
+    assert.match(result.stdout, /matches\s+line 11\s+disallow \/drafts\/\s+length 8/);
+    assert.match(
+      result.stdout,
+      /line 12\s+allow\s+\/drafts\/index\.html \(matched as \/drafts\/\$: index\.html also allows the directory\)\s+length 9/,
+    );
+    assert.match(
+      result.stdout,
+      /verdict\s+allowed: allowed-by-rule \(line 12: Allow: \/drafts\/index\.html\)/,
+    );
+  });
+
+  test('a tie-break, and the * group when no group names the agent; exit 1 when disallowed', async () => {
+    const robots = file(
+      'tie.txt',
+      'User-agent: *\nAllow: /folder\nDisallow: /folder\n\nUser-agent: other\nDisallow: /\n',
+    );
+    const tie = await runCli(['explain', '--robots', robots, '--agent', 'Somebot', '/folder/page']);
+    assert.equal(tie.code, 0);
+    assert.match(tie.stdout, /no group names Somebot, so the \* group: line 1/);
+    assert.match(tie.stdout, /tie with a disallow of the same length: allow wins/);
+    const blocked = await runCli([
+      'explain',
+      '--robots',
+      robots,
+      '--agent',
+      'other',
+      '--json',
+      '/x',
+    ]);
+    assert.equal(blocked.code, 1);
+    const json = JSON.parse(blocked.stdout) as {
+      allowed: boolean;
+      line: number;
+      explanation: { group: { scope: string } };
+    };
+    assert.deepEqual(
+      [json.allowed, json.line, json.explanation.group.scope],
+      [false, 6, 'specific'],
+    );
+  });
+
+  test('with the fetch state when the robots.txt is fetched', async () => {
+    const result = await runCli([
+      'explain',
+      '--agent',
+      'GPTBot',
+      '--json',
+      `${server.origin}/article`,
+    ]);
+    assert.equal(result.code, 1);
+    const json = JSON.parse(result.stdout) as {
+      fetch: { status: number; chain: string[]; source: string };
+      line: number;
+    };
+    assert.deepEqual(
+      [json.fetch.status, json.fetch.chain.length, json.fetch.source, json.line],
+      [200, 2, 'fetched', 6],
+    );
+  });
+});
+
+describe('repkit lint', () => {
+  test('diagnostics with line, column, severity and code; exit 1 on errors', async () => {
+    const robots = file(
+      'lint.txt',
+      'Disallow: /early\nUser-agent: *\nDisalow: /typo\nCrawl-delay: 5\nSitemap: /relative.xml\n',
+    );
+    const result = await runCli(['lint', robots]);
+    assert.equal(result.code, 1);
+    const lines = result.stdout.trim().split('\n');
+    assert.match(
+      lines[0]!,
+      new RegExp(
+        `^${robots.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:1\\s+error\\s+disallow before any user-agent line: Google ignores it\\s+rule-outside-group$`,
+      ),
+    );
+    assert.ok(lines.some((l) => /:3:1\s+warning\s+"Disalow" is read as "disallow".*typo$/.test(l)));
+    assert.ok(
+      lines.some((l) => /:4:1\s+info\s+Google ignores "crawl-delay".*ignored-by-google$/.test(l)),
+    );
+    assert.ok(lines.some((l) => /:5:10\s+error\s+.*relative-sitemap$/.test(l)));
+    assert.equal(lines.at(-1), '2 error(s), 1 warning(s), 1 note(s)');
+  });
+
+  test('a clean file: exit 0; --json gives the report', async () => {
+    const clean = await runCli(['lint', ROBOTS]);
+    assert.equal(clean.code, 0);
+    const json = await runCli(['lint', ROBOTS, '--json']);
+    const report = JSON.parse(json.stdout) as { errors: number; diagnostics: { code: string }[] };
+    assert.equal(report.errors, 0);
+    assert.deepEqual(
+      report.diagnostics.map((d) => d.code),
+      ['ignored-by-google'],
+    );
+  });
+
+  test('a URL: the fetched robots.txt is linted; a missing one is an input error', async () => {
+    const result = await runCli(['lint', `${server.origin}/`, '--json']);
+    assert.equal(result.code, 0);
+    assert.equal(
+      (JSON.parse(result.stdout) as { robots: string }).robots,
+      `${server.origin}/robots.txt`,
+    );
+    const missing = await runCli(['lint', 'no-such-file.txt']);
+    assert.deepEqual(
+      [missing.code, missing.stderr.trim()],
+      [2, 'repkit: cannot read no-such-file.txt: no such file'],
+    );
+  });
+});
+
+describe('repkit fetch', () => {
+  test('status, redirects, cache headers, lifetime, then the groups', async () => {
+    const result = await runCli(['fetch', `${server.origin}/some/page`]);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /robots\s+http:\/\/127\.0\.0\.1:\d+\/robots\.txt/);
+    assert.match(result.stdout, /result\s+HTTP 200, fetched/);
+    assert.match(result.stdout, /redirects\s+→ http:\/\/127\.0\.0\.1:\d+\/real-robots\.txt/);
+    assert.match(result.stdout, /headers\s+cache-control: max-age=7200/);
+    assert.match(result.stdout, /cache for\s+2 h/);
+    assert.match(result.stdout, /group 2\s+line 5\s+user-agent: GPTBot\n\s+6\s+disallow \/\n/);
+    assert.match(result.stdout, /sitemap\s+https:\/\/example\.com\/s\.xml/);
+  });
+
+  test('--json; a server error exits 1', async () => {
+    const json = JSON.parse(
+      (await runCli(['fetch', `${server.origin}/`, '--json'])).stdout,
+    ) as Record<string, unknown>;
+    assert.deepEqual(
+      [json.status, json.lifetimeMs, (json.groups as unknown[]).length],
+      [200, 7_200_000, 2],
+    );
+    const down = await runCli(['fetch', 'http://127.0.0.1:1/', '--timeout', '500']);
+    assert.equal(down.code, 1);
+    assert.match(down.stdout, /unreachable .*everything disallowed for now/);
+  });
+});
+
+describe('repkit diff', () => {
+  test('which URLs change verdict, per crawler; exit 1 when some do', async () => {
+    const next = file(
+      'new.txt',
+      'User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /drafts/\nDisallow: /beta/\n',
+    );
+    const urls = file('urls.txt', '# what matters\n/drafts/index.html\n/beta/x\n/private/x\n\n');
+    const result = await runCli([
+      'diff',
+      ROBOTS,
+      next,
+      '--urls',
+      urls,
+      '--agent',
+      'Googlebot',
+      '--json',
+    ]);
+    assert.equal(result.code, 1);
+    assert.deepEqual(
+      jsonLines(result.stdout).map((c) => [
+        c.agent,
+        c.url,
+        (c.before as { allowed: boolean }).allowed,
+        (c.after as { allowed: boolean }).allowed,
+      ]),
+      [
+        ['Googlebot', '/drafts/index.html', true, false],
+        ['Googlebot', '/beta/x', true, false],
+      ],
+    );
+  });
+
+  test('without --agent: every crawler either file names, and *; no change exits 0', async () => {
+    const urls = file('urls2.txt', '/private/x\n');
+    const same = await runCli(['diff', ROBOTS, ROBOTS, '--urls', urls]);
+    assert.equal(same.code, 0);
+    assert.match(
+      same.stdout,
+      /0 change\(s\) in 1 URL\(s\) × 5 crawler\(s\): Googlebot, Bingbot, GPTBot, CCBot, \*/,
+    );
+  });
+});
+
+describe('repkit batch', () => {
+  test('streams one JSON object per URL, in input order; bad lines go to stderr', async () => {
+    const input = [
+      'https://example.com/private/a',
+      '/drafts/x',
+      '# skipped',
+      '',
+      'not a url',
+      '/private/press/y',
+    ].join('\n');
+    const result = await runCli(['batch', '--agent', 'SomeBot', '--robots', ROBOTS], {
+      stdin: input,
+    });
+    assert.equal(result.code, 2);
+    assert.deepEqual(
+      jsonLines(result.stdout).map((r) => [r.url, r.allowed, r.line]),
+      [
+        ['https://example.com/private/a', false, 3],
+        ['/drafts/x', true, 0],
+        ['/private/press/y', true, 4],
+      ],
+    );
+    assert.match(result.stderr, /stdin line 5: not a URL or a path: "not a url"/);
+  });
+
+  test('without --robots: fetched per origin through the cache', async () => {
+    const input = Array.from(
+      { length: 50 },
+      (_, i) => `${server.origin}/${i % 2 ? 'private/' : ''}p${i}`,
+    ).join('\n');
+    const before = server.requests.length;
+    const result = await runCli(['batch', '--agent', 'Bot', '--concurrency', '8'], {
+      stdin: input,
+    });
+    assert.equal(result.code, 1);
+    const records = jsonLines(result.stdout);
+    assert.equal(records.length, 50);
+    assert.deepEqual(
+      records.slice(0, 3).map((r) => [r.url, r.allowed]),
+      [
+        [`${server.origin}/p0`, true],
+        [`${server.origin}/private/p1`, false],
+        [`${server.origin}/p2`, true],
+      ],
+    );
+    // One robots.txt request and its redirect target, however many URLs.
+    assert.equal(server.requests.length - before, 2);
+  });
+});
+
+describe('repkit agents', () => {
+  test('well-known crawlers allowed or blocked on /', async () => {
+    const result = await runCli(['agents', ROBOTS, '--json']);
+    assert.equal(result.code, 0);
+    const byName = new Map(jsonLines(result.stdout).map((r) => [r.agent, r]));
+    assert.ok(byName.size >= 30);
+    assert.deepEqual(
+      [byName.get('GPTBot')!.allowed, byName.get('GPTBot')!.line, byName.get('GPTBot')!.group],
+      [false, 16, 'own'],
+    );
+    assert.deepEqual(
+      [byName.get('Googlebot')!.allowed, byName.get('Googlebot')!.group],
+      [true, 'own'],
+    );
+    assert.deepEqual(
+      [byName.get('ClaudeBot')!.allowed, byName.get('ClaudeBot')!.group],
+      [true, '*'],
+    );
+  });
+
+  test('human output, from a fetched robots.txt', async () => {
+    const result = await runCli(['agents', `${server.origin}/`]);
+    assert.match(
+      result.stdout,
+      /^blocked\s+GPTBot\s+OpenAI\s+ai-training\s+line 6, its own group$/m,
+    );
+    assert.match(
+      result.stdout,
+      /^allowed\s+Googlebot\s+Google\s+search\s+no-matching-rule, the \* group$/m,
+    );
+  });
+});
+
+describe('conventions', () => {
+  test('every command has --help with examples', async () => {
+    for (const command of ['check', 'explain', 'lint', 'fetch', 'diff', 'batch', 'agents']) {
+      const result = await runCli([command, '--help']);
+      assert.equal(result.code, 0, command);
+      assert.match(result.stdout, /Examples:/, command);
+    }
+  });
+
+  test('colour only on a terminal, and not with NO_COLOR', async () => {
+    const ESC = String.fromCharCode(27);
+    const piped = await runCli(['check', '--robots', ROBOTS, '--agent', 'GPTBot', '/x'], {
+      env: { NO_COLOR: '' },
+    });
+    assert.ok(!piped.stdout.includes(ESC));
+    // `script` runs the command on a pseudo-terminal.
+    const onTerminal = (env: string) =>
+      spawnSync(
+        'script',
+        [
+          '-qec',
+          `${env} ${process.execPath} ${BIN} check --robots ${ROBOTS} --agent GPTBot /x`,
+          '/dev/null',
+        ],
+        {
+          encoding: 'utf8',
+          cwd: ROOT,
+        },
+      ).stdout;
+    assert.ok(onTerminal('NO_COLOR=').includes(`${ESC}[31mdisallowed`));
+    assert.ok(!onTerminal('NO_COLOR=1').includes(ESC));
+  });
+
+  test('an unknown command or option is a usage error (exit 2)', async () => {
+    assert.equal((await runCli(['frobnicate'])).code, 2);
+    assert.equal((await runCli(['lint', ROBOTS, '--bogus'])).code, 2);
+  });
+});

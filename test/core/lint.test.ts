@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { lint, type DiagnosticCode } from '../../src/core/index.ts';
+
+/** [code, line] pairs of a report, in order. */
+function codes(body: string | Uint8Array): [DiagnosticCode, number][] {
+  return lint(body).diagnostics.map((d) => [d.code, d.line]);
+}
+
+describe('lint', () => {
+  test('a clean file has no diagnostics', () => {
+    const report = lint(
+      'User-agent: *\nDisallow: /private/\nAllow: /private/press/\n\nSitemap: https://example.com/sitemap.xml\n',
+    );
+    assert.deepEqual(
+      [report.diagnostics, report.errors, report.warnings, report.infos],
+      [[], 0, 0, 0],
+    );
+  });
+
+  test('what Google accepts with a shrug: typos, key suffixes, a missing colon', () => {
+    assert.deepEqual(
+      codes('User-agent: *\nDisalow: /a\nDisallowed: /b\nAllow /c\nuseragent: x\n'),
+      [
+        ['typo', 2],
+        ['key-suffix', 3],
+        ['missing-colon', 4],
+        ['typo', 5],
+        // The last group (useragent: x) has no rules either:
+        ['group-without-rules', 5],
+      ],
+    );
+  });
+
+  test('lines Google ignores or never uses, each with its own code', () => {
+    assert.deepEqual(
+      codes(
+        'Disallow: /early\nUser-agent: *\nCrawl-delay: 5\nHost: example.com\nNoindex: /x\nUnicorn: yes\nno colon here at all\n',
+      ),
+      [
+        ['rule-outside-group', 1],
+        // The only group has no allow or disallow line:
+        ['group-without-rules', 2],
+        ['ignored-by-google', 3],
+        ['ignored-by-google', 4],
+        ['unsupported-directive', 5],
+        ['unknown-key', 6],
+        ['unparsable-line', 7],
+      ],
+    );
+  });
+
+  test('diagnostics carry severity, line and column', () => {
+    const [d] = lint('User-agent: *\nDisallow:   private\n').diagnostics;
+    assert.deepEqual(
+      { code: d!.code, severity: d!.severity, line: d!.line, column: d!.column },
+      {
+        code: 'path-not-absolute',
+        severity: 'warning',
+        line: 2,
+        column: 13,
+      },
+    );
+  });
+
+  test('rules that can never decide: shadowed by a longer or tie-winning rule, or repeated', () => {
+    const report = lint(
+      'User-agent: *\nDisallow: /fish\nAllow: /fish*\nDisallow: /x\nAllow: /x\nDisallow: /y\nDisallow: /y\nAllow: /z/\nDisallow: /z/deeper\n',
+    );
+    const inert = report.diagnostics.filter(
+      (d) => d.code === 'shadowed-rule' || d.code === 'duplicate-rule',
+    );
+    assert.deepEqual(
+      inert.map((d) => [d.code, d.line, d.related]),
+      [
+        ['shadowed-rule', 2, [3]],
+        ['shadowed-rule', 4, [5]],
+        ['duplicate-rule', 7, [6]],
+      ],
+    );
+  });
+
+  test('groups merged across the file are checked together', () => {
+    assert.deepEqual(
+      codes(
+        'User-agent: a\nDisallow: /p\n\nUser-agent: b\nAllow: /q\n\nUser-agent: a\nAllow: /p\n',
+      ).filter(([c]) => c === 'shadowed-rule'),
+      [['shadowed-rule', 2]],
+    );
+  });
+
+  test('user-agent problems, merged agents, a last group without rules', () => {
+    assert.deepEqual(
+      codes(
+        'User-agent:\nUser-agent: Googlebot/2.1\nDisallow: /a\nUser-agent: a\n\nUser-agent: b\n',
+      ),
+      [
+        ['empty-user-agent', 1],
+        ['user-agent-token', 2],
+        ['group-without-rules', 4],
+        ['merged-user-agents', 6],
+      ],
+    );
+  });
+
+  test('sitemaps must be absolute; $ in the middle is literal', () => {
+    assert.deepEqual(
+      codes(
+        'Sitemap: /sitemap.xml\nSitemap: https://example.com/s.xml\nUser-agent: *\nDisallow: /a$b\n',
+      ),
+      [
+        ['relative-sitemap', 1],
+        ['dollar-not-at-end', 4],
+      ],
+    );
+  });
+
+  test('file-level problems: BOM, HTML, invalid UTF-8, NUL, long lines', () => {
+    const bom = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('User-agent: *\nDisallow: /\n'),
+    ]);
+    assert.deepEqual(codes(bom), [['bom', 1]]);
+    assert.ok(
+      codes('<!DOCTYPE html>\n<html><head><title>x</title></head></html>\n').some(
+        ([c]) => c === 'html-content',
+      ),
+    );
+    const latin1 = new Uint8Array([
+      ...new TextEncoder().encode('User-agent: *\nDisallow: /caf'),
+      0xe9,
+      0x0a,
+    ]);
+    assert.deepEqual(codes(latin1), [['invalid-utf8', 2]]);
+    assert.deepEqual(codes('User-agent: *\nDisallow: /a\0b\n'), [['nul-byte', 2]]);
+    assert.deepEqual(codes(`User-agent: *\nDisallow: /${'a'.repeat(17_000)}\n`), [
+      ['line-too-long', 2],
+    ]);
+  });
+
+  test('content past 500 KiB: reported with the rules it drops', () => {
+    const head = 'User-agent: *\nDisallow: /a\n';
+    const body = head + '#'.repeat(512_000) + '\nDisallow: /b\nUser-agent: x\nDisallow: /c\n';
+    const past = lint(body).diagnostics.find((d) => d.code === 'content-past-limit')!;
+    assert.equal(past.severity, 'error');
+    assert.deepEqual(past.related, [4, 5, 6]);
+    assert.match(past.message, /3 line\(s\) of rules and user-agents, lines 4–6/);
+  });
+
+  test('lints every corpus file without throwing', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { SHARED } = await import('../helpers/shared.ts');
+    const dir = join(SHARED, 'corpus/robots');
+    let diagnostics = 0;
+    for (const file of readdirSync(dir))
+      diagnostics += lint(readFileSync(join(dir, file))).diagnostics.length;
+    assert.ok(diagnostics > 1000, `${diagnostics} diagnostics`);
+  });
+});
