@@ -13,6 +13,7 @@ import { registerDiff } from './commands/diff.ts';
 import { registerExplain } from './commands/explain.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerLint } from './commands/lint.ts';
+import { registerMeta } from './commands/meta.ts';
 import { CliError } from './errors.ts';
 import { processOutput, type Output } from './output.ts';
 
@@ -33,6 +34,7 @@ export function buildProgram(output: Output): Command {
     registerDiff,
     registerBatch,
     registerAgents,
+    registerMeta,
   ]) {
     register(program, output);
   }

@@ -321,7 +321,16 @@ describe('repkit agents', () => {
 
 describe('conventions', () => {
   test('every command has --help with examples', async () => {
-    for (const command of ['check', 'explain', 'lint', 'fetch', 'diff', 'batch', 'agents']) {
+    for (const command of [
+      'check',
+      'explain',
+      'lint',
+      'fetch',
+      'diff',
+      'batch',
+      'agents',
+      'meta',
+    ]) {
       const result = await runCli([command, '--help']);
       assert.equal(result.code, 0, command);
       assert.match(result.stdout, /Examples:/, command);

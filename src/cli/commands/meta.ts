@@ -1,0 +1,167 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import type { Command } from 'commander';
+import {
+  crawlDecision,
+  type CrawlDecision,
+  type HtmlInput,
+  type PolicyField,
+} from '../../meta/index.ts';
+import { CliError } from '../errors.ts';
+import { DEFAULT_USER_AGENT, fetchClient, parseMilliseconds } from '../fetching.ts';
+import type { Output } from '../output.ts';
+import { collectAgents, isUrl } from '../robots-source.ts';
+
+interface MetaOptions {
+  agent: string[];
+  header?: string[];
+  json?: boolean;
+  userAgent: string;
+  timeout: number;
+}
+
+export function registerMeta(program: Command, output: Output): void {
+  program
+    .command('meta')
+    .description(
+      "a page's own rules (robots meta tags, X-Robots-Tag) for a crawler, with robots.txt: fetch, index, follow",
+    )
+    .argument('<url|file>', 'a page URL (robots.txt is checked first), or an HTML file')
+    .requiredOption(
+      '-a, --agent <name>',
+      'crawler name; repeat or comma-separate for several',
+      collectAgents,
+    )
+    .option(
+      '-H, --header <header>',
+      'with a file: a response header, e.g. "X-Robots-Tag: noindex" (repeatable)',
+      (v: string, p: string[] = []) => [...p, v],
+    )
+    .option('--json', 'machine-readable output')
+    .option('--user-agent <header>', 'User-Agent header sent', DEFAULT_USER_AGENT)
+    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ repkit meta https://example.com/article --agent Googlebot
+  $ repkit meta page.html --agent Googlebot --header "X-Robots-Tag: googlebot: nofollow"
+
+Only the head of the page is read. Exit status: 0 the page may be fetched and indexed,
+1 it may not, 2 usage or input error.`,
+    )
+    .action(async (source: string, options: MetaOptions) => {
+      const decision = isUrl(source)
+        ? await fromUrl(source, options)
+        : await fromFile(source, options);
+      if (options.json) output.out(JSON.stringify({ source, agent: options.agent, ...decision }));
+      else print(output, source, decision);
+      if (!decision.fetch || !decision.index) process.exitCode = 1;
+    });
+}
+
+async function fromFile(path: string, options: MetaOptions): Promise<CrawlDecision> {
+  try {
+    await access(path);
+  } catch {
+    throw new CliError(`cannot read ${path}: no such file`);
+  }
+  const headers: Record<string, string[]> = {};
+  for (const header of options.header ?? []) {
+    const colon = header.indexOf(':');
+    if (colon <= 0) throw new CliError(`--header must look like "Name: value", got "${header}"`);
+    const name = header.slice(0, colon).trim().toLowerCase();
+    (headers[name] ??= []).push(header.slice(colon + 1).trim());
+  }
+  const html = createReadStream(path) as unknown as HtmlInput;
+  return crawlDecision(
+    { robots: { allowed: true, reason: 'a local file' }, html, headers },
+    options.agent,
+  );
+}
+
+async function fromUrl(url: string, options: MetaOptions): Promise<CrawlDecision> {
+  const client = fetchClient({ ...options, profile: 'google' });
+  let robots;
+  try {
+    robots = await client.check(url);
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  } finally {
+    await client.close();
+  }
+  if (!robots.allowed) return crawlDecision({ robots }, options.agent);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { 'user-agent': options.userAgent },
+      signal: AbortSignal.timeout(options.timeout),
+    });
+  } catch (error) {
+    throw new CliError(
+      `cannot fetch ${url}: ${(error as Error).cause ?? (error as Error).message}`,
+    );
+  }
+  const decision = await crawlDecision(
+    { robots, headers: response.headers, ...(response.body ? { html: response.body } : {}) },
+    options.agent,
+  );
+  await response.body?.cancel().catch(() => {});
+  return {
+    ...decision,
+    reasons: response.ok
+      ? decision.reasons
+      : [`the page answered HTTP ${response.status}`, ...decision.reasons],
+  };
+}
+
+const SHOWN: PolicyField[] = [
+  'index',
+  'follow',
+  'archive',
+  'snippet',
+  'maxSnippet',
+  'maxImagePreview',
+  'maxVideoPreview',
+  'translate',
+  'imageIndex',
+  'unavailableAfter',
+  'indexIfEmbedded',
+];
+
+function print(output: Output, source: string, decision: CrawlDecision): void {
+  const { color } = output;
+  const yes = (ok: boolean) => (ok ? color.green('yes') : color.red('no'));
+  const row = (name: string, value: string) =>
+    output.out(`${color.bold(name.padEnd(16))} ${value}`);
+  row('page', source);
+  row(
+    'may fetch',
+    yes(decision.fetch) +
+      (decision.robots?.line ? color.dim(`  (robots.txt line ${decision.robots.line})`) : ''),
+  );
+  row('may index', yes(decision.index));
+  row('may follow links', yes(decision.follow));
+  for (const reason of decision.reasons) row('', color.dim(reason));
+  const page = decision.page;
+  if (!page) return;
+  output.out('');
+  for (const field of SHOWN) {
+    const value = page.policy[field];
+    const by = page.decidedBy[field];
+    const shown = value instanceof Date ? value.toISOString() : String(value);
+    const where = by
+      ? color.dim(
+          `  ← ${by.kind === 'meta' ? `<meta name="${by.agent === '*' ? 'robots' : by.agent}"> line ${by.line}` : `X-Robots-Tag${by.agent === '*' ? '' : ` (${by.agent})`}`}: ${by.text}`,
+        )
+      : '';
+    row(field, shown + where);
+  }
+  for (const problem of page.problems) output.out(color.yellow(`problem: ${problem.message}`));
+  if (page.html)
+    output.out(
+      color.dim(
+        `read ${page.html.charsRead} characters of HTML (${page.html.stoppedAt === 'head-end' ? 'stopped at the end of the head' : 'the whole input'})`,
+      ),
+    );
+}

@@ -1,0 +1,29 @@
+/**
+ * repkit/meta: the page-level rules (robots meta tags and X-Robots-Tag), per crawler, and the
+ * combined answer with robots.txt: may I fetch it, index it, follow its links.
+ */
+export {
+  pagePolicy,
+  headerDirectives,
+  splitDirectives,
+  type PagePolicyResult,
+  type AppliedDirective,
+  type DirectiveSource,
+  type PagePolicyProblem,
+  type HeadersInput,
+} from './policy.ts';
+export {
+  OPEN_POLICY,
+  parseDirective,
+  parseUnavailableAfter,
+  type PagePolicy,
+  type PolicyField,
+} from './directives.ts';
+export { readHeadMetas, type HtmlInput, type MetaTag } from './html.ts';
+export {
+  crawlDecision,
+  linkRel,
+  type CrawlDecision,
+  type LinkRel,
+  type RobotsVerdict,
+} from './crawl.ts';

@@ -1,0 +1,169 @@
+import { productToken } from '../core/index.ts';
+import {
+  isMoreRestrictive,
+  OPEN_POLICY,
+  parseDirective,
+  VALUED_DIRECTIVES,
+  type Directive,
+  type DirectiveProblem,
+  type PagePolicy,
+  type PolicyField,
+} from './directives.ts';
+import { readHeadMetas, type HtmlInput } from './html.ts';
+
+/** Response headers: a `Headers` object or a plain record (values may repeat as arrays). */
+export type HeadersInput = Headers | Record<string, string | readonly string[] | undefined>;
+
+/** Where a directive was written. */
+export interface DirectiveSource {
+  kind: 'meta' | 'header';
+  /** The meta name (`robots`, `googlebot`) or the crawler named in the header; `*` when generic. */
+  agent: string;
+  /** The directive as written. */
+  text: string;
+  /** `meta`: the line of the tag; `header`: which X-Robots-Tag value (1-based). */
+  line?: number;
+  header?: number;
+}
+
+export interface AppliedDirective extends DirectiveSource {
+  name: string;
+}
+
+export interface PagePolicyProblem extends DirectiveProblem {
+  source: DirectiveSource;
+}
+
+export interface PagePolicyResult {
+  /** The crawler names the page rules were read for (lower-cased product tokens). */
+  agent: string[];
+  policy: PagePolicy;
+  /** For each field that is not at its open default: the directive that set it. */
+  decidedBy: Partial<Record<PolicyField, AppliedDirective>>;
+  /** Every directive that applies to this crawler, meta tags first, in document order. */
+  directives: AppliedDirective[];
+  /** Unknown directives and malformed values: reported, never thrown. */
+  problems: PagePolicyProblem[];
+  /** How much of the HTML was read: stopping at the end of the head. */
+  html?: { charsRead: number; stoppedAt: 'head-end' | 'input-end' };
+}
+
+/**
+ * The page-level rules for one crawler: `<meta name="robots">` and `X-Robots-Tag` apply to
+ * every crawler, `<meta name="googlebot">` and `X-Robots-Tag: googlebot: ...` to that one;
+ * a crawler obeys the generic and its own, combined, the most restrictive value winning.
+ * Either input may be absent. Never throws on content.
+ */
+export async function pagePolicy(
+  input: { html?: HtmlInput; headers?: HeadersInput },
+  agent: string | readonly string[],
+): Promise<PagePolicyResult> {
+  const agents = [agent]
+    .flat()
+    .map((a) => productToken(a).toLowerCase())
+    .filter((a) => a !== '');
+  const applies = (name: string) => name === '*' || name === 'robots' || agents.includes(name);
+  const directives: AppliedDirective[] = [];
+  const problems: PagePolicyProblem[] = [];
+  const collect = (entries: DirectiveSource[]) => {
+    for (const source of entries) {
+      if (!applies(source.agent)) continue;
+      const { directive, problem } = parseDirective(source.text);
+      if (problem) problems.push({ ...problem, source });
+      if (directive) directives.push({ ...source, name: directive.name });
+      if (directive) parsed.set(directives.at(-1)!, directive);
+    }
+  };
+  const parsed = new Map<AppliedDirective, Directive>();
+
+  let html: PagePolicyResult['html'];
+  if (input.html !== undefined) {
+    const head = await readHeadMetas(input.html);
+    html = { charsRead: head.charsRead, stoppedAt: head.stoppedAt };
+    for (const meta of head.metas) {
+      collect(
+        splitDirectives(meta.content).map((text) => ({
+          kind: 'meta',
+          agent: meta.name === 'robots' ? '*' : meta.name,
+          text,
+          line: meta.line,
+        })),
+      );
+    }
+  }
+  if (input.headers !== undefined)
+    collect(headerDirectives(headerValues(input.headers, 'x-robots-tag')));
+
+  const policy: PagePolicy = { ...OPEN_POLICY };
+  const decidedBy: PagePolicyResult['decidedBy'] = {};
+  for (const applied of directives) {
+    const { sets } = parsed.get(applied)!;
+    for (const field of Object.keys(sets) as PolicyField[]) {
+      if (isMoreRestrictive(field, sets[field] as never, policy[field] as never)) {
+        (policy as unknown as Record<string, unknown>)[field] = sets[field];
+        decidedBy[field] = applied;
+      }
+    }
+  }
+  return { agent: agents, policy, decidedBy, directives, problems, ...(html ? { html } : {}) };
+}
+
+/**
+ * Splits a directive list on commas, keeping the comma after the weekday of an
+ * `unavailable_after` date (`unavailable_after: Friday, 25-Jun-10 15:00:00 PST`).
+ */
+export function splitDirectives(list: string): string[] {
+  const out: string[] = [];
+  for (const piece of list.split(',')) {
+    const text = piece.trim();
+    if (text === '') continue;
+    const last = out.at(-1);
+    if (
+      last !== undefined &&
+      /^unavailable_after\s*:\s*(mon|tue|wed|thu|fri|sat|sun)[a-z]*$/i.test(last)
+    ) {
+      out[out.length - 1] = `${last}, ${text}`;
+    } else {
+      out.push(text);
+    }
+  }
+  return out;
+}
+
+/**
+ * X-Robots-Tag values to directives with their crawler: `googlebot: noindex, nofollow` scopes
+ * what follows to googlebot, up to the next `name:` that is not a directive of its own.
+ */
+export function headerDirectives(values: readonly string[]): DirectiveSource[] {
+  const out: DirectiveSource[] = [];
+  values.forEach((value, i) => {
+    let scope = '*';
+    for (let text of splitDirectives(value)) {
+      const prefix = /^([a-z][a-z0-9_.-]*)\s*:\s*(.*)$/is.exec(text);
+      if (prefix && !VALUED_DIRECTIVES.has(prefix[1]!.toLowerCase())) {
+        scope = prefix[1]!.toLowerCase();
+        text = prefix[2]!.trim();
+        if (text === '') continue;
+      }
+      out.push({ kind: 'header', agent: scope, text, header: i + 1 });
+    }
+  });
+  return out;
+}
+
+/** Every value of a header, from a `Headers` object or a plain record (any case). */
+export function headerValues(headers: HeadersInput, name: string): string[] {
+  if (
+    typeof (headers as Headers).get === 'function' &&
+    typeof (headers as Headers).forEach === 'function'
+  ) {
+    const value = (headers as Headers).get(name);
+    return value === null ? [] : [value];
+  }
+  const values: string[] = [];
+  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (key.toLowerCase() !== name || value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) values.push(String(item));
+  }
+  return values;
+}
