@@ -47,6 +47,17 @@ export interface CacheStore {
   delete(key: string): Promise<void>;
   /** Releases connections and timers; the store is unusable afterwards. */
   close(): Promise<void>;
+  /**
+   * Optional, for stores shared by many processes: takes the right to fetch `key` for
+   * `ttlMs` (expiring by itself if the holder dies). Undefined when another holder has it;
+   * the client then waits, with a bound, for that holder's result.
+   */
+  acquireLease?(key: string, ttlMs: number): Promise<Lease | undefined>;
+}
+
+/** The right to fetch one origin for the fleet, until released or expired. */
+export interface Lease {
+  release(): Promise<void>;
 }
 
 /** Whether a value read back from a store is an entry of the current format. */

@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { MemoryStore } from '../cache/memory.ts';
-import type { CacheEntry, CacheStore } from '../cache/store.ts';
+import type { CacheEntry, CacheStore, Lease } from '../cache/store.ts';
 import {
   DEFAULT_MAX_BYTES,
   parse,
@@ -49,6 +49,13 @@ export interface RobotsClientOptions {
   maxParsed?: number;
   /** Host name resolution, as for `net.connect` (custom DNS, pinning, tests). Default: the system's. */
   lookup?: LookupFunction;
+  /**
+   * With a store that has leases (RedisStore): one process of the fleet fetches an origin, the
+   * others wait for its result. `leaseTtlMs`: how long a lease lasts if its holder dies
+   * (default: `timeoutMs` + 5 s); `waitMs`: how long to wait for another holder before
+   * fetching anyway (default: the lease TTL); `pollMs`: how often to look (default 50 ms).
+   */
+  fleet?: { leaseTtlMs?: number; waitMs?: number; pollMs?: number };
 }
 
 /** Why a URL got its verdict: the core's reasons, or what the fetch came to. */
@@ -119,6 +126,7 @@ export class RobotsClient {
   private readonly parsed = new Map<string, { fetchedAt: number; robots: RobotsTxt }>();
   private readonly maxParsed: number;
   private readonly onStoreError: (error: unknown, operation: 'get' | 'set') => void;
+  private readonly fleet: { leaseTtlMs: number; waitMs: number; pollMs: number };
 
   constructor(options: RobotsClientOptions) {
     const userAgent = String(options?.userAgent ?? '').trim();
@@ -149,6 +157,12 @@ export class RobotsClient {
       timeoutMs: positive('timeoutMs', options.timeoutMs ?? 15_000),
     };
     this.http = new RobotsHttp(connectTimeoutMs, options.lookup);
+    const leaseTtlMs = options.fleet?.leaseTtlMs ?? this.httpOptions.timeoutMs + 5_000;
+    this.fleet = {
+      leaseTtlMs,
+      waitMs: options.fleet?.waitMs ?? leaseTtlMs,
+      pollMs: options.fleet?.pollMs ?? 50,
+    };
   }
 
   /**
@@ -232,14 +246,43 @@ export class RobotsClient {
     location: RobotsLocation,
     previous: CacheEntry | undefined,
   ): Promise<CacheEntry> {
-    const result = await this.http.fetch(location.robotsUrl, this.httpOptions);
-    const entry = this.entryFor(location, result, previous);
-    await this.storeSet(
-      location.origin,
-      entry,
-      entry.expiresAt - this.now() + this.policy.unreachableWindow,
-    );
-    return entry;
+    const origin = location.origin;
+    let lease: Lease | undefined;
+    if (this.store.acquireLease) {
+      // Fleet-wide single flight: whoever takes the lease fetches; the others wait for it.
+      const deadline = Date.now() + this.fleet.waitMs;
+      for (;;) {
+        lease = await this.tryLease(origin);
+        // Also after taking the lease: its last holder may have just stored the result.
+        const entry = await this.storeGet(origin);
+        const newer = entry && entry.fetchedAt > (previous?.fetchedAt ?? -Infinity);
+        if (newer && this.now() < entry.expiresAt) {
+          await lease?.release().catch(() => {});
+          return entry;
+        }
+        if (lease || Date.now() >= deadline) break; // ours to fetch, or waited long enough
+        await new Promise((done) => setTimeout(done, this.fleet.pollMs));
+      }
+    }
+    try {
+      const result = await this.http.fetch(location.robotsUrl, this.httpOptions);
+      const entry = this.entryFor(location, result, previous);
+      const ttl = entry.expiresAt - this.now() + this.policy.unreachableWindow;
+      await this.storeSet(origin, entry, ttl);
+      return entry;
+    } finally {
+      await lease?.release().catch(() => {});
+    }
+  }
+
+  private async tryLease(origin: string): Promise<Lease | undefined> {
+    try {
+      return await this.store.acquireLease!(origin, this.fleet.leaseTtlMs);
+    } catch (error) {
+      // A store that cannot lease: fetch as if we held it.
+      this.onStoreError(error, 'set');
+      return { release: async () => {} };
+    }
   }
 
   /** Turns a fetch result into the entry to keep, carrying an error run's history along. */

@@ -1,0 +1,2 @@
+/** repkit/cache/redis: the Redis store, shared by a fleet of crawlers (Node only). */
+export { RedisStore, type RedisStoreOptions } from './redis.ts';

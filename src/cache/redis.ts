@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import { MemoryStore, type MemoryStoreOptions } from './memory.ts';
+import { isCurrentEntry, type CacheEntry, type CacheStore, type Lease } from './store.ts';
+
+export interface RedisStoreOptions {
+  /** Default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /** Key prefix, so that several applications can share a Redis. Default `repkit`. */
+  prefix?: string;
+  /** A Redis call slower than this counts as a failure; the fallback answers. Default 1 s. */
+  timeoutMs?: number;
+  /** Told when Redis becomes unreachable and when it is back. Default: `console.warn`. */
+  onWarning?: (message: string) => void;
+  /** Bounds of the per-process fallback cache used while Redis is down. */
+  fallback?: MemoryStoreOptions;
+}
+
+/** Bumped when the entry format changes, so that old entries are never read as new ones. */
+const FORMAT = 'v1';
+
+const RELEASE_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+
+/**
+ * A cache store on Redis, shared by a fleet of crawlers: keys are namespaced and versioned
+ * (`repkit:v1:entry:<origin>`), entries expire with the TTL the client gives (cache lifetime
+ * plus the 30-day stale window), and `acquireLease` lets one process of many fetch an origin.
+ *
+ * If Redis is down or slow, nothing stops: every write also goes to a per-process memory
+ * cache, reads fall back to it, a warning says so once per outage, and the client reconnects
+ * by itself. No call rejects because of Redis.
+ */
+export class RedisStore implements CacheStore {
+  private readonly client: ReturnType<typeof createClient>;
+  private readonly prefix: string;
+  private readonly timeoutMs: number;
+  private readonly fallback: MemoryStore;
+  private readonly warn: (message: string) => void;
+  private degraded = false;
+  private closed = false;
+
+  constructor(options: RedisStoreOptions = {}) {
+    this.prefix = `${options.prefix ?? 'repkit'}:${FORMAT}`;
+    this.timeoutMs = options.timeoutMs ?? 1_000;
+    this.fallback = new MemoryStore(options.fallback);
+    this.warn = options.onWarning ?? ((message) => console.warn(`repkit: ${message}`));
+    const url = options.url ?? 'redis://127.0.0.1:6379';
+    this.client = createClient({
+      url,
+      // Fail at once while disconnected instead of queueing: the fallback answers meanwhile.
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: 2_000,
+        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
+      },
+    });
+    this.client.on('error', (error: Error) =>
+      this.markDown(
+        `Redis at ${url} is unreachable (${error.message}); using the per-process cache until it is back`,
+      ),
+    );
+    this.client.on('ready', () => this.markUp());
+    // Connecting happens in the background; until it succeeds the fallback answers.
+    this.client.connect().catch(() => {});
+  }
+
+  /** Whether Redis answers right now. */
+  get connected(): boolean {
+    return this.client.isReady;
+  }
+
+  /** Resolves when connected, or rejects after `timeoutMs` (for start-up checks and tests). */
+  async ready(timeoutMs = 5_000): Promise<void> {
+    const start = Date.now();
+    while (!this.client.isReady) {
+      if (Date.now() - start > timeoutMs) throw new Error('Redis did not become ready in time');
+      await new Promise((done) => setTimeout(done, 20));
+    }
+  }
+
+  /** Round trip to Redis; false when it is down. */
+  async ping(): Promise<boolean> {
+    return (await this.attempt(() => this.client.ping())) === 'PONG';
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    const raw = await this.attempt(() => this.client.get(this.entryKey(key)));
+    if (raw === FAILED) return this.fallback.get(key);
+    if (raw === null) return undefined;
+    try {
+      const value: unknown = JSON.parse(raw);
+      return isCurrentEntry(value) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
+    await this.fallback.set(key, entry, ttlMs);
+    const ttl = Math.max(1, Math.round(ttlMs));
+    await this.attempt(() =>
+      this.client.set(this.entryKey(key), JSON.stringify(entry), { PX: ttl }),
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.fallback.delete(key);
+    await this.attempt(() => this.client.del(this.entryKey(key)));
+  }
+
+  /**
+   * Takes the fetch lease for `key` for `ttlMs` (it expires by itself if the holder dies).
+   * Undefined when another process holds it. With Redis down every process fetches for itself.
+   */
+  async acquireLease(key: string, ttlMs: number): Promise<Lease | undefined> {
+    const token = randomUUID();
+    const leaseKey = `${this.prefix}:lease:${key}`;
+    const taken = await this.attempt(() =>
+      this.client.set(leaseKey, token, { NX: true, PX: Math.max(1, Math.round(ttlMs)) }),
+    );
+    if (taken === null) return undefined;
+    return {
+      release: async () => {
+        await this.attempt(() =>
+          this.client.eval(RELEASE_SCRIPT, { keys: [leaseKey], arguments: [token] }),
+        );
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.fallback.close();
+    try {
+      if (this.client.isOpen) await this.client.close();
+      else this.client.destroy();
+    } catch {
+      this.client.destroy();
+    }
+  }
+
+  private entryKey(key: string): string {
+    return `${this.prefix}:entry:${key}`;
+  }
+
+  private markUp(): void {
+    if (!this.degraded || this.closed) return;
+    this.degraded = false;
+    this.warn('Redis answers again; the shared cache is in use again');
+  }
+
+  private markDown(message: string): void {
+    if (this.degraded || this.closed) return;
+    this.degraded = true;
+    this.warn(message);
+  }
+
+  /** Runs a Redis call with a time limit; FAILED (and a warning) when Redis cannot answer. */
+  private async attempt<T>(call: () => Promise<T>): Promise<T | typeof FAILED> {
+    if (!this.client.isReady) {
+      this.markDown('Redis is not connected; using the per-process cache until it is back');
+      return FAILED;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const result = await Promise.race([
+        call(),
+        new Promise<typeof FAILED>((done) => {
+          timer = setTimeout(() => {
+            this.markDown(
+              `Redis did not answer within ${this.timeoutMs} ms; using the per-process cache`,
+            );
+            done(FAILED);
+          }, this.timeoutMs);
+        }),
+      ]);
+      if (result !== FAILED) this.markUp();
+      return result;
+    } catch (error) {
+      this.markDown(`Redis call failed (${(error as Error).message}); using the per-process cache`);
+      return FAILED;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+const FAILED = Symbol('redis call failed');
