@@ -14,6 +14,7 @@ import { registerExplain } from './commands/explain.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerLint } from './commands/lint.ts';
 import { registerMeta } from './commands/meta.ts';
+import { registerServe } from './commands/serve.ts';
 import { CliError } from './errors.ts';
 import { processOutput, type Output } from './output.ts';
 
@@ -35,6 +36,7 @@ export function buildProgram(output: Output): Command {
     registerBatch,
     registerAgents,
     registerMeta,
+    registerServe,
   ]) {
     register(program, output);
   }

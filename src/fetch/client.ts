@@ -56,6 +56,18 @@ export interface RobotsClientOptions {
    * fetching anyway (default: the lease TTL); `pollMs`: how often to look (default 50 ms).
    */
   fleet?: { leaseTtlMs?: number; waitMs?: number; pollMs?: number };
+  /** Called after every robots.txt fetch (for metrics and logs). */
+  onFetch?: (fetch: FetchReport) => void;
+}
+
+/** One robots.txt fetch, as `onFetch` reports it. */
+export interface FetchReport {
+  robotsUrl: string;
+  outcome: CacheEntry['outcome'];
+  /** 0 when no response arrived. */
+  status: number;
+  durationMs: number;
+  error?: string;
 }
 
 /** Why a URL got its verdict: the core's reasons, or what the fetch came to. */
@@ -127,6 +139,7 @@ export class RobotsClient {
   private readonly maxParsed: number;
   private readonly onStoreError: (error: unknown, operation: 'get' | 'set') => void;
   private readonly fleet: { leaseTtlMs: number; waitMs: number; pollMs: number };
+  private readonly onFetch: ((fetch: FetchReport) => void) | undefined;
 
   constructor(options: RobotsClientOptions) {
     const userAgent = String(options?.userAgent ?? '').trim();
@@ -157,6 +170,7 @@ export class RobotsClient {
       timeoutMs: positive('timeoutMs', options.timeoutMs ?? 15_000),
     };
     this.http = new RobotsHttp(connectTimeoutMs, options.lookup);
+    this.onFetch = options.onFetch;
     const leaseTtlMs = options.fleet?.leaseTtlMs ?? this.httpOptions.timeoutMs + 5_000;
     this.fleet = {
       leaseTtlMs,
@@ -166,13 +180,17 @@ export class RobotsClient {
   }
 
   /**
-   * Whether the crawler may fetch `url`. Fetches the origin's robots.txt when no fresh copy is
+   * Whether the crawler (or `options.agent`) may fetch `url`. Fetches the origin's robots.txt when no fresh copy is
    * cached (one fetch per origin however many callers ask at once). Throws `InvalidUrlError`
    * for a URL that does not parse or has no robots.txt; fetch failures are verdicts, not errors.
    */
-  async check(url: string): Promise<CheckResult> {
+  async check(
+    url: string,
+    options: { agent?: string | readonly string[] } = {},
+  ): Promise<CheckResult> {
     const state = await this.robotsFor(url);
-    return this.verdict(url, state);
+    const agents = options.agent === undefined ? this.agents : [options.agent].flat();
+    return this.verdict(url, state, agents);
   }
 
   /** The robots.txt that governs `url`, fetched or from the cache. */
@@ -205,7 +223,7 @@ export class RobotsClient {
     await this.http.close();
   }
 
-  private verdict(url: string, state: RobotsState): CheckResult {
+  private verdict(url: string, state: RobotsState, agents: readonly string[]): CheckResult {
     const { entry, source, location } = state;
     const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
     const base = {
@@ -218,7 +236,7 @@ export class RobotsClient {
       ...(entry.error ? { error: entry.error } : {}),
     };
     if (state.robots) {
-      const explanation = state.robots.explain(url, this.agents);
+      const explanation = state.robots.explain(url, agents);
       const { allowed, line, reason, rule } = explanation;
       return { ...base, allowed, line, reason, ...(rule ? { rule } : {}), explanation };
     }
@@ -265,7 +283,15 @@ export class RobotsClient {
       }
     }
     try {
+      const started = performance.now();
       const result = await this.http.fetch(location.robotsUrl, this.httpOptions);
+      this.onFetch?.({
+        robotsUrl: location.robotsUrl,
+        outcome: result.outcome,
+        status: result.status,
+        durationMs: performance.now() - started,
+        ...(result.error ? { error: result.error } : {}),
+      });
       const entry = this.entryFor(location, result, previous);
       const ttl = entry.expiresAt - this.now() + this.policy.unreachableWindow;
       await this.storeSet(origin, entry, ttl);

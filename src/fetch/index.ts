@@ -8,6 +8,7 @@ export {
   type CheckResult,
   type CheckReason,
   type RobotsState,
+  type FetchReport,
 } from './client.ts';
 export { robotsUrl, locate, type RobotsLocation } from './location.ts';
 export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';

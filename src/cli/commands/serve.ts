@@ -1,0 +1,94 @@
+import type { Command } from 'commander';
+import { DEFAULT_SERVICE_USER_AGENT, startService } from '../../server/index.ts';
+import { CliError } from '../errors.ts';
+import type { Output } from '../output.ts';
+
+interface ServeOptions {
+  port: number;
+  host: string;
+  redisUrl?: string;
+  allowPrivateAddresses?: boolean;
+  userAgent: string;
+  agent?: string;
+  maxBatch: number;
+  log?: boolean;
+}
+
+function integer(name: string, min: number, max: number) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new CliError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+    return n;
+  };
+}
+
+const env = process.env;
+
+export function registerServe(program: Command, output: Output): void {
+  program
+    .command('serve')
+    .description(
+      'run the repkit HTTP service: the JSON API under /v1, OpenAPI, health, metrics and the web tester at /',
+    )
+    .option('--port <n>', 'port (env PORT)', integer('--port', 0, 65535), Number(env.PORT ?? 8080))
+    .option('--host <address>', 'address to listen on (env HOST)', env.HOST ?? '127.0.0.1')
+    .option(
+      '--redis-url <url>',
+      'share the cache through this Redis (env REDIS_URL); default: in memory',
+      env.REDIS_URL,
+    )
+    .option(
+      '--allow-private-addresses',
+      'allow checking URLs on private, loopback and link-local addresses (env REPKIT_ALLOW_PRIVATE_ADDRESSES=1)',
+      env.REPKIT_ALLOW_PRIVATE_ADDRESSES === '1',
+    )
+    .option(
+      '--user-agent <header>',
+      'User-Agent of robots.txt fetches (env REPKIT_USER_AGENT)',
+      env.REPKIT_USER_AGENT ?? DEFAULT_SERVICE_USER_AGENT,
+    )
+    .option(
+      '--agent <name>',
+      'crawler name used when a request names none (default: the User-Agent product token)',
+    )
+    .option(
+      '--max-batch <n>',
+      'most URLs in one request',
+      integer('--max-batch', 1, 100_000),
+      1_000,
+    )
+    .option('--log', 'log every request (JSON lines on stdout)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ repkit serve                                     (http://127.0.0.1:8080, in-memory cache)
+  $ REDIS_URL=redis://10.0.0.5:6379 repkit serve --host 0.0.0.0 --port 9000
+
+Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Googlebot'`,
+    )
+    .action(async (options: ServeOptions) => {
+      const service = await startService({
+        port: options.port,
+        host: options.host,
+        ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+        allowPrivateAddresses: Boolean(options.allowPrivateAddresses),
+        userAgent: options.userAgent,
+        ...(options.agent ? { agent: options.agent } : {}),
+        maxBatch: options.maxBatch,
+        logger: Boolean(options.log),
+        onWarning: (message) => output.err(`repkit: ${message}`),
+      });
+      output.err(
+        `repkit: serving on ${service.url} (cache: ${options.redisUrl ? `Redis at ${options.redisUrl}` : 'in memory'}); web tester at ${service.url}/`,
+      );
+      const stop = async () => {
+        await service.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await new Promise(() => {}); // serve until stopped
+    });
+}

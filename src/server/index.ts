@@ -1,0 +1,10 @@
+/** The repkit HTTP service (Node only). */
+export {
+  startService,
+  DEFAULT_SERVICE_USER_AGENT,
+  type ServiceOptions,
+  type RunningService,
+} from './service.ts';
+export { createApp, type AppOptions } from './app.ts';
+export { ServiceMetrics } from './metrics.ts';
+export { isPrivateAddress } from './address-guard.ts';

@@ -1,0 +1,48 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CheckResult, FetchReport } from '../fetch/index.ts';
+
+/** The service's Prometheus metrics: checks, cache hits and misses, fetches, fetch latency. */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly checks = new Counter({
+    name: 'repkit_checks_total',
+    help: 'URL checks answered, by verdict',
+    labelNames: ['verdict'],
+    registers: [this.registry],
+  });
+  private readonly cache = new Counter({
+    name: 'repkit_cache_total',
+    help: 'Checks by where their robots.txt came from: hit (fresh copy), miss (fetched), stale',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  private readonly fetches = new Counter({
+    name: 'repkit_fetches_total',
+    help: 'robots.txt fetches by status class (2xx, 3xx, 4xx, 5xx, network)',
+    labelNames: ['class'],
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'repkit_fetch_duration_seconds',
+    help: 'robots.txt fetch time, redirects and body included',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  check(result: Pick<CheckResult, 'allowed' | 'source'>): void {
+    this.checks.inc({ verdict: result.allowed ? 'allowed' : 'disallowed' });
+    this.cache.inc({
+      result: result.source === 'cache' ? 'hit' : result.source === 'fetched' ? 'miss' : 'stale',
+    });
+  }
+
+  fetch(report: FetchReport): void {
+    const status = report.status;
+    this.fetches.inc({ class: status === 0 ? 'network' : `${Math.floor(status / 100)}xx` });
+    this.latency.observe(report.durationMs / 1000);
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * JSON schemas of the API: they validate requests (a 400 names the field) and make the
+ * OpenAPI document served at /openapi.json.
+ */
+const agent = {
+  description: 'Crawler name matched against user-agent lines; several names act as one crawler',
+  anyOf: [
+    { type: 'string', minLength: 1, maxLength: 200 },
+    {
+      type: 'array',
+      minItems: 1,
+      maxItems: 20,
+      items: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  ],
+} as const;
+const url = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 8192,
+  description: 'An absolute http(s) URL',
+} as const;
+const robotsText = {
+  type: 'string',
+  maxLength: 512_000 * 2,
+  description: 'A robots.txt body',
+} as const;
+const profile = {
+  type: 'string',
+  enum: ['google', 'rfc9309', 'legacy'],
+  default: 'google',
+} as const;
+const verdict = {
+  type: 'object',
+  properties: {
+    url: { type: 'string' },
+    allowed: { type: 'boolean' },
+    line: { type: 'integer', description: 'The deciding line, 0 for none' },
+    reason: { type: 'string' },
+    rule: { type: 'object', additionalProperties: true },
+    robotsUrl: { type: 'string' },
+    source: { type: 'string', enum: ['fetched', 'cache', 'stale'] },
+    status: {
+      type: 'integer',
+      description: 'HTTP status of the robots.txt used; 0 when none arrived',
+    },
+    fetchedAt: { type: 'number' },
+    expiresAt: { type: 'number' },
+    error: { type: 'string' },
+  },
+  required: ['url', 'allowed', 'line', 'reason', 'robotsUrl', 'source', 'status'],
+} as const;
+const problem = {
+  type: 'object',
+  properties: { error: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
+} as const;
+
+export const checkOne = {
+  summary: 'May the crawler fetch this URL? (robots.txt fetched and cached by the service)',
+  querystring: {
+    type: 'object',
+    properties: { url, agent: { type: 'string', minLength: 1, maxLength: 200 } },
+    required: ['url'],
+  },
+  response: { 200: verdict, 400: problem },
+} as const;
+
+export const checkMany = (maxBatch: number) =>
+  ({
+    summary: 'Verdicts for many URLs, of one origin or many',
+    body: {
+      type: 'object',
+      properties: { urls: { type: 'array', minItems: 1, maxItems: maxBatch, items: url }, agent },
+      required: ['urls'],
+      additionalProperties: false,
+    },
+    response: {
+      200: { type: 'object', properties: { results: { type: 'array', items: verdict } } },
+      400: problem,
+    },
+  }) as const;
+
+export const explain = {
+  summary: 'Explain the verdict for a URL against a robots.txt given in the body (nothing fetched)',
+  body: {
+    type: 'object',
+    properties: { robots: robotsText, url: { type: 'string', maxLength: 8192 }, agent, profile },
+    required: ['robots', 'url', 'agent'],
+    additionalProperties: false,
+  },
+  response: { 200: { type: 'object', additionalProperties: true }, 400: problem },
+} as const;
+
+export const lint = {
+  summary: 'Lint a robots.txt given in the body',
+  body: {
+    type: 'object',
+    properties: { robots: robotsText },
+    required: ['robots'],
+    additionalProperties: false,
+  },
+  response: { 200: { type: 'object', additionalProperties: true }, 400: problem },
+} as const;
+
+export const diff = (maxBatch: number) =>
+  ({
+    summary: 'Which URLs change verdict between two robots.txt bodies, per crawler',
+    body: {
+      type: 'object',
+      properties: {
+        old: robotsText,
+        new: robotsText,
+        urls: {
+          type: 'array',
+          minItems: 1,
+          maxItems: maxBatch,
+          items: { type: 'string', maxLength: 8192 },
+        },
+        agents: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 50,
+          items: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+        profile,
+      },
+      required: ['old', 'new', 'urls', 'agents'],
+      additionalProperties: false,
+    },
+    response: { 200: { type: 'object', additionalProperties: true }, 400: problem },
+  }) as const;
+
+export const robots = {
+  summary: "Fetch (through the cache) the robots.txt of a URL's site, for the web tester",
+  querystring: { type: 'object', properties: { url }, required: ['url'] },
+  response: { 200: { type: 'object', additionalProperties: true }, 400: problem },
+} as const;
+
+export const health = {
+  summary: 'Liveness, with the reachability of Redis when one is configured',
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: ['ok', 'degraded'] },
+        redis: { type: 'string', enum: ['up', 'down', 'not-configured'] },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { RedisStore } from '../cache/redis.ts';
+import { RobotsClient } from '../fetch/index.ts';
+import { publicOnlyLookup } from './address-guard.ts';
+import { createApp } from './app.ts';
+import { ServiceMetrics } from './metrics.ts';
+
+export interface ServiceOptions {
+  /** Default 8080. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A Redis to share the cache with other instances; without it, an in-memory cache. */
+  redisUrl?: string;
+  /** User-Agent header of robots.txt fetches. */
+  userAgent?: string;
+  /** Crawler name matched when a request names none. Default: the User-Agent's product token. */
+  agent?: string;
+  allowPrivateAddresses?: boolean;
+  maxBatch?: number;
+  bodyLimit?: number;
+  /** Fetch time limit in ms. Default 15 s. */
+  timeoutMs?: number;
+  logger?: boolean;
+  /** Where warnings go (Redis down and back). Default: stderr. */
+  onWarning?: (message: string) => void;
+}
+
+export interface RunningService {
+  app: FastifyInstance;
+  /** `http://host:port` it listens on. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SERVICE_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';
+
+/** Starts the repkit HTTP service: the API, health, metrics and the web tester. */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const redis = options.redisUrl
+    ? new RedisStore({
+        url: options.redisUrl,
+        ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      })
+    : undefined;
+  const metrics = new ServiceMetrics();
+  const client = new RobotsClient({
+    userAgent: options.userAgent ?? DEFAULT_SERVICE_USER_AGENT,
+    ...(options.agent ? { agent: options.agent } : {}),
+    ...(redis ? { store: redis } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }),
+    onFetch: (report) => metrics.fetch(report),
+    onStoreError: () => {},
+  });
+  const app = await createApp({
+    client,
+    metrics,
+    ...(redis ? { redis } : {}),
+    allowPrivateAddresses: options.allowPrivateAddresses ?? false,
+    ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    logger: options.logger ?? false,
+  });
+  const address = await app.listen({
+    port: options.port ?? 8080,
+    host: options.host ?? '127.0.0.1',
+  });
+  return {
+    app,
+    url: address,
+    close: async () => {
+      await app.close();
+      await client.close();
+      await redis?.close();
+    },
+  };
+}

@@ -1,0 +1,287 @@
+/** The repkit HTTP service over real HTTP on loopback, well-formed and malformed requests. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { isPrivateAddress, startService, type RunningService } from '../../src/server/index.ts';
+import { publicOnlyLookup } from '../../src/server/address-guard.ts';
+import { REDIS_URL } from '../helpers/redis.ts';
+import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
+
+let service: RunningService;
+let site: TestServer;
+let other: TestServer;
+before(async () => {
+  site = await httpServer(
+    robotsRoute((_req, res) =>
+      res
+        .writeHead(200)
+        .end('User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n'),
+    ),
+  );
+  other = await httpServer(robotsRoute((_req, res) => res.writeHead(404).end()));
+  service = await startService({
+    port: 0,
+    allowPrivateAddresses: true,
+    maxBatch: 5,
+    bodyLimit: 64 * 1024,
+  });
+});
+after(async () => {
+  await service.close();
+  await Promise.all([site.close(), other.close()]);
+});
+
+async function call(method: string, path: string, body?: unknown, raw?: string) {
+  const response = await fetch(`${service.url}${path}`, {
+    method,
+    ...(body !== undefined || raw !== undefined
+      ? { headers: { 'content-type': 'application/json' }, body: raw ?? JSON.stringify(body) }
+      : {}),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    json: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+    text,
+  };
+}
+
+describe('GET /v1/check', () => {
+  test('one URL: allowed and line at the top level, with the fetch state', async () => {
+    const { status, json } = await call(
+      'GET',
+      `/v1/check?url=${encodeURIComponent(`${site.origin}/private/x`)}&agent=Googlebot`,
+    );
+    assert.equal(status, 200);
+    assert.deepEqual(
+      [json!.allowed, json!.line, json!.robotsUrl, json!.status, json!.source],
+      [false, 2, `${site.origin}/robots.txt`, 200, 'fetched'],
+    );
+    assert.deepEqual((json!.rule as { value: string }).value, '/private/');
+    const again = await call(
+      'GET',
+      `/v1/check?url=${encodeURIComponent(`${site.origin}/`)}&agent=GPTBot`,
+    );
+    assert.deepEqual(
+      [again.json!.allowed, again.json!.line, again.json!.source],
+      [false, 5, 'cache'],
+    );
+  });
+
+  test('without an agent, the service crawler name (its User-Agent product token)', async () => {
+    const { json } = await call(
+      'GET',
+      `/v1/check?url=${encodeURIComponent(`${site.origin}/open`)}`,
+    );
+    assert.equal(json!.allowed, true);
+  });
+});
+
+describe('POST endpoints', () => {
+  test('POST /v1/check: many URLs, several origins, results in order', async () => {
+    const urls = [`${site.origin}/private/a`, `${other.origin}/private/a`, `${site.origin}/b`];
+    const { status, json } = await call('POST', '/v1/check', { urls, agent: ['Bingbot'] });
+    assert.equal(status, 200);
+    const results = json!.results as { url: string; allowed: boolean; reason: string }[];
+    assert.deepEqual(
+      results.map((r) => [r.url, r.allowed]),
+      [
+        [urls[0], false],
+        [urls[1], true],
+        [urls[2], true],
+      ],
+    );
+    assert.equal(results[1]!.reason, 'no-robots-txt');
+  });
+
+  test('POST /v1/explain, /v1/lint and /v1/diff work on bodies given, nothing fetched', async () => {
+    const robots = 'User-agent: *\nAllow: /folder\nDisallow: /folder\n';
+    const explained = await call('POST', '/v1/explain', {
+      robots,
+      url: 'https://example.com/folder/x',
+      agent: 'bot',
+    });
+    assert.deepEqual(
+      [explained.json!.allowed, explained.json!.tieBreak, explained.json!.line],
+      [true, true, 2],
+    );
+    const linted = await call('POST', '/v1/lint', { robots: 'Disalow: /x\n' });
+    assert.deepEqual(
+      (linted.json!.diagnostics as { code: string }[]).map((d) => d.code),
+      ['typo', 'rule-outside-group'],
+    );
+    const diffed = await call('POST', '/v1/diff', {
+      old: robots,
+      new: 'User-agent: *\nDisallow: /\n',
+      urls: ['/folder/x', '/other'],
+      agents: ['bot'],
+    });
+    assert.deepEqual(
+      (diffed.json!.changes as { url: string }[]).map((c) => c.url),
+      ['/folder/x', '/other'],
+    );
+  });
+
+  test('GET /v1/robots: the fetched body, for the web tester', async () => {
+    const { json } = await call(
+      'GET',
+      `/v1/robots?url=${encodeURIComponent(`${site.origin}/anything`)}`,
+    );
+    assert.deepEqual([json!.status, json!.outcome], [200, 'ok']);
+    assert.match(String(json!.body), /User-agent: GPTBot/);
+  });
+});
+
+describe('malformed requests: 400 with a JSON error naming the field', () => {
+  const cases: [string, string, string, unknown, string?][] = [
+    ['a missing url', 'GET', '/v1/check?agent=x', undefined],
+    ['a URL that does not parse', 'GET', '/v1/check?url=not%20a%20url', undefined],
+    [
+      'a scheme that cannot be fetched',
+      'GET',
+      '/v1/check?url=ftp%3A%2F%2Fexample.com%2Fa',
+      undefined,
+    ],
+    ['a body that is not JSON', 'POST', '/v1/lint', undefined, '{"robots": '],
+    ['a number where text belongs', 'POST', '/v1/lint', { robots: 5 }],
+    ['an unknown field', 'POST', '/v1/lint', { robots: '', extra: true }],
+    ['too many URLs in a batch', 'POST', '/v1/check', { urls: ['a', 'b', 'c', 'd', 'e', 'f'] }],
+    ['an empty URL list', 'POST', '/v1/check', { urls: [] }],
+    ['a bad profile', 'POST', '/v1/explain', { robots: '', url: '/', agent: 'x', profile: 'bing' }],
+    [
+      'a bad URL inside a batch',
+      'POST',
+      '/v1/check',
+      { urls: [`${'http'}://127.0.0.1:1/ok`, 'nope'] },
+    ],
+  ];
+  const expectedField: Record<string, string> = {
+    'a missing url': 'querystring.url',
+    'a URL that does not parse': 'querystring.url',
+    'a scheme that cannot be fetched': 'querystring.url',
+    'a number where text belongs': 'body.robots',
+    'too many URLs in a batch': 'body.urls',
+    'an empty URL list': 'body.urls',
+    'a bad profile': 'body.profile',
+    'a bad URL inside a batch': 'body.urls.1',
+  };
+  for (const [label, method, path, body, raw] of cases) {
+    test(label, async () => {
+      const response = await call(method, path, body, raw);
+      assert.equal(response.status, 400, response.text);
+      assert.match(response.type, /application\/json/);
+      assert.equal(typeof response.json!.message, 'string');
+      if (expectedField[label]) assert.equal(response.json!.field, expectedField[label]);
+    });
+  }
+
+  test('a body over the limit: 413', async () => {
+    const response = await call('POST', '/v1/lint', { robots: 'x'.repeat(100_000) });
+    assert.equal(response.status, 413);
+  });
+});
+
+describe('private addresses', () => {
+  test('refused unless --allow-private-addresses', async () => {
+    const strict = await startService({ port: 0 });
+    try {
+      for (const url of [
+        'http://127.0.0.1:8080/x',
+        'http://10.1.2.3/x',
+        'http://169.254.169.254/latest/meta-data',
+        'http://[::1]/x',
+        'http://localhost/x',
+      ]) {
+        const response = await fetch(`${strict.url}/v1/check?url=${encodeURIComponent(url)}`);
+        const json = (await response.json()) as { error: string; field: string };
+        assert.deepEqual(
+          [response.status, json.error, json.field],
+          [400, 'private-address', 'querystring.url'],
+          url,
+        );
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
+  test('the ranges, and the connect-time guard that also covers redirects', async () => {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:10.0.0.1',
+    ]) {
+      assert.equal(isPrivateAddress(address), true, address);
+    }
+    for (const address of ['8.8.8.8', '93.184.216.34', '2606:2800:220:1::1', '172.32.0.1']) {
+      assert.equal(isPrivateAddress(address), false, address);
+    }
+    const error = await new Promise<NodeJS.ErrnoException | null>((done) =>
+      publicOnlyLookup('localhost', {}, (e) => done(e)),
+    );
+    assert.equal(error?.code, 'EPRIVATEADDRESS');
+  });
+});
+
+describe('health, metrics, OpenAPI', () => {
+  test('/healthz without Redis, with a reachable one, with an unreachable one', async () => {
+    assert.deepEqual((await call('GET', '/healthz')).json, {
+      status: 'ok',
+      redis: 'not-configured',
+    });
+    const withRedis = await startService({ port: 0, redisUrl: REDIS_URL, onWarning: () => {} });
+    const deadRedis = await startService({
+      port: 0,
+      redisUrl: 'redis://127.0.0.1:1',
+      onWarning: () => {},
+    });
+    try {
+      for (
+        let i = 0;
+        i < 50 &&
+        ((await (await fetch(`${withRedis.url}/healthz`)).json()) as { redis: string }).redis !==
+          'up';
+        i++
+      ) {
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      assert.deepEqual(await (await fetch(`${withRedis.url}/healthz`)).json(), {
+        status: 'ok',
+        redis: 'up',
+      });
+      assert.deepEqual(await (await fetch(`${deadRedis.url}/healthz`)).json(), {
+        status: 'degraded',
+        redis: 'down',
+      });
+    } finally {
+      await Promise.all([withRedis.close(), deadRedis.close()]);
+    }
+  });
+
+  test('/metrics: checks, cache hits and misses, fetches by status class, fetch latency', async () => {
+    const { text, type } = await call('GET', '/metrics');
+    assert.match(type, /text\/plain/);
+    assert.match(text, /^repkit_checks_total\{verdict="disallowed"\} \d+$/m);
+    assert.match(text, /^repkit_cache_total\{result="hit"\} \d+$/m);
+    assert.match(text, /^repkit_cache_total\{result="miss"\} \d+$/m);
+    assert.match(text, /^repkit_fetches_total\{class="2xx"\} \d+$/m);
+    assert.match(text, /^repkit_fetches_total\{class="4xx"\} \d+$/m);
+    assert.match(text, /^repkit_fetch_duration_seconds_count \d+$/m);
+  });
+
+  test('/openapi.json describes the API', async () => {
+    const { json } = await call('GET', '/openapi.json');
+    const paths = Object.keys(json!.paths as object);
+    for (const path of ['/v1/check', '/v1/explain', '/v1/lint', '/v1/diff', '/healthz'])
+      assert.ok(paths.includes(path), path);
+    assert.equal(json!.openapi, '3.1.0');
+  });
+});
