@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { benchBatch } from './batch.ts';
+import { benchService } from './service.ts';
 import { PEERS } from './peers.ts';
 import { corpusFiles, pathologicalCases, urlsFor } from './workloads.ts';
 
@@ -91,6 +92,9 @@ for (const p of PEERS) {
 
 // 5. The CLI's batch command, as users run it (needs `npm run build`).
 await benchBatch(record);
+
+// 6. The HTTP service, over loopback, cache warm (needs `npm run build`).
+await benchService(record);
 
 // Report: ratios against robots-parser, higher is better for repkit.
 const lowerIsBetter = (metric: string) => metric.startsWith('µs') || metric.includes('MB (');

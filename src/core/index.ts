@@ -39,3 +39,4 @@ export {
   type LintReport,
   type Severity,
 } from './lint.ts';
+export { KNOWN_AGENTS, type KnownAgent } from './known-agents.ts';

@@ -45,7 +45,7 @@ export interface RobotsClientOptions {
   now?: () => number;
   /** Called when the store fails (checks go on without it). Default: `console.warn`. */
   onStoreError?: (error: unknown, operation: 'get' | 'set') => void;
-  /** Parsed files kept in memory (one per origin). Default 1,000. */
+  /** Origins whose entry and parsed file are kept at hand in memory. Default 1,000. */
   maxParsed?: number;
   /** Host name resolution, as for `net.connect` (custom DNS, pinning, tests). Default: the system's. */
   lookup?: LookupFunction;
@@ -135,7 +135,8 @@ export class RobotsClient {
     timeoutMs: number;
   };
   private readonly inflight = new Map<string, Promise<CacheEntry>>();
-  private readonly parsed = new Map<string, { fetchedAt: number; robots: RobotsTxt }>();
+  /** Per origin, the entry in use and its parsed file (bounded, least recently used out). */
+  private readonly hot = new Map<string, HotEntry>();
   private readonly maxParsed: number;
   private readonly onStoreError: (error: unknown, operation: 'get' | 'set') => void;
   private readonly fleet: { leaseTtlMs: number; waitMs: number; pollMs: number };
@@ -196,7 +197,21 @@ export class RobotsClient {
   /** The robots.txt that governs `url`, fetched or from the cache. */
   async robotsFor(url: string): Promise<RobotsState> {
     const location = locate(url);
-    const cached = await this.storeGet(location.origin);
+    const origin = location.origin;
+    // The entry in use, kept with its parsed file until it expires: most checks touch neither
+    // the store nor the parser.
+    const hot = this.hot.get(origin);
+    if (hot && this.now() < hot.entry.expiresAt) {
+      this.hot.delete(origin);
+      this.hot.set(origin, hot);
+      return {
+        location,
+        entry: hot.entry,
+        source: hot.stale ? 'stale' : 'cache',
+        ...(hot.robots ? { robots: hot.robots } : {}),
+      };
+    }
+    const cached = await this.storeGet(origin);
     let entry: CacheEntry;
     let fetched = false;
     if (cached && this.now() < cached.expiresAt) {
@@ -206,15 +221,17 @@ export class RobotsClient {
       fetched = true;
     }
     const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
-    const source = used !== entry ? 'stale' : fetched ? 'fetched' : 'cache';
-    const robots = used.outcome === 'ok' ? this.parsedFor(location.origin, used) : undefined;
+    const stale = used !== entry;
+    const source = stale ? 'stale' : fetched ? 'fetched' : 'cache';
+    const robots = used.outcome === 'ok' ? this.parsedFor(hot, used) : undefined;
+    this.remember(origin, { entry, stale, ...(robots ? { robots } : {}) });
     return { location, entry, source, ...(robots ? { robots } : {}) };
   }
 
   /** Forgets the cached result for `url`'s origin. */
   async forget(url: string): Promise<void> {
     const { origin } = locate(url);
-    this.parsed.delete(origin);
+    this.hot.delete(origin);
     await this.store.delete(origin);
   }
 
@@ -350,21 +367,21 @@ export class RobotsClient {
     return entry;
   }
 
-  private parsedFor(origin: string, entry: Omit<CacheEntry, 'lastGood'>): RobotsTxt {
-    const hit = this.parsed.get(origin);
-    if (hit && hit.fetchedAt === entry.fetchedAt) {
-      this.parsed.delete(origin);
-      this.parsed.set(origin, hit);
-      return hit.robots;
-    }
-    const robots = parse(Buffer.from(entry.body ?? '', 'base64'), {
+  /** The parsed file for `entry`, reusing the one in use when the body is the same fetch. */
+  private parsedFor(hot: HotEntry | undefined, entry: Omit<CacheEntry, 'lastGood'>): RobotsTxt {
+    if (hot?.robots && hot.robotsFetchedAt === entry.fetchedAt) return hot.robots;
+    return parse(Buffer.from(entry.body ?? '', 'base64'), {
       profile: this.profile,
       maxBytes: this.httpOptions.maxBytes,
     });
-    this.parsed.delete(origin);
-    this.parsed.set(origin, { fetchedAt: entry.fetchedAt, robots });
-    if (this.parsed.size > this.maxParsed) this.parsed.delete(this.parsed.keys().next().value!);
-    return robots;
+  }
+
+  private remember(origin: string, hot: Omit<HotEntry, 'robotsFetchedAt'>): void {
+    const used =
+      hot.entry.outcome === 'error' && hot.entry.lastGood ? hot.entry.lastGood : hot.entry;
+    this.hot.delete(origin);
+    this.hot.set(origin, { ...hot, robotsFetchedAt: used.fetchedAt });
+    if (this.hot.size > this.maxParsed) this.hot.delete(this.hot.keys().next().value!);
   }
 
   private async storeGet(key: string): Promise<CacheEntry | undefined> {
@@ -383,6 +400,15 @@ export class RobotsClient {
       this.onStoreError(error, 'set');
     }
   }
+}
+
+interface HotEntry {
+  entry: CacheEntry;
+  /** The verdicts come from the entry's last good copy (the fetch is failing). */
+  stale: boolean;
+  robots?: RobotsTxt;
+  /** fetchedAt of the body `robots` was parsed from. */
+  robotsFetchedAt: number;
 }
 
 function withoutErrorRun(entry: CacheEntry): NonNullable<CacheEntry['lastGood']> {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Output } from '../output.ts';
-import { KNOWN_AGENTS } from '../known-agents.ts';
+import { KNOWN_AGENTS } from '../../core/index.ts';
 import { describeFetch, loadRobots, verdictFrom } from '../robots-source.ts';
 import { DEFAULT_USER_AGENT, parseMilliseconds } from '../fetching.ts';
 

@@ -1,0 +1,158 @@
+/**
+ * The web tester in real Chromium (Debian's package, driven by playwright-core), served by
+ * the built `repkit serve`: paste, verdicts, the highlighted line, lint marks, agent and
+ * profile switches, fetching by URL. A screenshot is saved to test-artifacts/tester.png.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startServeProcess } from '../helpers/service-process.ts';
+import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
+import { ROOT } from '../helpers/shared.ts';
+
+let service: Awaited<ReturnType<typeof startServeProcess>>;
+let browser: Browser;
+let page: Page;
+let site: TestServer;
+const apiCalls: string[] = [];
+
+before(async () => {
+  service = await startServeProcess(['--allow-private-addresses']);
+  site = await httpServer(
+    robotsRoute((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /members/\n')),
+  );
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  page.on('request', (request) => {
+    if (request.url().includes('/v1/')) apiCalls.push(request.url());
+  });
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(service.url);
+  await page.waitForSelector('#results tr');
+});
+
+after(async () => {
+  await browser?.close();
+  await service?.stop();
+  await site?.close();
+});
+
+const ROBOTS = [
+  'User-agent: *',
+  'Disallow: /private/',
+  'Allow: /private/public/',
+  'Disalow: /typo',
+  '',
+  'User-agent: GPTBot',
+  'Disallow: /',
+].join('\n');
+
+async function verdicts(): Promise<[string, string, string][]> {
+  return page.$$eval('#results tr', (rows) =>
+    rows.map(
+      (row) =>
+        [
+          (row as HTMLElement).dataset.url!,
+          row.querySelector('.verdict')!.textContent!,
+          (row as HTMLElement).dataset.line!,
+        ] as [string, string, string],
+    ),
+  );
+}
+
+describe('the web tester', () => {
+  test('paste a robots.txt and URLs: a verdict per URL, computed in the browser', async () => {
+    await page.fill('#robots', ROBOTS);
+    await page.fill('#agent', 'Googlebot');
+    await page.fill(
+      '#urls',
+      'https://example.com/private/x\nhttps://example.com/private/public/y\nhttps://example.com/open',
+    );
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('#results tr').length === 3 &&
+        document.querySelector('#results tr')!.getAttribute('data-url') ===
+          'https://example.com/private/x',
+    );
+    assert.deepEqual(await verdicts(), [
+      ['https://example.com/private/x', 'disallowed', '2'],
+      ['https://example.com/private/public/y', 'allowed', '3'],
+      ['https://example.com/open', 'allowed', '0'],
+    ]);
+    assert.deepEqual(apiCalls, [], 'no server round trip for pasted text');
+  });
+
+  test('the deciding lines are highlighted; clicking a URL selects its line', async () => {
+    assert.equal(await page.locator('#view .line.decides-deny').getAttribute('data-line'), '2');
+    assert.equal(await page.locator('#view .line.decides-allow').getAttribute('data-line'), '3');
+    await page.click('#results tr[data-url="https://example.com/private/public/y"]');
+    await page.waitForSelector('#view .line.selected[data-line="3"]');
+  });
+
+  test('lint diagnostics appear on their lines', async () => {
+    const marker = page.locator('#view .line[data-line="4"] .lint-marker');
+    assert.equal(await marker.textContent(), 'typo');
+    assert.match((await marker.getAttribute('class'))!, /lint-warning/);
+    assert.match(await page.locator('#diagnostics li[data-code="typo"]').innerText(), /line 4/);
+  });
+
+  test('switching the crawler or the profile updates at once', async () => {
+    await page.fill('#agent', 'GPTBot');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#results tr .verdict')?.textContent === 'disallowed' &&
+        document.querySelectorAll('#results .verdict.disallowed').length === 3,
+    );
+    assert.deepEqual(
+      (await verdicts()).map(([, verdict, line]) => [verdict, line]),
+      [
+        ['disallowed', '7'],
+        ['disallowed', '7'],
+        ['disallowed', '7'],
+      ],
+    );
+    await page.fill('#agent', 'Googlebot');
+    // The 1996 standard: the first matching rule wins, so /private/ (line 2) beats the allow.
+    await page.selectOption('#profile', 'legacy');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#results tr:nth-child(2) .verdict')?.textContent === 'disallowed',
+    );
+    await page.selectOption('#profile', 'google');
+    await page.waitForFunction(
+      () => document.querySelector('#results tr:nth-child(2) .verdict')?.textContent === 'allowed',
+    );
+    assert.deepEqual(apiCalls, []);
+  });
+
+  test("fetching a site's robots.txt through the service", async () => {
+    await page.fill('#fetch-url', `${site.origin}/some/page`);
+    await page.click('#fetch');
+    await page.waitForFunction(() =>
+      (document.querySelector('#robots') as HTMLTextAreaElement).value.includes('/members/'),
+    );
+    assert.match(await page.locator('#fetch-status').innerText(), /HTTP 200/);
+    assert.deepEqual(apiCalls.length, 1);
+    await page.fill('#urls', `${site.origin}/members/area\n${site.origin}/`);
+    await page.waitForFunction(
+      () => document.querySelector('#results tr .verdict')?.textContent === 'disallowed',
+    );
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts/tester.png'), fullPage: true });
+  });
+});
