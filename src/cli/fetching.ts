@@ -1,9 +1,9 @@
-import { RobotsClient } from '../fetch/index.ts';
+import { REPKIT_USER_AGENT, RobotsClient } from '../fetch/index.ts';
 import type { ProfileName } from '../core/index.ts';
 import { CliError } from './errors.ts';
 
 /** What the CLI sends when it fetches a robots.txt, unless --user-agent says otherwise. */
-export const DEFAULT_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';
+export const DEFAULT_USER_AGENT = REPKIT_USER_AGENT;
 
 export function parseMilliseconds(value: string): number {
   const ms = Number(value);

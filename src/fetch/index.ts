@@ -13,3 +13,6 @@ export {
 export { robotsUrl, locate, type RobotsLocation } from './location.ts';
 export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';
 export { InvalidUrlError, InvalidOptionError } from './errors.ts';
+
+/** The User-Agent repkit's own tools (CLI, service) send unless told otherwise. */
+export const REPKIT_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { RedisStore } from '../cache/redis.ts';
-import { RobotsClient } from '../fetch/index.ts';
+import { REPKIT_USER_AGENT, RobotsClient } from '../fetch/index.ts';
 import { publicOnlyLookup } from './address-guard.ts';
 import { createApp } from './app.ts';
 import { ServiceMetrics } from './metrics.ts';
@@ -33,7 +33,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export const DEFAULT_SERVICE_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';
+export const DEFAULT_SERVICE_USER_AGENT = REPKIT_USER_AGENT;
 
 /** Starts the repkit HTTP service: the API, health, metrics and the web tester. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_SERVICE_USER_AGENT, startService } from '../../server/index.ts';
 import { CliError } from '../errors.ts';
+import { DEFAULT_USER_AGENT } from '../fetching.ts';
 import type { Output } from '../output.ts';
 
 interface ServeOptions {
@@ -46,7 +46,7 @@ export function registerServe(program: Command, output: Output): void {
     .option(
       '--user-agent <header>',
       'User-Agent of robots.txt fetches (env REPKIT_USER_AGENT)',
-      env.REPKIT_USER_AGENT ?? DEFAULT_SERVICE_USER_AGENT,
+      env.REPKIT_USER_AGENT ?? DEFAULT_USER_AGENT,
     )
     .option(
       '--agent <name>',
@@ -69,6 +69,8 @@ Examples:
 Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Googlebot'`,
     )
     .action(async (options: ServeOptions) => {
+      // Loaded here: the service's dependencies would slow every other command's start-up.
+      const { startService } = await import('../../server/index.ts');
       const service = await startService({
         port: options.port,
         host: options.host,
