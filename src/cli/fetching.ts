@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { REPKIT_USER_AGENT, RobotsClient } from '../fetch/index.ts';
 import type { ProfileName } from '../core/index.ts';
 import { CliError } from './errors.ts';
@@ -27,4 +28,11 @@ export function fetchClient(options: {
     connectTimeoutMs: Math.min(options.timeout, 10_000),
     onStoreError: () => {},
   });
+}
+
+/** The options of every command that may fetch: the User-Agent header and the time limit. */
+export function fetchOptions(command: Command): Command {
+  return command
+    .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
+    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000);
 }

@@ -2,17 +2,14 @@ import type { Command } from 'commander';
 import type { Output } from '../output.ts';
 import { KNOWN_AGENTS } from '../../core/index.ts';
 import { describeFetch, loadRobots, verdictFrom } from '../robots-source.ts';
-import { DEFAULT_USER_AGENT, parseMilliseconds } from '../fetching.ts';
+import { fetchOptions } from '../fetching.ts';
 
 export function registerAgents(program: Command, output: Output): void {
-  program
-    .command('agents')
+  fetchOptions(program.command('agents'))
     .description('which well-known search and AI crawlers may fetch / and which are blocked')
     .argument('<file|url>', 'a robots.txt file, or a URL of the site (its robots.txt is fetched)')
     .option('--path <path>', 'the path to ask about', '/')
     .option('--json', 'one JSON object per crawler, per line')
-    .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
-    .option('--timeout <ms>', 'time limit for the fetch', parseMilliseconds, 15_000)
     .addHelpText(
       'after',
       '\nExamples:\n  $ repkit agents robots.txt\n  $ repkit agents https://example.com --path /blog/',

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { ProfileName } from '../../core/index.ts';
 import { InvalidUrlError, type CheckResult } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
-import { DEFAULT_USER_AGENT, fetchClient, parseMilliseconds } from '../fetching.ts';
+import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import {
   collectAgents,
@@ -93,7 +93,7 @@ export function formatVerdict(output: Output, record: CheckRecord): string {
 
 /** The options every command that reads robots.txt shares. */
 export function robotsOptions(command: Command, robotsHelp: string): Command {
-  return command
+  return fetchOptions(command)
     .requiredOption(
       '-a, --agent <name>',
       'crawler name; repeat or comma-separate for several',
@@ -101,13 +101,7 @@ export function robotsOptions(command: Command, robotsHelp: string): Command {
     )
     .option('-r, --robots <file|url>', robotsHelp)
     .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google')
-    .option('--json', 'machine-readable output')
-    .option(
-      '--user-agent <header>',
-      'User-Agent header sent when fetching robots.txt',
-      DEFAULT_USER_AGENT,
-    )
-    .option('--timeout <ms>', 'time limit for each robots.txt fetch', parseMilliseconds, 15_000);
+    .option('--json', 'machine-readable output');
 }
 
 export function registerCheck(program: Command, output: Output): void {

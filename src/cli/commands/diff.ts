@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
-import { DEFAULT_USER_AGENT, parseMilliseconds } from '../fetching.ts';
+import { fetchOptions } from '../fetching.ts';
 import {
   collectAgents,
   loadRobots,
@@ -25,8 +25,7 @@ interface DiffOptions {
 }
 
 export function registerDiff(program: Command, output: Output): void {
-  program
-    .command('diff')
+  fetchOptions(program.command('diff'))
     .description('which URLs change verdict between two versions of a robots.txt, per crawler')
     .argument('<old>', 'the current robots.txt: a file or a URL of the site')
     .argument('<new>', 'the proposed robots.txt: a file or a URL of the site')
@@ -38,8 +37,6 @@ export function registerDiff(program: Command, output: Output): void {
     )
     .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google')
     .option('--json', 'one JSON object per change, per line')
-    .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
-    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000)
     .addHelpText(
       'after',
       `

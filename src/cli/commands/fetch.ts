@@ -3,7 +3,7 @@ import { freshLifetime, DEFAULT_POLICY } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
 import { describeFetch, isUrl, loadRobots } from '../robots-source.ts';
-import { DEFAULT_USER_AGENT, parseMilliseconds } from '../fetching.ts';
+import { fetchOptions } from '../fetching.ts';
 
 function duration(ms: number): string {
   if (ms % 86_400_000 === 0) return `${ms / 86_400_000} d`;
@@ -13,15 +13,12 @@ function duration(ms: number): string {
 }
 
 export function registerFetch(program: Command, output: Output): void {
-  program
-    .command('fetch')
+  fetchOptions(program.command('fetch'))
     .description(
       "fetch a site's robots.txt and show what came back, how long it may be cached, and its groups",
     )
     .argument('<url>', 'any URL of the site')
     .option('--json', 'machine-readable output')
-    .option('--user-agent <header>', 'User-Agent header sent', DEFAULT_USER_AGENT)
-    .option('--timeout <ms>', 'time limit for the fetch', parseMilliseconds, 15_000)
     .addHelpText(
       'after',
       `

@@ -3,18 +3,15 @@ import { lint, type Diagnostic } from '../../core/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
 import { describeFetch, loadRobots } from '../robots-source.ts';
-import { DEFAULT_USER_AGENT, parseMilliseconds } from '../fetching.ts';
+import { fetchOptions } from '../fetching.ts';
 
 export function registerLint(program: Command, output: Output): void {
-  program
-    .command('lint')
+  fetchOptions(program.command('lint'))
     .description(
       'report what Google reads, accepts with typos, ignores, or never uses in a robots.txt',
     )
     .argument('<file|url>', 'a robots.txt file, or a URL of the site (its robots.txt is fetched)')
     .option('--json', 'the report as JSON')
-    .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
-    .option('--timeout <ms>', 'time limit for the fetch', parseMilliseconds, 15_000)
     .addHelpText(
       'after',
       `

@@ -8,7 +8,7 @@ import {
   type PolicyField,
 } from '../../meta/index.ts';
 import { CliError } from '../errors.ts';
-import { DEFAULT_USER_AGENT, fetchClient, parseMilliseconds } from '../fetching.ts';
+import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents, isUrl } from '../robots-source.ts';
 
@@ -21,8 +21,7 @@ interface MetaOptions {
 }
 
 export function registerMeta(program: Command, output: Output): void {
-  program
-    .command('meta')
+  fetchOptions(program.command('meta'))
     .description(
       "a page's own rules (robots meta tags, X-Robots-Tag) for a crawler, with robots.txt: fetch, index, follow",
     )
@@ -38,8 +37,6 @@ export function registerMeta(program: Command, output: Output): void {
       (v: string, p: string[] = []) => [...p, v],
     )
     .option('--json', 'machine-readable output')
-    .option('--user-agent <header>', 'User-Agent header sent', DEFAULT_USER_AGENT)
-    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000)
     .addHelpText(
       'after',
       `
