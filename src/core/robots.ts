@@ -176,27 +176,14 @@ export class RobotsTxt {
     const selection = this.#select(userAgent);
     if (selection.scope === 'none') return { allowed: true, line: 0, reason: 'no-matching-group' };
     const index = selection.index;
-    if (profile.precedence === 'first') {
-      const first = firstMatch(index, path);
-      if (first < 0) return { allowed: true, line: 0, reason: 'no-matching-rule' };
-      const allowed = index.isAllowAt(first);
-      return {
-        allowed,
-        line: index.lineAt(first),
-        reason: allowed ? 'allowed-by-rule' : 'disallowed-by-rule',
-      };
-    }
-    const best = index.best(path, (this.#best ??= { allow: -1, disallow: -1 }));
-    const allowPriority = index.priorityAt(best.allow);
-    const disallowPriority = index.priorityAt(best.disallow);
-    const allowed = !(disallowPriority > allowPriority && disallowPriority > 0);
-    const decided = Math.max(allowPriority, disallowPriority) > 0;
-    return {
-      allowed,
-      // Google's matching_line(): the higher-priority match, the allow one on ties.
-      line: index.lineAt(disallowPriority > allowPriority ? best.disallow : best.allow),
-      reason: !decided ? 'no-matching-rule' : allowed ? 'allowed-by-rule' : 'disallowed-by-rule',
-    };
+    const { allowed, deciding, reason } =
+      profile.precedence === 'first'
+        ? firstMatchDecision(index, firstMatch(index, path))
+        : longestMatchDecision(
+            index,
+            index.best(path, (this.#best ??= { allow: -1, disallow: -1 })),
+          );
+    return { allowed, line: index.lineAt(deciding), reason };
   }
 
   /** The verdict for `url` with everything that led to it. Never throws. */
@@ -218,36 +205,12 @@ export class RobotsTxt {
       (a, b) => index.lineAt(a) - index.lineAt(b) || index.priorityAt(a) - index.priorityAt(b),
     );
 
-    let deciding = -1;
-    let allowed: boolean;
-    let tieBreak = false;
-    if (profile.precedence === 'first') {
-      deciding = matched.length > 0 ? matched[0]! : -1;
-      allowed = deciding < 0 || index.isAllowAt(deciding);
-    } else {
-      let allow = -1;
-      let disallow = -1;
-      for (const k of matched) {
-        if (index.isAllowAt(k)) {
-          if (allow < 0 || index.isBetter(k, allow)) allow = k;
-        } else if (disallow < 0 || index.isBetter(k, disallow)) {
-          disallow = k;
-        }
-      }
-      const allowPriority = index.priorityAt(allow);
-      const disallowPriority = index.priorityAt(disallow);
-      allowed = !(disallowPriority > allowPriority && disallowPriority > 0);
-      // Google's matching_line(): the higher-priority match, the allow one on ties.
-      deciding = disallowPriority > allowPriority ? disallow : allow;
-      tieBreak = allowPriority > 0 && allowPriority === disallowPriority;
-    }
-    const decided =
-      deciding >= 0 && (index.priorityAt(deciding) > 0 || profile.precedence === 'first');
-    const reason: VerdictReason = !decided
-      ? 'no-matching-rule'
-      : allowed
-        ? 'allowed-by-rule'
-        : 'disallowed-by-rule';
+    const best: BestMatch = { allow: -1, disallow: -1 };
+    for (const k of matched) index.consider(best, k);
+    const { allowed, deciding, reason, tieBreak } =
+      profile.precedence === 'first'
+        ? firstMatchDecision(index, matched.length > 0 ? matched[0]! : -1)
+        : longestMatchDecision(index, best);
     return {
       ...base,
       allowed,
@@ -417,6 +380,45 @@ export class RobotsTxt {
     }
     return new RuleIndex(table, ids);
   }
+}
+
+/** A verdict as positions in an index: who decided (-1 for no rule), and why. */
+interface Decision {
+  allowed: boolean;
+  deciding: number;
+  reason: VerdictReason;
+  tieBreak: boolean;
+}
+
+/**
+ * Google's decision from the best allow and disallow matches (RobotsMatcher::disallow() and
+ * matching_line()): a disallow wins only when strictly longer and non-empty; the deciding
+ * line is the longer match's, the allow's on ties.
+ */
+function longestMatchDecision(index: RuleIndex, best: BestMatch): Decision {
+  const allowPriority = index.priorityAt(best.allow);
+  const disallowPriority = index.priorityAt(best.disallow);
+  const allowed = !(disallowPriority > allowPriority && disallowPriority > 0);
+  const decided = Math.max(allowPriority, disallowPriority) > 0;
+  return {
+    allowed,
+    deciding: disallowPriority > allowPriority ? best.disallow : best.allow,
+    reason: !decided ? 'no-matching-rule' : allowed ? 'allowed-by-rule' : 'disallowed-by-rule',
+    tieBreak: allowPriority > 0 && allowPriority === disallowPriority,
+  };
+}
+
+/** The 1996 standard: the first matching rule in file order decides. */
+function firstMatchDecision(index: RuleIndex, first: number): Decision {
+  if (first < 0)
+    return { allowed: true, deciding: -1, reason: 'no-matching-rule', tieBreak: false };
+  const allowed = index.isAllowAt(first);
+  return {
+    allowed,
+    deciding: first,
+    reason: allowed ? 'allowed-by-rule' : 'disallowed-by-rule',
+    tieBreak: false,
+  };
 }
 
 /** Position of the matching rule on the earliest line, or -1. */

@@ -89,14 +89,17 @@ export class RuleIndex {
   best(path: string, out: BestMatch): BestMatch {
     out.allow = -1;
     out.disallow = -1;
-    this.forEachMatch(path, (k) => {
-      if (this.isAllowAt(k)) {
-        if (out.allow < 0 || this.isBetter(k, out.allow)) out.allow = k;
-      } else if (out.disallow < 0 || this.isBetter(k, out.disallow)) {
-        out.disallow = k;
-      }
-    });
+    this.forEachMatch(path, (k) => this.consider(out, k));
     return out;
+  }
+
+  /** Keeps entry `k` in `out` if it beats the best match of its kind so far. */
+  consider(out: BestMatch, k: number): void {
+    if (this.isAllowAt(k)) {
+      if (out.allow < 0 || this.isBetter(k, out.allow)) out.allow = k;
+    } else if (out.disallow < 0 || this.isBetter(k, out.disallow)) {
+      out.disallow = k;
+    }
   }
 
   /** Longer pattern wins; among equals, the one on the earlier line (Google keeps the first). */
