@@ -6,7 +6,12 @@ import {
   type RobotsTxt,
   type RuleMatch,
 } from '../core/index.ts';
-import { InvalidUrlError, type CheckReason, type RobotsState } from '../fetch/index.ts';
+import {
+  InvalidUrlError,
+  verdictFromState,
+  type CheckReason,
+  type RobotsState,
+} from '../fetch/index.ts';
 import { CliError } from './errors.ts';
 import { fetchClient } from './fetching.ts';
 
@@ -36,11 +41,7 @@ export function verdictFrom(
   url: string,
   agents: readonly string[],
 ): SourceVerdict {
-  const entry = loaded.fetched?.entry;
-  const used = entry?.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
-  if (used?.outcome === 'not-found') return { allowed: true, line: 0, reason: 'no-robots-txt' };
-  if (used?.outcome === 'error')
-    return { allowed: false, line: 0, reason: 'robots-txt-unreachable' };
+  if (loaded.fetched) return verdictFromState(url, loaded.fetched, agents);
   const explanation = loaded.robots.explain(url, agents);
   const { allowed, line, rule, reason } = explanation;
   return { allowed, line, ...(rule ? { rule } : {}), reason, explanation };

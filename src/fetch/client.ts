@@ -241,29 +241,10 @@ export class RobotsClient {
   }
 
   private verdict(url: string, state: RobotsState, agents: readonly string[]): CheckResult {
-    const { entry, source, location } = state;
-    const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
-    const base = {
-      url,
-      robotsUrl: location.robotsUrl,
-      source,
-      status: used.status,
-      fetchedAt: used.fetchedAt,
-      expiresAt: entry.expiresAt,
-      ...(entry.error ? { error: entry.error } : {}),
-    };
-    if (state.robots) {
-      const explanation = state.robots.explain(url, agents);
-      const { allowed, line, reason, rule } = explanation;
-      return { ...base, allowed, line, reason, ...(rule ? { rule } : {}), explanation };
-    }
-    if (used.outcome === 'not-found')
-      return { ...base, allowed: true, line: 0, reason: 'no-robots-txt' };
-    const tooLong =
-      this.now() - (entry.errorSince ?? entry.fetchedAt) >= this.policy.unreachableWindow;
-    return tooLong
-      ? { ...base, allowed: true, line: 0, reason: 'robots-txt-unreachable-too-long' }
-      : { ...base, allowed: false, line: 0, reason: 'robots-txt-unreachable' };
+    return verdictFromState(url, state, agents, {
+      now: this.now(),
+      unreachableWindow: this.policy.unreachableWindow,
+    });
   }
 
   private refresh(location: RobotsLocation, previous: CacheEntry | undefined): Promise<CacheEntry> {
@@ -400,6 +381,42 @@ export class RobotsClient {
       this.onStoreError(error, 'set');
     }
   }
+}
+
+/**
+ * The verdict for `url` from a robots.txt state (as `RobotsClient.robotsFor` returns it), with
+ * Google's rules for a fetch that brought no file: 4xx → no restrictions; server errors →
+ * everything disallowed, or no restrictions once they have lasted `unreachableWindow`.
+ */
+export function verdictFromState(
+  url: string,
+  state: RobotsState,
+  agents: readonly string[],
+  options: { now?: number; unreachableWindow?: number } = {},
+): CheckResult {
+  const { entry, source, location } = state;
+  const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
+  const base = {
+    url,
+    robotsUrl: location.robotsUrl,
+    source,
+    status: used.status,
+    fetchedAt: used.fetchedAt,
+    expiresAt: entry.expiresAt,
+    ...(entry.error ? { error: entry.error } : {}),
+  };
+  if (state.robots) {
+    const explanation = state.robots.explain(url, agents);
+    const { allowed, line, reason, rule } = explanation;
+    return { ...base, allowed, line, reason, ...(rule ? { rule } : {}), explanation };
+  }
+  if (used.outcome === 'not-found')
+    return { ...base, allowed: true, line: 0, reason: 'no-robots-txt' };
+  const now = options.now ?? Date.now();
+  const window = options.unreachableWindow ?? DEFAULT_POLICY.unreachableWindow;
+  return now - (entry.errorSince ?? entry.fetchedAt) >= window
+    ? { ...base, allowed: true, line: 0, reason: 'robots-txt-unreachable-too-long' }
+    : { ...base, allowed: false, line: 0, reason: 'robots-txt-unreachable' };
 }
 
 interface HotEntry {

@@ -4,6 +4,7 @@
  */
 export {
   RobotsClient,
+  verdictFromState,
   type RobotsClientOptions,
   type CheckResult,
   type CheckReason,
