@@ -1,7 +1,9 @@
 import { isGlobalAgent, productToken } from './agents.ts';
+import { GroupBuilder, type ParsedFile } from './groups.ts';
+import { PROFILES } from './profiles.ts';
 import { byteStringToBytes, displayText } from './bytes.ts';
 import { DEFAULT_MAX_BYTES, toLimitedByteString, tokenizeBody, type RobotsBody } from './parse.ts';
-import { googleEscape, literalPrefix } from './pattern.ts';
+import { literalPrefix } from './pattern.ts';
 import { tokenize, type Directive, type LineInfo } from './tokenizer.ts';
 
 /**
@@ -103,18 +105,12 @@ const CANONICAL_KEYS = {
   sitemap: 'sitemap',
 };
 
+/** A rule as the shadowing check sees it. */
 interface RuleSeen {
   allow: boolean;
   pattern: string;
   line: number;
   column: number;
-}
-
-interface GroupSeen {
-  agents: { token: string; line: number; global: boolean }[];
-  rules: RuleSeen[];
-  /** The last line that was blank between this group's user-agent lines, if any. */
-  blankAfterAgent: number | undefined;
 }
 
 /** Lints a robots.txt body. Never throws on content. */
@@ -137,75 +133,41 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
       ...(related ? { related } : {}),
     });
 
-  const groups: GroupSeen[] = [];
-  let current: GroupSeen | undefined;
-  let lastWasRule = false;
-  let lastBlank: number | undefined;
+  const blankLines: number[] = [];
+  const valueColumns = new Map<number, number>();
+  const ruleKinds = new Map<number, string>();
   const invalidUtf8Lines: number[] = [];
   const { text, total } = toLimitedByteString(body, maxBytes);
   const read = text.length;
+  // The group model is the matcher's own: the linter reads the same tables.
+  const builder = new GroupBuilder(PROFILES.google);
 
   tokenize(text, {
     line(info: LineInfo) {
-      if (info.truncated)
+      if (info.truncated) {
         add(
           'line-too-long',
           info.line,
           16_664,
           'line longer than 16,663 bytes: Google ignores the rest of it',
         );
+      }
       if (info.nul)
         add('nul-byte', info.line, 1, 'a NUL byte: Google ignores the rest of the line');
       if (info.unparsable) add('unparsable-line', info.line, 1, 'not a "key: value" line: ignored');
-      if (info.blank) lastBlank = info.line;
-      if (invalidUtf8Lines.length < 20 && !isValidUtf8(text.slice(info.start, info.end)))
+      if (info.blank) blankLines.push(info.line);
+      if (invalidUtf8Lines.length < 20 && !isValidUtf8(text.slice(info.start, info.end))) {
         invalidUtf8Lines.push(info.line);
+      }
     },
     directive(d: Directive) {
       checkKey(d, add);
       if (d.kind === 'user-agent') {
-        if (!current || lastWasRule) {
-          current = { agents: [], rules: [], blankAfterAgent: undefined };
-          groups.push(current);
-        } else if (
-          lastBlank !== undefined &&
-          current.agents.length > 0 &&
-          lastBlank > current.agents.at(-1)!.line
-        ) {
-          add(
-            'merged-user-agents',
-            d.line,
-            1,
-            `a blank line does not end a group: this user-agent joins line ${current.agents.at(-1)!.line}'s group`,
-            [current.agents.at(-1)!.line],
-          );
-        }
-        lastWasRule = false;
         checkUserAgent(d, add);
-        const global = isGlobalAgent(d.value);
-        current.agents.push({
-          token: global ? '*' : productToken(d.value).toLowerCase(),
-          line: d.line,
-          global,
-        });
       } else if (d.kind === 'allow' || d.kind === 'disallow') {
-        if (!current) {
-          add(
-            'rule-outside-group',
-            d.line,
-            1,
-            `${d.kind} before any user-agent line: Google ignores it`,
-          );
-          return;
-        }
-        lastWasRule = true;
+        valueColumns.set(d.line, d.valueColumn);
+        ruleKinds.set(d.line, d.kind);
         checkPath(d, add);
-        current.rules.push({
-          allow: d.kind === 'allow',
-          pattern: googleEscape(d.value),
-          line: d.line,
-          column: d.valueColumn,
-        });
       } else if (d.kind === 'sitemap') {
         if (!/^https?:\/\/[^/?#]+/i.test(d.value)) {
           add(
@@ -218,13 +180,23 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
       } else {
         checkOtherKey(d, add);
       }
+      builder.directive(d);
     },
   });
+  const parsed = builder.finish();
+  for (const line of parsed.orphanRuleLines) {
+    add(
+      'rule-outside-group',
+      line,
+      1,
+      `${ruleKinds.get(line)} before any user-agent line: Google ignores it`,
+    );
+  }
 
   checkWholeFile(body, read, add);
   for (const line of invalidUtf8Lines)
     add('invalid-utf8', line, 1, 'bytes that are not valid UTF-8: matched as %-escaped octets');
-  checkGroups(groups, add);
+  checkGroups(parsed, blankLines, valueColumns, add);
   if (total > read) checkPastLimit(body, read, total, add);
 
   diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
@@ -336,30 +308,75 @@ function checkWholeFile(body: RobotsBody, read: number, add: Add): void {
   }
 }
 
-function checkGroups(groups: GroupSeen[], add: Add): void {
-  const last = groups.at(-1);
-  if (last && last.rules.length === 0) {
-    const names = last.agents.map((a) => a.token).join(', ');
-    add(
-      'group-without-rules',
-      last.agents[0]!.line,
-      1,
-      `the group for ${names} has no rules: those crawlers may fetch everything, and the * group does not apply to them`,
-    );
+function checkGroups(
+  parsed: ParsedFile,
+  blankLines: number[],
+  valueColumns: Map<number, number>,
+  add: Add,
+): void {
+  const { groups, rules } = parsed;
+  for (let g = 0; g < groups.size; g++) {
+    // A blank line between two user-agent lines of one group does not split it.
+    const [first, end] = groups.agentRange(g);
+    for (let a = first + 1; a < end; a++) {
+      const before = groups.agentLines[a - 1]!;
+      const here = groups.agentLines[a]!;
+      if (blankLines.some((b) => b > before && b < here)) {
+        add(
+          'merged-user-agents',
+          here,
+          1,
+          `a blank line does not end a group: this user-agent joins line ${before}'s group`,
+          [before],
+        );
+      }
+    }
+  }
+  const last = groups.size - 1;
+  if (last >= 0) {
+    const [ruleFirst, ruleEnd] = groups.ruleRange(last, rules.size);
+    if (ruleFirst === ruleEnd) {
+      const [agentFirst, agentEnd] = groups.agentRange(last);
+      const names = groups.agentTokens.slice(agentFirst, agentEnd).join(', ');
+      add(
+        'group-without-rules',
+        groups.agentLines[agentFirst]!,
+        1,
+        `the group for ${names} has no rules: those crawlers may fetch everything, and the * group does not apply to them`,
+      );
+    }
   }
   // Rules are compared within what one crawler sees: all groups naming it, merged.
+  const byToken = new Map<string, number[]>();
+  for (let g = 0; g < groups.size; g++) {
+    const [first, end] = groups.agentRange(g);
+    for (let a = first; a < end; a++) {
+      const token = groups.agentTokens[a]!;
+      const list = byToken.get(token) ?? [];
+      if (list.at(-1) !== g) list.push(g);
+      byToken.set(token, list);
+    }
+  }
   const seen = new Set<string>();
   const reported = new Set<string>();
-  const byToken = new Map<string, GroupSeen[]>();
-  for (const group of groups) {
-    for (const { token } of group.agents)
-      byToken.set(token, [...(byToken.get(token) ?? []), group]);
-  }
   for (const merged of byToken.values()) {
-    const key = merged.map((g) => groups.indexOf(g)).join(',');
+    const key = merged.join(',');
     if (seen.has(key)) continue;
     seen.add(key);
-    for (const [code, rule, other] of findInertRules(merged.flatMap((g) => g.rules))) {
+    const selected: RuleSeen[] = [];
+    for (const g of merged) {
+      const [first, end] = groups.ruleRange(g, rules.size);
+      for (let id = first; id < end; id++) {
+        const line = rules.line(id);
+        selected.push({
+          allow: rules.isAllow(id),
+          pattern: rules.patterns[id]!,
+          line,
+          column: valueColumns.get(line) ?? 1,
+        });
+      }
+    }
+    for (const [code, rule, other] of findInertRules(selected)) {
       if (reported.has(`${code}:${rule.line}`)) continue;
       reported.add(`${code}:${rule.line}`);
       const kind = (r: RuleSeen) => (r.allow ? 'allow' : 'disallow');
