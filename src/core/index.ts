@@ -9,14 +9,8 @@ export {
   type ParseOptions,
   type RobotsBody,
 } from './parse.ts';
-export {
-  RobotsTxt,
-  type UserAgent,
-  type Explanation,
-  type Verdict,
-  type RuleMatch,
-  type VerdictReason,
-} from './robots.ts';
+export { RobotsTxt } from './robots.ts';
+export type { UserAgent, Explanation, Verdict, RuleMatch, VerdictReason } from './verdicts.ts';
 export type { Group } from './groups.ts';
 export type { Rule } from './tables.ts';
 export type { Extra, RequestRate, CleanParam } from './extras.ts';

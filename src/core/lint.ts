@@ -1,9 +1,9 @@
 import { isGlobalAgent, productToken } from './agents.ts';
-import { GroupBuilder, type ParsedFile } from './groups.ts';
+import { GroupBuilder } from './groups.ts';
+import { checkGroups } from './lint-groups.ts';
 import { PROFILES } from './profiles.ts';
 import { byteStringToBytes, displayText } from './bytes.ts';
 import { DEFAULT_MAX_BYTES, toLimitedByteString, tokenizeBody, type RobotsBody } from './parse.ts';
-import { literalPrefix } from './pattern.ts';
 import { tokenize, type Directive, type LineInfo } from './tokenizer.ts';
 
 /**
@@ -105,14 +105,6 @@ const CANONICAL_KEYS = {
   sitemap: 'sitemap',
 };
 
-/** A rule as the shadowing check sees it. */
-interface RuleSeen {
-  allow: boolean;
-  pattern: string;
-  line: number;
-  column: number;
-}
-
 /** Lints a robots.txt body. Never throws on content. */
 export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): LintReport {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -204,7 +196,7 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
   return { diagnostics, errors: count('error'), warnings: count('warning'), infos: count('info') };
 }
 
-type Add = (
+export type Add = (
   code: DiagnosticCode,
   line: number,
   column: number,
@@ -305,137 +297,6 @@ function checkWholeFile(body: RobotsBody, read: number, add: Add): void {
       1,
       'this is an HTML page, not a robots.txt: no rule in it applies (is the server answering 200 for a missing file?)',
     );
-  }
-}
-
-function checkGroups(
-  parsed: ParsedFile,
-  blankLines: number[],
-  valueColumns: Map<number, number>,
-  add: Add,
-): void {
-  const { groups, rules } = parsed;
-  for (let g = 0; g < groups.size; g++) {
-    // A blank line between two user-agent lines of one group does not split it.
-    const [first, end] = groups.agentRange(g);
-    for (let a = first + 1; a < end; a++) {
-      const before = groups.agentLines[a - 1]!;
-      const here = groups.agentLines[a]!;
-      if (blankLines.some((b) => b > before && b < here)) {
-        add(
-          'merged-user-agents',
-          here,
-          1,
-          `a blank line does not end a group: this user-agent joins line ${before}'s group`,
-          [before],
-        );
-      }
-    }
-  }
-  const last = groups.size - 1;
-  if (last >= 0) {
-    const [ruleFirst, ruleEnd] = groups.ruleRange(last, rules.size);
-    if (ruleFirst === ruleEnd) {
-      const [agentFirst, agentEnd] = groups.agentRange(last);
-      const names = groups.agentTokens.slice(agentFirst, agentEnd).join(', ');
-      add(
-        'group-without-rules',
-        groups.agentLines[agentFirst]!,
-        1,
-        `the group for ${names} has no rules: those crawlers may fetch everything, and the * group does not apply to them`,
-      );
-    }
-  }
-  // Rules are compared within what one crawler sees: all groups naming it, merged.
-  const byToken = new Map<string, number[]>();
-  for (let g = 0; g < groups.size; g++) {
-    const [first, end] = groups.agentRange(g);
-    for (let a = first; a < end; a++) {
-      const token = groups.agentTokens[a]!;
-      const list = byToken.get(token) ?? [];
-      if (list.at(-1) !== g) list.push(g);
-      byToken.set(token, list);
-    }
-  }
-  const seen = new Set<string>();
-  const reported = new Set<string>();
-  for (const merged of byToken.values()) {
-    const key = merged.join(',');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const selected: RuleSeen[] = [];
-    for (const g of merged) {
-      const [first, end] = groups.ruleRange(g, rules.size);
-      for (let id = first; id < end; id++) {
-        const line = rules.line(id);
-        selected.push({
-          allow: rules.isAllow(id),
-          pattern: rules.patterns[id]!,
-          line,
-          column: valueColumns.get(line) ?? 1,
-        });
-      }
-    }
-    for (const [code, rule, other] of findInertRules(selected)) {
-      if (reported.has(`${code}:${rule.line}`)) continue;
-      reported.add(`${code}:${rule.line}`);
-      const kind = (r: RuleSeen) => (r.allow ? 'allow' : 'disallow');
-      add(
-        code,
-        rule.line,
-        rule.column,
-        code === 'duplicate-rule'
-          ? `the same ${kind(rule)} rule as line ${other.line}`
-          : `never decides: ${kind(other)} "${displayText(other.pattern)}" (line ${other.line}) matches every URL this rule matches and ${other.pattern.length > rule.pattern.length ? 'is longer' : 'wins the tie'}`,
-        [other.line],
-      );
-    }
-  }
-}
-
-/**
- * Rules that can never decide a verdict: shadowed by a rule of the other kind that matches
- * every path they match and is longer (or as long and an allow), or repeated. "Matches every
- * path" is decided for prefix rules (no `*` but a trailing one, no `$`) and equal patterns, so
- * every report is certain, though not every inert rule is found.
- */
-function* findInertRules(
-  rules: RuleSeen[],
-): Generator<['shadowed-rule' | 'duplicate-rule', RuleSeen, RuleSeen]> {
-  const byPattern = new Map<string, RuleSeen[]>();
-  const prefixRules = new Map<string, RuleSeen[]>();
-  for (const rule of rules) {
-    if (rule.pattern === '') continue;
-    byPattern.set(rule.pattern, [...(byPattern.get(rule.pattern) ?? []), rule]);
-    const prefix = rule.pattern.replace(/\*+$/, '');
-    if (!prefix.includes('*') && !prefix.endsWith('$')) {
-      prefixRules.set(prefix, [...(prefixRules.get(prefix) ?? []), rule]);
-    }
-  }
-  for (const rule of rules) {
-    if (rule.pattern === '') continue;
-    const twin = byPattern
-      .get(rule.pattern)!
-      .find((r) => r.allow === rule.allow && r.line < rule.line);
-    if (twin) {
-      yield ['duplicate-rule', rule, twin];
-      continue;
-    }
-    const start = literalPrefix(rule.pattern, true);
-    for (let length = start.length; length >= 0; length--) {
-      const cover = prefixRules
-        .get(start.slice(0, length))
-        ?.find(
-          (s) =>
-            s.allow !== rule.allow &&
-            (s.pattern.length > rule.pattern.length ||
-              (s.pattern.length === rule.pattern.length && s.allow)),
-        );
-      if (cover) {
-        yield ['shadowed-rule', rule, cover];
-        break;
-      }
-    }
   }
 }
 

@@ -5,13 +5,11 @@ import {
   DEFAULT_MAX_BYTES,
   parse,
   productToken,
-  type Explanation,
   type ProfileName,
   type RobotsTxt,
-  type RuleMatch,
-  type VerdictReason,
 } from '../core/index.ts';
 import { InvalidOptionError } from './errors.ts';
+import { verdictFromState, type CheckResult } from './verdict.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
 import { locate, type RobotsLocation } from './location.ts';
 import {
@@ -68,38 +66,6 @@ export interface FetchReport {
   status: number;
   durationMs: number;
   error?: string;
-}
-
-/** Why a URL got its verdict: the core's reasons, or what the fetch came to. */
-export type CheckReason =
-  | VerdictReason
-  /** 4xx (not 429), or redirects that led nowhere: no restrictions. */
-  | 'no-robots-txt'
-  /** 5xx, 429 or a network failure, and no earlier copy: everything disallowed for now. */
-  | 'robots-txt-unreachable'
-  /** Unreachable for longer than the window (30 days) and no copy: no restrictions. */
-  | 'robots-txt-unreachable-too-long';
-
-/** The answer to "may I fetch this URL", with where it came from. */
-export interface CheckResult {
-  url: string;
-  allowed: boolean;
-  robotsUrl: string;
-  /** `fetched`: this call (or one it joined) fetched the file; `cache`: a fresh copy; `stale`: an older good copy, used because fetching fails. */
-  source: 'fetched' | 'cache' | 'stale';
-  /** HTTP status of the robots.txt the verdict is based on; 0 when none arrived. */
-  status: number;
-  /** The deciding line (0 for none), as `explain()` gives it. */
-  line: number;
-  rule?: RuleMatch;
-  reason: CheckReason;
-  /** When the robots.txt used was fetched, and until when the cached result is fresh. */
-  fetchedAt: number;
-  expiresAt: number;
-  /** What went wrong fetching, if anything did. */
-  error?: string;
-  /** The core's explanation, when rules were consulted. */
-  explanation?: Explanation;
 }
 
 /** A robots.txt as the client holds it for one origin. */
@@ -381,42 +347,6 @@ export class RobotsClient {
       this.onStoreError(error, 'set');
     }
   }
-}
-
-/**
- * The verdict for `url` from a robots.txt state (as `RobotsClient.robotsFor` returns it), with
- * Google's rules for a fetch that brought no file: 4xx → no restrictions; server errors →
- * everything disallowed, or no restrictions once they have lasted `unreachableWindow`.
- */
-export function verdictFromState(
-  url: string,
-  state: RobotsState,
-  agents: readonly string[],
-  options: { now?: number; unreachableWindow?: number } = {},
-): CheckResult {
-  const { entry, source, location } = state;
-  const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
-  const base = {
-    url,
-    robotsUrl: location.robotsUrl,
-    source,
-    status: used.status,
-    fetchedAt: used.fetchedAt,
-    expiresAt: entry.expiresAt,
-    ...(entry.error ? { error: entry.error } : {}),
-  };
-  if (state.robots) {
-    const explanation = state.robots.explain(url, agents);
-    const { allowed, line, reason, rule } = explanation;
-    return { ...base, allowed, line, reason, ...(rule ? { rule } : {}), explanation };
-  }
-  if (used.outcome === 'not-found')
-    return { ...base, allowed: true, line: 0, reason: 'no-robots-txt' };
-  const now = options.now ?? Date.now();
-  const window = options.unreachableWindow ?? DEFAULT_POLICY.unreachableWindow;
-  return now - (entry.errorSince ?? entry.fetchedAt) >= window
-    ? { ...base, allowed: true, line: 0, reason: 'robots-txt-unreachable-too-long' }
-    : { ...base, allowed: false, line: 0, reason: 'robots-txt-unreachable' };
 }
 
 interface HotEntry {

@@ -2,12 +2,10 @@
  * repkit/fetch: robots.txt fetched, cached and refreshed as Google documents, one line per
  * URL for a crawler. Node only (it opens connections); the core stays portable.
  */
+export { verdictFromState, type CheckResult, type CheckReason } from './verdict.ts';
 export {
   RobotsClient,
-  verdictFromState,
   type RobotsClientOptions,
-  type CheckResult,
-  type CheckReason,
   type RobotsState,
   type FetchReport,
 } from './client.ts';
