@@ -8,7 +8,7 @@ import {
   type ProfileName,
   type RobotsTxt,
 } from '../core/index.ts';
-import { InvalidOptionError } from './errors.ts';
+import { InvalidOptionError, InvalidUrlError } from './errors.ts';
 import { verdictFromState, type CheckResult } from './verdict.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
 import { locate, type RobotsLocation } from './location.ts';
@@ -163,6 +163,12 @@ export class RobotsClient {
   /** The robots.txt that governs `url`, fetched or from the cache. */
   async robotsFor(url: string): Promise<RobotsState> {
     const location = locate(url);
+    if (location.origin.startsWith('ftp:')) {
+      throw new InvalidUrlError(
+        url,
+        'fetching robots.txt over ftp is not supported (robotsUrl() gives its location)',
+      );
+    }
     const origin = location.origin;
     // The entry in use, kept with its parsed file until it expires: most checks touch neither
     // the store nor the parser.

@@ -38,6 +38,10 @@ describe('RobotsClient options and errors', () => {
     const client = new RobotsClient({ userAgent: 'Bot' });
     await assert.rejects(client.check('mailto:x@example.com'), InvalidUrlError);
     await assert.rejects(client.check('/relative/path'), InvalidUrlError);
+    await assert.rejects(
+      client.check('ftp://example.com/pub/file'),
+      /fetching robots\.txt over ftp is not supported/,
+    );
     await client.close();
   });
 
