@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCli } from '../helpers/cli.ts';
+import { spawnSync } from 'node:child_process';
+import { BIN, runCli } from '../helpers/cli.ts';
+import { ROOT } from '../helpers/shared.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 
 const ROBOTS = 'examples/robots.txt';
@@ -92,6 +94,16 @@ describe('repkit check --robots <file>', () => {
     ]);
     assert.equal(badProfile.code, 2);
     assert.match(badProfile.stderr, /--profile must be one of google, rfc9309, legacy/);
+  });
+
+  test('the built binary runs by its shebang, as npx runs it', () => {
+    const result = spawnSync(BIN, ['check', '--robots', ROBOTS, '--agent', 'GPTBot', '/x'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    assert.equal(result.error, undefined, String(result.error));
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /disallowed\s+\/x\s+line 16: Disallow: \//);
   });
 
   test('--help shows examples and exit codes', async () => {
