@@ -76,10 +76,6 @@ export async function readRobotsFile(path: string): Promise<Uint8Array> {
   }
 }
 
-export async function loadRobotsFile(path: string, profile: ProfileName): Promise<RobotsTxt> {
-  return parse(await readRobotsFile(path), { profile });
-}
-
 /**
  * A file path, or a URL (any page of the site): then its origin's robots.txt is fetched. A
  * fetch that brings no file (404, server error) still loads, as Google reads it: no rules.

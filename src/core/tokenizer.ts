@@ -254,12 +254,10 @@ function isAsciiSpace(code: number): boolean {
 const USER_AGENT_TYPOS = ['useragent', 'user agent'];
 const DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'];
 
-/** Google's ParsedRobotsKey::Parse: case-insensitive *prefix* tests, in this order. */
-export function classifyKey(key: string): [DirectiveKind, boolean] {
-  return classifyKeyAt(key, 0, key.length);
-}
-
-/** classifyKey for the key `text[start, end)`, without slicing it out. */
+/**
+ * Google's ParsedRobotsKey::Parse for the key `text[start, end)`, without slicing it out:
+ * case-insensitive *prefix* tests, in this order.
+ */
 function classifyKeyAt(text: string, start: number, end: number): [DirectiveKind, boolean] {
   // Every key Google knows starts with u, a, d or s: anything else is unknown at once.
   const first = lower(text.charCodeAt(start));
