@@ -58,24 +58,104 @@ export function displayText(text: ByteString): string {
   return isAscii(text) ? text : utf8Decoder.decode(byteStringToBytes(text));
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /**
- * Where a UTF-8 byte budget runs out in `text[start, end)`: the index of the first character
- * that no longer fits, `end` when everything fits, or -1 when the budget ends inside a
- * multi-byte character (the caller then needs byte-level handling).
+ * Text with each lone surrogate replaced by U+FFFD, as its UTF-8 encoding (and so Google's
+ * view of it) has it. Uses the native method where the engine has one (ES2024).
  */
-export function utf8Cut(text: string, start: number, end: number, maxBytes: number): number {
-  let bytes = 0;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    let size = c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-    let units = 1;
-    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 && i + 1 < end) {
-      size = 4;
-      units = 2;
-    }
-    if (bytes + size > maxBytes) return bytes === maxBytes ? i : -1;
-    bytes += size;
-    i += units - 1;
+export function wellFormed(text: string): string {
+  const native = text as { isWellFormed?(): boolean; toWellFormed?(): string };
+  if (native.isWellFormed && native.toWellFormed) {
+    return native.isWellFormed() ? text : native.toWellFormed();
   }
-  return end;
+  return replaceLoneSurrogates(text);
+}
+
+/** `wellFormed` for engines without the ES2024 methods. */
+export function replaceLoneSurrogates(text: string): string {
+  return text.replace(LONE_SURROGATE, '\ufffd');
+}
+
+/** The part of a text that fits a UTF-8 byte budget; see `utf8Prefix`. */
+export interface Utf8Prefix {
+  /** Characters (UTF-16 units) that fit, or -1 when the budget ends inside a character. */
+  cut: number;
+  /** UTF-8 bytes of `text.slice(0, cut)`. */
+  bytes: number;
+  /** Those characters are all ASCII. */
+  ascii: boolean;
+}
+
+/** Scratch space for `utf8Prefix`, kept between calls up to this size. */
+const SCRATCH_LIMIT = 1 << 20;
+let scratch: Uint8Array | undefined;
+
+/**
+ * How much of `text` fits in `maxBytes` of UTF-8. Native encoding into scratch space is an
+ * order of magnitude faster than scanning the text from JavaScript, and it also tells
+ * whether the text is ASCII.
+ */
+export function utf8Prefix(text: string, maxBytes: number): Utf8Prefix {
+  const need = Math.min(maxBytes, text.length * 3);
+  let buffer = scratch;
+  if (!buffer || buffer.length < need) {
+    buffer = new Uint8Array(Math.max(need, 4096));
+    if (buffer.length <= SCRATCH_LIMIT) scratch = buffer;
+  }
+  const { read, written } = utf8Encoder.encodeInto(text, buffer.subarray(0, need));
+  // encodeInto stops before a character that does not fit whole: unless the budget is
+  // used up exactly, Google's byte cut falls inside that character.
+  const cut = read === text.length || written === maxBytes ? read : -1;
+  return { cut, bytes: written, ascii: read === written };
+}
+
+// eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
+const NEXT_NON_ASCII = /[^\x00-\x7f]/g;
+
+/** Index of the first non-ASCII character at or after `from`, or `text.length`. */
+export function nextNonAscii(text: string, from: number): number {
+  NEXT_NON_ASCII.lastIndex = from;
+  return NEXT_NON_ASCII.exec(text)?.index ?? text.length;
+}
+
+/**
+ * Where a UTF-8 byte budget runs out in `text[start, end)`: `index` of the first character
+ * that does not fit whole (`end` when everything fits) and the `bytes` used before it. When
+ * `bytes` is short of the budget there, the budget ends inside that character. ASCII
+ * stretches are counted a stretch at a time; only non-ASCII characters are walked.
+ */
+export function utf8Cut(
+  text: string,
+  start: number,
+  end: number,
+  maxBytes: number,
+): { index: number; bytes: number } {
+  let bytes = 0;
+  let i = start;
+  while (i < end) {
+    const ascii = Math.min(nextNonAscii(text, i), end) - i;
+    if (bytes + ascii > maxBytes) return { index: i + (maxBytes - bytes), bytes: maxBytes };
+    bytes += ascii;
+    i += ascii;
+    for (let c = text.charCodeAt(i); i < end && c >= 0x80; c = text.charCodeAt(i)) {
+      const units = isSurrogatePair(text, i, end) ? 2 : 1;
+      const size = units === 2 ? 4 : c < 0x800 ? 2 : 3;
+      if (bytes + size > maxBytes) return { index: i, bytes };
+      bytes += size;
+      i += units;
+    }
+  }
+  return { index: end, bytes };
+}
+
+/** The first `count` UTF-8 bytes (as a byte string) of the character at `index`. */
+export function leadingBytes(text: string, index: number, count: number): ByteString {
+  const units = isSurrogatePair(text, index, text.length) ? 2 : 1;
+  return utf8ByteString(text.slice(index, index + units)).slice(0, count);
+}
+
+function isSurrogatePair(text: string, i: number, end: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < end && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
 }

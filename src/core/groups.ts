@@ -106,19 +106,21 @@ export class GroupBuilder implements TokenHandler {
   }
 
   /** Text as shown to people: byte strings are decoded from UTF-8. */
-  private display(text: ByteString): string {
-    return this.unicode ? text : displayText(text);
+  private display(text: ByteString, unicode = this.unicode): string {
+    return unicode ? text : displayText(text);
   }
 
   directive(d: Directive): void {
+    // The tokenizer gives a value as bytes in unicode mode when the line cut split a character.
+    const unicode = this.unicode && !d.valueIsBytes;
     switch (d.kind) {
       case 'user-agent':
-        return this.userAgent(d.line, d.value);
+        return this.userAgent(d.line, d.value, unicode);
       case 'allow':
       case 'disallow':
-        return this.rule(d.kind === 'allow', d.line, d.value);
+        return this.rule(d.kind === 'allow', d.line, d.value, unicode);
       case 'sitemap': {
-        const url = this.display(d.value);
+        const url = this.display(d.value, unicode);
         if (url.length > 0 && !this.seenSitemaps.has(url)) {
           this.seenSitemaps.add(url);
           this.result.sitemaps.push(url);
@@ -129,7 +131,7 @@ export class GroupBuilder implements TokenHandler {
         const key = this.display(d.key).toLowerCase();
         this.result.extras.add(
           COMMON_KEYS.get(key) ?? key,
-          this.display(d.value),
+          this.display(d.value, unicode),
           d.line,
           this.current,
         );
@@ -137,7 +139,7 @@ export class GroupBuilder implements TokenHandler {
     }
   }
 
-  private userAgent(line: number, value: ByteString): void {
+  private userAgent(line: number, value: ByteString, unicode: boolean): void {
     const { groups, rules } = this.result;
     // A user-agent line after rules (or outside any group) starts a new group.
     if (this.current < 0 || rules.size > groups.ruleStart[this.current]!) {
@@ -148,10 +150,10 @@ export class GroupBuilder implements TokenHandler {
       // Legacy matching is by substring of the whole value; the others by product token.
       token = (this.profile.agentMatch === 'substring' ? value : productToken(value)).toLowerCase();
     }
-    groups.addAgent(this.display(value), line, token);
+    groups.addAgent(this.display(value, unicode), line, token);
   }
 
-  private rule(allow: boolean, line: number, value: ByteString): void {
+  private rule(allow: boolean, line: number, value: ByteString, unicode: boolean): void {
     if (this.current < 0) {
       this.result.orphanRuleLines.push(line);
       return;
@@ -159,8 +161,8 @@ export class GroupBuilder implements TokenHandler {
     const profile = this.profile;
     const rules = this.result.rules;
     const pattern =
-      this.ascii && value.indexOf('%') < 0 ? value : profile.normalizePattern(value, this.unicode);
-    const id = rules.add(allow, line, this.display(value), pattern);
+      this.ascii && value.indexOf('%') < 0 ? value : profile.normalizePattern(value, unicode);
+    const id = rules.add(allow, line, this.display(value, unicode), pattern);
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
     // Allow matches every path).

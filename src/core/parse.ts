@@ -1,9 +1,15 @@
-import { bytesToByteString, isAscii, utf8ByteString, utf8Cut, type ByteString } from './bytes.ts';
+import {
+  bytesToByteString,
+  utf8ByteString,
+  utf8Prefix,
+  wellFormed,
+  type ByteString,
+} from './bytes.ts';
 import { InvalidInputError } from './errors.ts';
 import { GroupBuilder } from './groups.ts';
 import { PROFILES, type ProfileName } from './profiles.ts';
 import { RobotsTxt } from './robots.ts';
-import { NeedsByteMode, tokenize, type TokenHandler } from './tokenizer.ts';
+import { tokenize, type TokenHandler } from './tokenizer.ts';
 
 /** Google ignores everything after the first 500 KiB of a robots.txt. */
 export const DEFAULT_MAX_BYTES = 512_000;
@@ -40,28 +46,19 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
     );
   }
   // Text is tokenized as it is, without conversion to bytes (see tokenize()), unless the
-  // size limit or a line cut falls inside a character.
+  // size limit falls inside a character.
   if (typeof body === 'string') {
-    const ascii = isAscii(body);
-    // Each UTF-16 unit is at most 3 bytes: only a long body can reach the limit.
-    const cut =
-      ascii || body.length * 3 <= maxBytes
-        ? Math.min(body.length, maxBytes)
-        : utf8Length(body) <= maxBytes
-          ? body.length
-          : utf8Cut(body, 0, body.length, maxBytes);
+    const { cut, bytes, ascii } = utf8Prefix(body, maxBytes);
     if (cut >= 0) {
-      try {
-        const text = cut < body.length ? body.slice(0, cut) : body;
-        const builder = new GroupBuilder(profile, true, ascii);
-        const lineCount = tokenize(text, builder, true, ascii);
-        return new RobotsTxt(profile, builder.finish(), lineCount, () => ({
-          total: ascii ? body.length : utf8Length(body),
-          read: ascii ? text.length : utf8Length(text),
-        }));
-      } catch (error) {
-        if (!(error instanceof NeedsByteMode)) throw error;
-      }
+      const read = cut < body.length ? body.slice(0, cut) : body;
+      // A lone surrogate is read as U+FFFD, as its bytes (EF BF BD) are.
+      const text = ascii ? read : wellFormed(read);
+      const builder = new GroupBuilder(profile, true, ascii);
+      const lineCount = tokenize(text, builder, true, ascii);
+      return new RobotsTxt(profile, builder.finish(), lineCount, () => ({
+        total: cut === body.length ? bytes : utf8Length(body),
+        read: bytes,
+      }));
     }
   }
   const { text, total } = toLimitedByteString(body, maxBytes);

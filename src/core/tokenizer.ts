@@ -1,4 +1,4 @@
-import { utf8Cut } from './bytes.ts';
+import { leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
 
 /**
  * The one robots.txt tokenizer. It reproduces how Google's reference parser (robots.cc)
@@ -42,6 +42,12 @@ export interface Directive {
   readonly key: string;
   /** The value as written, whitespace-stripped, comment removed. */
   readonly value: string;
+  /**
+   * Unicode mode only: the value is a byte string although the input is text, because
+   * Google's line cut split one of its characters, whose leading bytes end the value. In
+   * byte mode every value is a byte string and this is false.
+   */
+  readonly valueIsBytes: boolean;
   /** The key was recognised only through a typo Google accepts (`disalow`, `useragent`...). */
   readonly typo: boolean;
   /** No colon: Google accepted whitespace as the separator. */
@@ -57,6 +63,7 @@ class DirectiveSlot implements Directive {
   line = 0;
   kind: DirectiveKind = 'unknown';
   value = '';
+  valueIsBytes = false;
   typo = false;
   missingColon = false;
   keyColumn = 0;
@@ -79,18 +86,12 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /**
- * Thrown by `tokenize` in unicode mode when a line is long enough for Google's byte-based
- * cut to fall inside it and it holds non-ASCII text: the caller re-runs in byte mode.
- */
-export class NeedsByteMode extends Error {}
-
-/**
  * Tokenizes `text`, calling `handler` for every line and directive; returns the number of
  * lines. `text` is a byte string, or with `unicode` set, ordinary text whose non-ASCII
  * characters stand for their UTF-8 bytes (handlers then encode values where bytes matter).
  * Unicode mode skips converting the whole body; it gives the same directives, because every
- * character the tokenizer acts on is ASCII. Where Google's byte-based line cut would fall
- * inside a character, it throws NeedsByteMode and the caller re-runs in byte mode.
+ * character the tokenizer acts on is ASCII. Where Google's byte-based line cut falls inside
+ * a character, that one value is given as a byte string (see `Directive.valueIsBytes`).
  */
 export function tokenize(
   text: string,
@@ -111,6 +112,7 @@ class Tokenizer {
   private nul = -1;
   private hash = -1;
   private colon = -1;
+  private nonAscii = -1;
   private readonly slot: DirectiveSlot;
 
   constructor(
@@ -158,9 +160,21 @@ class Tokenizer {
   private line(line: number, start: number, end: number): void {
     const text = this.text;
     let stop = end;
+    // Unicode mode: the leading bytes of a character that Google's cut splits stay on the line.
+    let tail = '';
     if (end - start > MAX_LINE_BYTES || (this.unicode && end - start > UNICODE_SAFE_LINE)) {
-      stop = this.unicode ? utf8Cut(text, start, end, MAX_LINE_BYTES) : start + MAX_LINE_BYTES;
-      if (stop < 0) throw new NeedsByteMode();
+      stop = Math.min(end, start + MAX_LINE_BYTES);
+      if (this.unicode) {
+        if (this.nonAscii < start) this.nonAscii = nextNonAscii(text, start);
+        // Only a character before the cut can move it; most long lines are ASCII there.
+        if (this.nonAscii < stop) {
+          const cut = utf8Cut(text, start, end, MAX_LINE_BYTES);
+          stop = cut.index;
+          if (stop < end && cut.bytes < MAX_LINE_BYTES) {
+            tail = leadingBytes(text, stop, MAX_LINE_BYTES - cut.bytes);
+          }
+        }
+      }
     }
     const truncated = stop < end;
     // Google's line is a C string: nothing after a NUL byte is seen.
@@ -170,16 +184,20 @@ class Tokenizer {
     if (this.hash < start) this.hash = nextIndex(text, '#', start);
     const comment = this.hash < stop;
     if (comment) stop = this.hash;
+    if (nul || comment) tail = '';
 
     let s = start;
     while (s < stop && isAsciiSpace(text.charCodeAt(s))) s++;
     let e = stop;
-    while (e > s && isAsciiSpace(text.charCodeAt(e - 1))) e--;
+    // A tail is never whitespace: nothing before it is trailing.
+    if (tail === '') while (e > s && isAsciiSpace(text.charCodeAt(e - 1))) e--;
+    const content = s !== e || tail !== '';
 
     let directive: Directive | undefined;
+    // A line that is only a split character holds no separator: it yields no directive.
     if (s !== e) {
       if (this.colon < s) this.colon = nextIndex(text, ':', s);
-      directive = this.keyValue(line, start, s, e);
+      directive = this.keyValue(line, start, s, e, tail);
     }
     if (this.handler.line) {
       this.handler.line({
@@ -188,16 +206,22 @@ class Tokenizer {
         end,
         truncated,
         nul,
-        blank: s === e && !comment,
+        blank: !content && !comment,
         comment,
-        unparsable: s !== e && directive === undefined,
+        unparsable: content && directive === undefined,
       });
     }
     if (directive) this.handler.directive(directive);
   }
 
   /** Google's GetKeyAndValueFrom plus key classification; `s..e` is the stripped content. */
-  private keyValue(line: number, lineStart: number, s: number, e: number): Directive | undefined {
+  private keyValue(
+    line: number,
+    lineStart: number,
+    s: number,
+    e: number,
+    tail: string,
+  ): Directive | undefined {
     const text = this.text;
     let sep = this.colon;
     let missingColon = false;
@@ -235,7 +259,10 @@ class Tokenizer {
     slot.keyStart = s;
     slot.keyEnd = keyEnd;
     slot.keyColumn = s - lineStart + 1;
-    slot.value = text.slice(valueStart, e);
+    // The tail, non-whitespace, ends the last word, which is always the value.
+    slot.valueIsBytes = tail !== '';
+    slot.value =
+      tail === '' ? text.slice(valueStart, e) : utf8ByteString(text.slice(valueStart, e)) + tail;
     slot.valueColumn = valueStart - lineStart + 1;
     return slot;
   }

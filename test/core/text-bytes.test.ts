@@ -1,0 +1,109 @@
+/**
+ * A string body is tokenized as text (no conversion to bytes) while Google's limits are in
+ * bytes: the 2083 × 8-byte line buffer and the 500 KiB body limit can fall inside a
+ * character. Text and its UTF-8 bytes must parse to the same file, whatever they hold.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { replaceLoneSurrogates, wellFormed } from '../../src/core/bytes.ts';
+import { MAX_LINE_BYTES, parse, type RobotsTxt } from '../../src/core/index.ts';
+
+const utf8 = new TextEncoder();
+
+/** Characters of 1, 2, 3 and 4 UTF-8 bytes, a lone surrogate, and what the tokenizer acts on. */
+const piece = fc.constantFrom('a', '/', 'é', 'ツ', '😀', '\ud800', ' ', '#', ':', '%41', '*', '$');
+const word = fc.array(piece, { maxLength: 6 }).map((p) => p.join(''));
+const filler = fc.constantFrom('a', 'é', 'ツ', '😀', ' ');
+
+/** A line long enough for Google's cut to fall at, before or after its end, on any character. */
+const longLine = fc
+  .tuple(
+    fc.constantFrom('Disallow: /', 'Allow: /', 'User-agent: Bot', 'Sitemap: x', 'Foo: ', 'key '),
+    filler,
+    fc.integer({ min: -12, max: 12 }),
+    word,
+  )
+  .map(([head, fill, shift, tail]) => {
+    const size = utf8.encode(fill).length;
+    const count = Math.max(0, Math.floor((MAX_LINE_BYTES - head.length) / size) + shift);
+    return head + fill.repeat(count) + tail;
+  });
+
+const shortLine = fc.oneof(
+  word.map((w) => `User-agent: ${w}`),
+  word.map((w) => `Disallow: /${w}`),
+  word.map((w) => `Allow: ${w}`),
+  word.map((w) => `Crawl-delay: ${w}`),
+  word.map((w) => `Sitemap: https://h/${w}`),
+  word,
+);
+const body = fc
+  .array(
+    fc.tuple(
+      fc.oneof({ weight: 3, arbitrary: shortLine }, { weight: 1, arbitrary: longLine }),
+      fc.constantFrom('\n', '\r\n', '\r'),
+    ),
+    { maxLength: 8 },
+  )
+  .map((lines) => 'User-agent: *\n' + lines.map(([l, e]) => l + e).join(''));
+
+/** Everything a parse exposes. */
+function snapshot(robots: RobotsTxt): unknown {
+  return {
+    groups: robots.groups,
+    sitemaps: robots.sitemaps,
+    extras: robots.extras,
+    lineCount: robots.lineCount,
+    bytes: robots.bytes,
+    orphans: robots.orphanRuleLines,
+  };
+}
+
+describe('text and its UTF-8 bytes parse the same', () => {
+  test('around the line cut, on characters of every width', () => {
+    fc.assert(
+      fc.property(body, (text) => {
+        assert.deepEqual(snapshot(parse(text)), snapshot(parse(utf8.encode(text))));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('around the size limit', () => {
+    fc.assert(
+      fc.property(body, fc.integer({ min: 0, max: 400 }), (text, back) => {
+        const maxBytes = Math.max(0, utf8.encode(text).length - back);
+        assert.deepEqual(
+          snapshot(parse(text, { maxBytes })),
+          snapshot(parse(utf8.encode(text), { maxBytes })),
+        );
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('a rule cut inside a character keeps its leading bytes, %-escaped', () => {
+    const head = 'Disallow: /';
+    const fill = 'a'.repeat(MAX_LINE_BYTES - head.length - 1);
+    const robots = parse(`User-agent: *\n${head}${fill}ツ/more\n`);
+    const [rule] = robots.groups[0]!.rules;
+    // ツ is E3 83 84: only E3 fits in the line buffer.
+    assert.equal(rule!.pattern, `/${fill}%E3`);
+    assert.equal(robots.isAllowed(`http://h/${fill}%E3%83%84`, 'bot'), false);
+    assert.equal(robots.isAllowed(`http://h/${fill}`, 'bot'), true);
+  });
+});
+
+describe('lone surrogates', () => {
+  test('read as U+FFFD, with or without the engine’s toWellFormed', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const expected = new TextDecoder('utf-8', { ignoreBOM: true }).decode(utf8.encode(text));
+        assert.equal(wellFormed(text), expected);
+        assert.equal(replaceLoneSurrogates(text), expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
