@@ -1,3 +1,6 @@
+import { displayText, type ByteString } from './bytes.ts';
+import type { Directive } from './tokenizer.ts';
+
 /**
  * Lines Google ignores but other crawlers read (crawl-delay, request-rate, host,
  * clean-param, content-signal...), kept with their line and group and parsed into types.
@@ -14,44 +17,90 @@ export interface Extra {
   readonly group: number | undefined;
 }
 
+/** Keys seen often enough to share one string instead of a copy per file. */
+const COMMON_KEYS = new Map(
+  [
+    'crawl-delay',
+    'host',
+    'clean-param',
+    'request-rate',
+    'visit-time',
+    'noindex',
+    'content-signal',
+  ].map((k) => [k, k]),
+);
+
+const CELLS = 6;
+
 /**
- * A file's extras, column by column; `Extra` objects are made only when asked for (most
- * programs never look at most of them).
+ * A file's extras. Most of them are never looked at (pages served as robots.txt make
+ * thousands of `key: value` lines out of HTML and CSS), so the parse keeps where each key
+ * and value is in the text, and the strings are made the first time extras are read.
  */
 export class ExtraTable {
-  keys: string[] = [];
-  values: string[] = [];
-  lines: number[] = [];
-  /** Group index, or -1 for a line before any group. */
-  groups: number[] = [];
+  /** Per extra: line, group (-1 before any), key start and end, value start and end. */
+  #cells: number[] = [];
+  /** Values that are bytes although the text is not (a character split by the line cut). */
+  #byteValues: Map<number, ByteString> | undefined;
+  #keys: string[] | undefined;
+  #values: string[] | undefined;
 
-  add(key: string, value: string, line: number, group: number): void {
-    this.keys.push(key);
-    this.values.push(value);
-    this.lines.push(line);
-    this.groups.push(group);
+  /**
+   * @param source the tokenized text the offsets refer to.
+   * @param display turns a slice of it into text as shown to people.
+   */
+  constructor(
+    private readonly source: string,
+    private readonly display: (text: string) => string,
+  ) {}
+
+  add(d: Directive, group: number): void {
+    if (d.valueIsBytes) (this.#byteValues ??= new Map()).set(this.length, d.value);
+    this.#cells.push(d.line, group, d.keyStart, d.keyEnd, d.valueStart, d.valueEnd);
   }
 
   get length(): number {
-    return this.keys.length;
+    return this.#cells.length / CELLS;
+  }
+
+  /** Index of the group extra `i` stands in, or -1 before any group. */
+  group(i: number): number {
+    return this.#cells[i * CELLS + 1]!;
   }
 
   at(i: number): Extra {
-    const group = this.groups[i]!;
+    if (!this.#keys) this.#materialize();
+    const group = this.group(i);
     return {
-      key: this.keys[i]!,
-      value: this.values[i]!,
-      line: this.lines[i]!,
+      key: this.#keys![i]!,
+      value: this.#values![i]!,
+      line: this.#cells[i * CELLS]!,
       group: group < 0 ? undefined : group,
     };
   }
 
-  /** Copies the columns to exact-size arrays once parsing is done. */
+  /** Copies the cells to an exact-size array once parsing is done. */
   seal(): void {
-    this.keys = this.keys.slice();
-    this.values = this.values.slice();
-    this.lines = this.lines.slice();
-    this.groups = this.groups.slice();
+    this.#cells = this.#cells.slice();
+  }
+
+  #materialize(): void {
+    const keys: string[] = [];
+    const values: string[] = [];
+    const cells = this.#cells;
+    for (let i = 0; i < this.length; i++) {
+      const c = i * CELLS;
+      const key = this.display(this.source.slice(cells[c + 2], cells[c + 3])).toLowerCase();
+      keys.push(COMMON_KEYS.get(key) ?? key);
+      const bytes = this.#byteValues?.get(i);
+      values.push(
+        bytes !== undefined
+          ? displayText(bytes)
+          : this.display(this.source.slice(cells[c + 4], cells[c + 5])),
+      );
+    }
+    this.#keys = keys;
+    this.#values = values;
   }
 }
 

@@ -1,5 +1,12 @@
 import { isGlobalAgent, productToken } from './agents.ts';
-import { displayText, type ByteString } from './bytes.ts';
+import {
+  displayText,
+  indexOrLength,
+  nextNonAscii,
+  Occurrences,
+  wellFormed,
+  type ByteString,
+} from './bytes.ts';
 import { ExtraTable } from './extras.ts';
 import type { Profile } from './profiles.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
@@ -27,7 +34,7 @@ export function groupView(groups: GroupTable, rules: RuleTable, g: number): Grou
   const list: Rule[] = [];
   for (let id = ruleFirst; id < ruleEnd; id++) list.push(rules.rule(id));
   return {
-    agents: groups.agentValues.slice(first, end),
+    agents: groups.agentsOf(g),
     agentLines: groups.agentLines.slice(first, end),
     tokens: tokens.filter((t) => t !== GLOBAL_TOKEN),
     global: tokens.includes(GLOBAL_TOKEN),
@@ -45,19 +52,6 @@ export interface ParsedFile {
   orphanRuleLines: number[];
 }
 
-/** Keys seen often enough to share one string instead of a copy per line. */
-const COMMON_KEYS = new Map(
-  [
-    'crawl-delay',
-    'host',
-    'clean-param',
-    'request-rate',
-    'visit-time',
-    'noindex',
-    'content-signal',
-  ].map((k) => [k, k]),
-);
-
 /**
  * A token handler that builds groups as Google's matcher delimits them: a user-agent line
  * that follows an allow or disallow line starts a new group; sitemap and other lines do not
@@ -68,9 +62,14 @@ export class GroupBuilder implements TokenHandler {
   /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
   private current = -1;
   private readonly seenSitemaps = new Set<string>();
+  // Rule values are checked in the text, before they are sliced out of it.
+  private readonly percent: Occurrences;
+  private readonly star: Occurrences;
+  private readonly nonAscii: Occurrences;
   line?: (info: LineInfo) => void;
 
   /**
+   * @param text what the tokenizer runs over (extras are kept as offsets into it).
    * @param unicode the tokenizer runs in unicode mode: values are text already (shown as they
    *   are) and are UTF-8 encoded only where bytes matter, before pattern normalisation.
    * @param ascii the whole input is ASCII: a value without `%` needs no normalisation in any
@@ -78,16 +77,20 @@ export class GroupBuilder implements TokenHandler {
    */
   constructor(
     private readonly profile: Profile,
+    private readonly text: string,
     private readonly unicode = false,
     private readonly ascii = false,
   ) {
     this.result = {
       groups: new GroupTable(),
-      rules: new RuleTable(profile.wildcards),
+      rules: new RuleTable(),
       sitemaps: [],
-      extras: new ExtraTable(),
+      extras: new ExtraTable(text, unicode ? wellFormed : displayText),
       orphanRuleLines: [],
     };
+    this.percent = new Occurrences(text, (t, from) => indexOrLength(t, '%', from));
+    this.star = new Occurrences(text, (t, from) => indexOrLength(t, '*', from));
+    this.nonAscii = new Occurrences(text, nextNonAscii);
     if (profile.blankLineEndsGroup) {
       this.line = (info: LineInfo) => {
         if (info.blank) this.current = -1;
@@ -118,24 +121,18 @@ export class GroupBuilder implements TokenHandler {
         return this.userAgent(d.line, d.value, unicode);
       case 'allow':
       case 'disallow':
-        return this.rule(d.kind === 'allow', d.line, d.value, unicode);
+        return this.rule(d.kind === 'allow', d, unicode);
       case 'sitemap': {
-        const url = this.display(d.value, unicode);
+        // Text may hold lone surrogates; shown as U+FFFD, as its UTF-8 bytes would be.
+        const url = unicode ? wellFormed(d.value) : displayText(d.value);
         if (url.length > 0 && !this.seenSitemaps.has(url)) {
           this.seenSitemaps.add(url);
           this.result.sitemaps.push(url);
         }
         return;
       }
-      default: {
-        const key = this.display(d.key).toLowerCase();
-        this.result.extras.add(
-          COMMON_KEYS.get(key) ?? key,
-          this.display(d.value, unicode),
-          d.line,
-          this.current,
-        );
-      }
+      default:
+        this.result.extras.add(d, this.current);
     }
   }
 
@@ -153,16 +150,28 @@ export class GroupBuilder implements TokenHandler {
     groups.addAgent(this.display(value, unicode), line, token);
   }
 
-  private rule(allow: boolean, line: number, value: ByteString, unicode: boolean): void {
+  private rule(allow: boolean, d: Directive, unicode: boolean): void {
     if (this.current < 0) {
-      this.result.orphanRuleLines.push(line);
+      this.result.orphanRuleLines.push(d.line);
       return;
     }
     const profile = this.profile;
     const rules = this.result.rules;
-    const pattern =
-      this.ascii && value.indexOf('%') < 0 ? value : profile.normalizePattern(value, unicode);
-    const id = rules.add(allow, line, this.display(value, unicode), pattern);
+    const start = d.valueStart;
+    const end = d.valueEnd;
+    const value = d.value;
+    // Every profile rewrites only %-escapes and non-ASCII octets: most values stay as they are.
+    const plain =
+      !d.valueIsBytes &&
+      !this.percent.within(start, end) &&
+      (this.ascii || !this.nonAscii.within(start, end));
+    const pattern = plain ? value : profile.normalizePattern(value, unicode);
+    const wild =
+      profile.wildcards &&
+      (plain
+        ? this.star.within(start, end) || (end > start && this.text.charCodeAt(end - 1) === 0x24)
+        : hasWildcard(pattern));
+    const id = rules.add(allow, d.line, this.display(value, unicode), pattern, wild);
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
     // Allow matches every path).
@@ -174,6 +183,11 @@ export class GroupBuilder implements TokenHandler {
       if (alias !== undefined) (rules.aliases ??= new Map()).set(id, alias);
     }
   }
+}
+
+/** The pattern has `*` or ends in `$`: it needs more than a prefix test. */
+function hasWildcard(pattern: string): boolean {
+  return pattern.indexOf('*') >= 0 || pattern.charCodeAt(pattern.length - 1) === 0x24;
 }
 
 /**

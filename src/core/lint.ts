@@ -132,7 +132,7 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
   const { text, total } = toLimitedByteString(body, maxBytes);
   const read = text.length;
   // The group model is the matcher's own: the linter reads the same tables.
-  const builder = new GroupBuilder(PROFILES.google);
+  const builder = new GroupBuilder(PROFILES.google, text);
 
   tokenize(text, {
     line(info: LineInfo) {

@@ -1,10 +1,4 @@
-import {
-  bytesToByteString,
-  utf8ByteString,
-  utf8Prefix,
-  wellFormed,
-  type ByteString,
-} from './bytes.ts';
+import { bytesToByteString, utf8ByteString, utf8Prefix, type ByteString } from './bytes.ts';
 import { InvalidInputError } from './errors.ts';
 import { GroupBuilder } from './groups.ts';
 import { PROFILES, type ProfileName } from './profiles.ts';
@@ -50,10 +44,8 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
   if (typeof body === 'string') {
     const { cut, bytes, ascii } = utf8Prefix(body, maxBytes);
     if (cut >= 0) {
-      const read = cut < body.length ? body.slice(0, cut) : body;
-      // A lone surrogate is read as U+FFFD, as its bytes (EF BF BD) are.
-      const text = ascii ? read : wellFormed(read);
-      const builder = new GroupBuilder(profile, true, ascii);
+      const text = cut < body.length ? body.slice(0, cut) : body;
+      const builder = new GroupBuilder(profile, text, true, ascii);
       const lineCount = tokenize(text, builder, true, ascii);
       return new RobotsTxt(profile, builder.finish(), lineCount, () => ({
         total: cut === body.length ? bytes : utf8Length(body),
@@ -62,7 +54,7 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
     }
   }
   const { text, total } = toLimitedByteString(body, maxBytes);
-  const builder = new GroupBuilder(profile);
+  const builder = new GroupBuilder(profile, text);
   const lineCount = tokenize(text, builder);
   return new RobotsTxt(profile, builder.finish(), lineCount, { total, read: text.length });
 }

@@ -167,10 +167,7 @@ export class RobotsTxt {
       ...(deciding >= 0 ? { rule: this.#ruleMatch(index.idAt(deciding)) } : {}),
       group: {
         scope: selection.scope,
-        agents: selection.groups.flatMap((g) => {
-          const [first, end] = this.#groupTable.agentRange(g);
-          return this.#groupTable.agentValues.slice(first, end);
-        }),
+        agents: selection.groups.flatMap((g) => this.#groupTable.agentsOf(g)),
         lines: selection.groups.map(
           (g) => this.#groupTable.agentLines[this.#groupTable.agentStart[g]!]!,
         ),
@@ -245,7 +242,7 @@ export class RobotsTxt {
     const table = this.#extras;
     const found: Extra[] = [];
     for (let i = 0; i < table.length; i++) {
-      if (selection.groups.includes(table.groups[i]!)) found.push(table.at(i));
+      if (selection.groups.includes(table.group(i))) found.push(table.at(i));
     }
     return found;
   }

@@ -1,3 +1,5 @@
+import { wellFormed } from './bytes.ts';
+
 /**
  * A parsed file, column by column. Thousands of small objects (one per rule, per agent, per
  * group) are most of what a parsed robots.txt would otherwise weigh, so the parse keeps
@@ -31,13 +33,9 @@ export class RuleTable {
   aliases: Map<number, string> | undefined;
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
   inert: Set<number> | undefined;
-  constructor(private readonly wildcards: boolean) {}
-
-  add(allow: boolean, line: number, value: string, pattern: string): number {
+  /** `wild`: the pattern has `*` or ends in `$` (and the profile has wildcards). */
+  add(allow: boolean, line: number, value: string, pattern: string, wild: boolean): number {
     const id = this.patterns.length;
-    const wild =
-      this.wildcards &&
-      (pattern.indexOf('*') >= 0 || pattern.charCodeAt(pattern.length - 1) === 0x24);
     this.patterns.push(pattern);
     this.packed.push(line * 4 + (allow ? ALLOW_BIT : 0) + (wild ? WILD_BIT : 0));
     if (value !== pattern) (this.values ??= [])[id] = value;
@@ -69,7 +67,8 @@ export class RuleTable {
     return {
       kind: this.isAllow(id) ? 'allow' : 'disallow',
       line: this.line(id),
-      value: this.values?.[id] ?? pattern,
+      // Values of text input may hold lone surrogates: shown as U+FFFD, as their bytes are.
+      value: wellFormed(this.values?.[id] ?? pattern),
       pattern,
       priority: pattern.length,
     };
@@ -108,6 +107,12 @@ export class GroupTable {
   /** Agent lines of group `g`: [first, end). */
   agentRange(g: number): [number, number] {
     return [this.agentStart[g]!, this.agentStart[g + 1] ?? this.agentValues.length];
+  }
+
+  /** The user-agent values of group `g`, as written (a lone surrogate shown as U+FFFD). */
+  agentsOf(g: number): string[] {
+    const [first, end] = this.agentRange(g);
+    return this.agentValues.slice(first, end).map(wellFormed);
   }
 
   /** Rules of group `g`: [first, end). */

@@ -33,7 +33,8 @@ export interface LineInfo {
 
 /**
  * One key/value line, as Google's parser emits it to its handler. The tokenizer reuses one
- * object for every line (a parse makes hundreds of thousands): copy what you keep.
+ * object for every line (a parse makes hundreds of thousands): copy what you keep. Key and
+ * value are sliced out of the text only when read.
  */
 export interface Directive {
   readonly line: number;
@@ -56,13 +57,18 @@ export interface Directive {
   readonly keyColumn: number;
   /** Column (1-based, likewise) where the value starts. */
   readonly valueColumn: number;
+  /** The key is `text[keyStart, keyEnd)` of the tokenized text. */
+  readonly keyStart: number;
+  readonly keyEnd: number;
+  /** The value is `text[valueStart, valueEnd)`, unless `valueIsBytes`. */
+  readonly valueStart: number;
+  readonly valueEnd: number;
 }
 
-/** The reused directive: the key is sliced only when a handler reads it. */
+/** The reused directive. */
 class DirectiveSlot implements Directive {
   line = 0;
   kind: DirectiveKind = 'unknown';
-  value = '';
   valueIsBytes = false;
   typo = false;
   missingColon = false;
@@ -70,9 +76,17 @@ class DirectiveSlot implements Directive {
   valueColumn = 0;
   keyStart = 0;
   keyEnd = 0;
+  valueStart = 0;
+  valueEnd = 0;
+  /** Leading bytes of a character split by the line cut (unicode mode), else empty. */
+  tail = '';
   constructor(private readonly text: string) {}
   get key(): string {
     return this.text.slice(this.keyStart, this.keyEnd);
+  }
+  get value(): string {
+    const value = this.text.slice(this.valueStart, this.valueEnd);
+    return this.tail === '' ? value : utf8ByteString(value) + this.tail;
   }
 }
 
@@ -195,10 +209,7 @@ class Tokenizer {
 
     let directive: Directive | undefined;
     // A line that is only a split character holds no separator: it yields no directive.
-    if (s !== e) {
-      if (this.colon < s) this.colon = nextIndex(text, ':', s);
-      directive = this.keyValue(line, start, s, e, tail);
-    }
+    if (s !== e) directive = this.keyValue(line, start, s, e, tail);
     if (this.handler.line) {
       this.handler.line({
         line,
@@ -223,6 +234,7 @@ class Tokenizer {
     tail: string,
   ): Directive | undefined {
     const text = this.text;
+    if (this.colon < s) this.colon = nextIndex(text, ':', s);
     let sep = this.colon;
     let missingColon = false;
     if (sep >= e) {
@@ -259,10 +271,11 @@ class Tokenizer {
     slot.keyStart = s;
     slot.keyEnd = keyEnd;
     slot.keyColumn = s - lineStart + 1;
+    slot.valueStart = valueStart;
+    slot.valueEnd = e;
     // The tail, non-whitespace, ends the last word, which is always the value.
+    slot.tail = tail;
     slot.valueIsBytes = tail !== '';
-    slot.value =
-      tail === '' ? text.slice(valueStart, e) : utf8ByteString(text.slice(valueStart, e)) + tail;
     slot.valueColumn = valueStart - lineStart + 1;
     return slot;
   }
@@ -327,11 +340,15 @@ function lower(code: number): number {
   return code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
 }
 
-/** `text[start, end)` starts with `prefix` (given in lower case), ignoring ASCII case. */
+/**
+ * `text[start, end)` starts with `prefix` (given in lower case), ignoring ASCII case. The
+ * prefixes hold letters, `-` and space: setting bit 0x20 lower-cases a letter and leaves
+ * them alone; the only other codes it maps onto them are CR and NUL, never inside a line.
+ */
 function startsWithLower(text: string, start: number, end: number, prefix: string): boolean {
   if (end - start < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) {
-    if (lower(text.charCodeAt(start + i)) !== prefix.charCodeAt(i)) return false;
+    if ((text.charCodeAt(start + i) | 0x20) !== prefix.charCodeAt(i)) return false;
   }
   return true;
 }
