@@ -1,5 +1,6 @@
 import { displayText, type ByteString } from './bytes.ts';
-import type { Directive } from './tokenizer.ts';
+import { IntColumn } from './columns.ts';
+import { lineTokenizer, type Directive } from './tokenizer.ts';
 
 /**
  * Lines Google ignores but other crawlers read (crawl-delay, request-rate, host,
@@ -31,76 +32,108 @@ const COMMON_KEYS = new Map(
 );
 
 const CELLS = 6;
+/** Key start of a line kept untokenized (see `TokenHandler.other`). */
+const UNTOKENIZED = -1;
 
 /**
  * A file's extras. Most of them are never looked at (pages served as robots.txt make
  * thousands of `key: value` lines out of HTML and CSS), so the parse keeps where each key
- * and value is in the text, and the strings are made the first time extras are read.
+ * and value is in the text, or just where the line is, and the strings are made the first
+ * time extras are read.
  */
 export class ExtraTable {
-  /** Per extra: line, group (-1 before any), key start and end, value start and end. */
-  #cells: number[] = [];
+  /**
+   * Per entry: line, group (-1 before any), key start and end, value start and end; or for
+   * a line kept untokenized: line, group, UNTOKENIZED, line start and end, 0.
+   */
+  readonly #cells = new IntColumn();
   /** Values that are bytes although the text is not (a character split by the line cut). */
   #byteValues: Map<number, ByteString> | undefined;
-  #keys: string[] | undefined;
-  #values: string[] | undefined;
+  #extras: Extra[] | undefined;
 
   /**
    * @param source the tokenized text the offsets refer to.
-   * @param display turns a slice of it into text as shown to people.
+   * @param unicode, ascii as given to `tokenize`, to tokenize kept lines the same way.
+   * @param display turns a slice of the text into text as shown to people.
    */
   constructor(
     private readonly source: string,
+    private readonly unicode: boolean,
+    private readonly ascii: boolean,
     private readonly display: (text: string) => string,
   ) {}
 
   add(d: Directive, group: number): void {
-    if (d.valueIsBytes) (this.#byteValues ??= new Map()).set(this.length, d.value);
-    this.#cells.push(d.line, group, d.keyStart, d.keyEnd, d.valueStart, d.valueEnd);
-  }
-
-  get length(): number {
-    return this.#cells.length / CELLS;
-  }
-
-  /** Index of the group extra `i` stands in, or -1 before any group. */
-  group(i: number): number {
-    return this.#cells[i * CELLS + 1]!;
-  }
-
-  at(i: number): Extra {
-    if (!this.#keys) this.#materialize();
-    const group = this.group(i);
-    return {
-      key: this.#keys![i]!,
-      value: this.#values![i]!,
-      line: this.#cells[i * CELLS]!,
-      group: group < 0 ? undefined : group,
-    };
-  }
-
-  /** Copies the cells to an exact-size array once parsing is done. */
-  seal(): void {
-    this.#cells = this.#cells.slice();
-  }
-
-  #materialize(): void {
-    const keys: string[] = [];
-    const values: string[] = [];
     const cells = this.#cells;
-    for (let i = 0; i < this.length; i++) {
-      const c = i * CELLS;
-      const key = this.display(this.source.slice(cells[c + 2], cells[c + 3])).toLowerCase();
-      keys.push(COMMON_KEYS.get(key) ?? key);
-      const bytes = this.#byteValues?.get(i);
-      values.push(
-        bytes !== undefined
-          ? displayText(bytes)
-          : this.display(this.source.slice(cells[c + 4], cells[c + 5])),
-      );
+    if (d.valueIsBytes) (this.#byteValues ??= new Map()).set(cells.length, d.value);
+    cells.push(d.line);
+    cells.push(group);
+    cells.push(d.keyStart);
+    cells.push(d.keyEnd);
+    cells.push(d.valueStart);
+    cells.push(d.valueEnd);
+  }
+
+  /** A line kept untokenized: an extra if it turns out to hold a key and a value. */
+  addLine(line: number, group: number, start: number, end: number): void {
+    const cells = this.#cells;
+    cells.push(line);
+    cells.push(group);
+    cells.push(UNTOKENIZED);
+    cells.push(start);
+    cells.push(end);
+    cells.push(0);
+  }
+
+  /** Gives back unused capacity once parsing is done. */
+  seal(): void {
+    this.#cells.seal();
+  }
+
+  /** The extras in file order, made on first use. */
+  list(): readonly Extra[] {
+    return (this.#extras ??= this.#materialize());
+  }
+
+  #materialize(): Extra[] {
+    const extras: Extra[] = [];
+    const cells = this.#cells;
+    let group = -1;
+    let at = 0;
+    const keep = (d: Directive): void => {
+      this.#push(extras, d.line, group, d.key, d.value, d.valueIsBytes);
+    };
+    const tokenizeLine = lineTokenizer(this.source, { directive: keep }, this.unicode, this.ascii);
+    for (at = 0; at < cells.length; at += CELLS) {
+      const line = cells.at(at);
+      group = cells.at(at + 1);
+      if (cells.at(at + 2) === UNTOKENIZED) {
+        tokenizeLine(line, cells.at(at + 3), cells.at(at + 4));
+      } else {
+        const key = this.source.slice(cells.at(at + 2), cells.at(at + 3));
+        const bytes = this.#byteValues?.get(at);
+        const value = bytes ?? this.source.slice(cells.at(at + 4), cells.at(at + 5));
+        this.#push(extras, line, group, key, value, bytes !== undefined);
+      }
     }
-    this.#keys = keys;
-    this.#values = values;
+    return extras;
+  }
+
+  #push(
+    extras: Extra[],
+    line: number,
+    group: number,
+    rawKey: string,
+    rawValue: string,
+    valueIsBytes: boolean,
+  ): void {
+    const key = this.display(rawKey).toLowerCase();
+    extras.push({
+      key: COMMON_KEYS.get(key) ?? key,
+      value: valueIsBytes ? displayText(rawValue) : this.display(rawValue),
+      line,
+      group: group < 0 ? undefined : group,
+    });
   }
 }
 

@@ -85,7 +85,7 @@ export class GroupBuilder implements TokenHandler {
       groups: new GroupTable(),
       rules: new RuleTable(),
       sitemaps: [],
-      extras: new ExtraTable(text, unicode ? wellFormed : displayText),
+      extras: new ExtraTable(text, unicode, ascii, unicode ? wellFormed : displayText),
       orphanRuleLines: [],
     };
     this.percent = new Occurrences(text, (t, from) => indexOrLength(t, '%', from));
@@ -134,6 +134,11 @@ export class GroupBuilder implements TokenHandler {
       default:
         this.result.extras.add(d, this.current);
     }
+  }
+
+  /** A line that can only be an unknown key: kept as it is (see `TokenHandler.other`). */
+  other(line: number, start: number, end: number): void {
+    this.result.extras.addLine(line, this.current, start, end);
   }
 
   private userAgent(line: number, value: ByteString, unicode: boolean): void {

@@ -49,7 +49,6 @@ export class RobotsTxt {
   readonly #table: RuleTable;
   readonly #extras: ExtraTable;
   #groups: Group[] | undefined;
-  #extraList: Extra[] | undefined;
   /** The last selection asked for; most programs ask for one crawler only. */
   #lastKey: string | undefined;
   #lastSelection: Selection | undefined;
@@ -88,11 +87,7 @@ export class RobotsTxt {
 
   /** Lines other than user-agent, allow, disallow and sitemap, in file order. */
   get extras(): readonly Extra[] {
-    if (!this.#extraList) {
-      this.#extraList = [];
-      for (let i = 0; i < this.#extras.length; i++) this.#extraList.push(this.#extras.at(i));
-    }
-    return this.#extraList;
+    return this.#extras.list();
   }
 
   /** Size of the body in bytes, and how many were read (less when over `maxBytes`). */
@@ -239,12 +234,9 @@ export class RobotsTxt {
 
   #extrasFor(userAgent: UserAgent): Extra[] {
     const selection = this.#select(userAgent);
-    const table = this.#extras;
-    const found: Extra[] = [];
-    for (let i = 0; i < table.length; i++) {
-      if (selection.groups.includes(table.group(i))) found.push(table.at(i));
-    }
-    return found;
+    return this.#extras
+      .list()
+      .filter((e) => e.group !== undefined && selection.groups.includes(e.group));
   }
 
   #select(userAgent: UserAgent): Selection {

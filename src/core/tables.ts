@@ -1,4 +1,5 @@
 import { wellFormed } from './bytes.ts';
+import { IntColumn } from './columns.ts';
 
 /**
  * A parsed file, column by column. Thousands of small objects (one per rule, per agent, per
@@ -26,7 +27,7 @@ const WILD_BIT = 1;
 export class RuleTable {
   patterns: string[] = [];
   /** line × 4 + 2 for allow + 1 when the pattern has `*` or ends in `$`. */
-  packed: number[] = [];
+  readonly packed = new IntColumn();
   /** Values as written, only where they differ from the pattern. */
   values: (string | undefined)[] | undefined;
   /** Google's index.html aliases, by the rule they are derived from (rare: made on demand). */
@@ -46,19 +47,19 @@ export class RuleTable {
     return this.patterns.length;
   }
   line(id: number): number {
-    return Math.floor(this.packed[id]! / 4);
+    return Math.floor(this.packed.at(id) / 4);
   }
   isAllow(id: number): boolean {
-    return (this.packed[id]! & ALLOW_BIT) !== 0;
+    return (this.packed.at(id) & ALLOW_BIT) !== 0;
   }
   /** The pattern needs more than a prefix test (it has `*` or ends in `$`). */
   isWild(id: number): boolean {
-    return (this.packed[id]! & WILD_BIT) !== 0;
+    return (this.packed.at(id) & WILD_BIT) !== 0;
   }
   /** Copies the columns to exact-size arrays once parsing is done. */
   seal(): void {
     this.patterns = this.patterns.slice();
-    this.packed = this.packed.slice();
+    this.packed.seal();
     if (this.values) this.values.length = this.patterns.length;
   }
 

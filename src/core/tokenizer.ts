@@ -94,6 +94,13 @@ export interface TokenHandler {
   /** Called for every line, before the line's directive (if any). */
   line?(info: LineInfo): void;
   directive(directive: Directive): void;
+  /**
+   * Optional, and only used when there is no `line` callback: receives, untokenized, each
+   * line whose first non-blank character cannot begin a key Google knows (u, a, d or s).
+   * Such a line is at most an unknown key (HTML pages served as robots.txt are made of
+   * them); `lineTokenizer` tokenizes it later, as `tokenize` would have, if it is needed.
+   */
+  other?(line: number, start: number, end: number): void;
 }
 
 const CR = 0x0d;
@@ -117,6 +124,24 @@ export function tokenize(
   return new Tokenizer(text, handler, unicode && !ascii).run();
 }
 
+/**
+ * A function that tokenizes single lines of `text` (ones `tokenize` passed to `other`), in
+ * file order, exactly as `tokenize` would have. `unicode` as given to `tokenize`.
+ */
+export function lineTokenizer(
+  text: string,
+  handler: TokenHandler,
+  unicode: boolean,
+  ascii = false,
+): (line: number, start: number, end: number) => void {
+  const tokenizer = new Tokenizer(
+    text,
+    { directive: (d) => handler.directive(d) },
+    unicode && !ascii,
+  );
+  return (line, start, end) => tokenizer.line(line, start, end);
+}
+
 /** A UTF-16 code unit is at most 3 UTF-8 bytes: shorter lines can never reach the cut. */
 const UNICODE_SAFE_LINE = Math.floor(MAX_LINE_BYTES / 3);
 
@@ -128,6 +153,8 @@ class Tokenizer {
   private colon = -1;
   private nonAscii = -1;
   private readonly slot: DirectiveSlot;
+  /** The handler takes lines that can only be unknown keys untokenized (see `other`). */
+  private readonly passOthers: boolean;
 
   constructor(
     private readonly text: string,
@@ -135,6 +162,7 @@ class Tokenizer {
     private readonly unicode: boolean,
   ) {
     this.slot = new DirectiveSlot(text);
+    this.passOthers = handler.other !== undefined && handler.line === undefined;
   }
 
   run(): number {
@@ -171,8 +199,20 @@ class Tokenizer {
     return lineNumber;
   }
 
-  private line(line: number, start: number, end: number): void {
+  line(line: number, start: number, end: number): void {
     const text = this.text;
+    let lead = start;
+    while (lead < end && isAsciiSpace(text.charCodeAt(lead))) lead++;
+    if (this.passOthers) {
+      // Without a line callback, a blank line needs nothing; one that cannot start a key
+      // Google knows goes to the handler as it is.
+      if (lead === end) return;
+      const first = text.charCodeAt(lead) | 0x20;
+      if (first !== 0x75 && first !== 0x61 && first !== 0x64 && first !== 0x73) {
+        this.handler.other!(line, start, end);
+        return;
+      }
+    }
     let stop = end;
     // Unicode mode: the leading bytes of a character that Google's cut splits stay on the line.
     let tail = '';
@@ -200,8 +240,7 @@ class Tokenizer {
     if (comment) stop = this.hash;
     if (nul || comment) tail = '';
 
-    let s = start;
-    while (s < stop && isAsciiSpace(text.charCodeAt(s))) s++;
+    const s = lead < stop ? lead : stop;
     let e = stop;
     // A tail is never whitespace: nothing before it is trailing.
     if (tail === '') while (e > s && isAsciiSpace(text.charCodeAt(e - 1))) e--;

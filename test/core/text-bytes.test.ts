@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { replaceLoneSurrogates, wellFormed } from '../../src/core/bytes.ts';
-import { MAX_LINE_BYTES, parse, type RobotsTxt } from '../../src/core/index.ts';
+import { displayText, replaceLoneSurrogates, wellFormed } from '../../src/core/bytes.ts';
+import { MAX_LINE_BYTES, parse, tokenizeBody, type RobotsTxt } from '../../src/core/index.ts';
 
 const utf8 = new TextEncoder();
 
@@ -104,6 +104,52 @@ describe('lone surrogates', () => {
         assert.equal(replaceLoneSurrogates(text), expected);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('lines that can only be unknown keys', () => {
+  // parse() keeps such lines untokenized and tokenizes them when extras are read; the result
+  // must be what tokenizing every line at once gives.
+  const piece = fc.constantFrom(
+    'x',
+    'U',
+    'd',
+    'Host',
+    '<div',
+    ' ',
+    '\t',
+    ':',
+    '#',
+    '\0',
+    'é',
+    '😀',
+  );
+  const line = fc.oneof(
+    fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
+    fc.constantFrom('User-agent: a', 'Disallow: /p', 'Crawl-delay: 5', '  noindex: /q'),
+    fc.integer({ min: -3, max: 3 }).map((d) => 'k: ' + 'v'.repeat(MAX_LINE_BYTES - 3 + d) + ':x'),
+  );
+  const bodies = fc
+    .array(fc.tuple(line, fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 10 })
+    .map((lines) => lines.map(([l, e]) => l + e).join(''));
+
+  test('extras equal the unknown keys of a full tokenization', () => {
+    fc.assert(
+      fc.property(bodies, (body) => {
+        const expected: [string, string, number][] = [];
+        tokenizeBody(body, {
+          line() {}, // a line callback: every line is tokenized on the spot
+          directive(d) {
+            if (d.kind === 'unknown') {
+              expected.push([displayText(d.key).toLowerCase(), displayText(d.value), d.line]);
+            }
+          },
+        });
+        const extras = parse(body).extras.map((e) => [e.key, e.value, e.line]);
+        assert.deepEqual(extras, expected);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

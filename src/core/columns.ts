@@ -1,0 +1,39 @@
+/** Up to this many values a plain array is cheapest; typed storage costs more to create. */
+const PLAIN_LIMIT = 2048;
+
+/**
+ * A growable column of 32-bit integers. A plain array that grows to tens of thousands of
+ * numbers is copied by the garbage collector as it grows, so past a few thousand values the
+ * column moves to typed storage, which is not (and takes half the memory).
+ */
+export class IntColumn {
+  #data: number[] | Int32Array = [];
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(value: number): void {
+    if (this.#length < PLAIN_LIMIT) {
+      (this.#data as number[]).push(value);
+    } else {
+      if (this.#length === this.#data.length) {
+        const grown = new Int32Array(this.#length * 2);
+        grown.set(this.#data);
+        this.#data = grown;
+      }
+      this.#data[this.#length] = value;
+    }
+    this.#length++;
+  }
+
+  at(index: number): number {
+    return this.#data[index]!;
+  }
+
+  /** Gives back unused capacity once the column is complete. */
+  seal(): void {
+    this.#data = this.#data.slice(0, this.#length);
+  }
+}
