@@ -1,6 +1,6 @@
 import { displayText, type ByteString } from './bytes.ts';
 import { IntColumn } from './columns.ts';
-import { lineTokenizer, type Directive } from './tokenizer.ts';
+import { rangeTokenizer, type Directive } from './tokenizer.ts';
 
 /**
  * Lines Google ignores but other crawlers read (crawl-delay, request-rate, host,
@@ -32,7 +32,7 @@ const COMMON_KEYS = new Map(
 );
 
 const CELLS = 6;
-/** Key start of a line kept untokenized (see `TokenHandler.other`). */
+/** Key start of lines kept untokenized (see `TokenHandler.other`). */
 const UNTOKENIZED = -1;
 
 /**
@@ -44,7 +44,7 @@ const UNTOKENIZED = -1;
 export class ExtraTable {
   /**
    * Per entry: line, group (-1 before any), key start and end, value start and end; or for
-   * a line kept untokenized: line, group, UNTOKENIZED, line start and end, 0.
+   * lines kept untokenized: first line, group, UNTOKENIZED, start and end, 0.
    */
   readonly #cells = new IntColumn();
   /** Values that are bytes although the text is not (a character split by the line cut). */
@@ -74,10 +74,10 @@ export class ExtraTable {
     cells.push(d.valueEnd);
   }
 
-  /** A line kept untokenized: an extra if it turns out to hold a key and a value. */
-  addLine(line: number, group: number, start: number, end: number): void {
+  /** Lines kept untokenized, from `firstLine`: extras where they hold a key and a value. */
+  addLines(firstLine: number, group: number, start: number, end: number): void {
     const cells = this.#cells;
-    cells.push(line);
+    cells.push(firstLine);
     cells.push(group);
     cells.push(UNTOKENIZED);
     cells.push(start);
@@ -103,12 +103,17 @@ export class ExtraTable {
     const keep = (d: Directive): void => {
       this.#push(extras, d.line, group, d.key, d.value, d.valueIsBytes);
     };
-    const tokenizeLine = lineTokenizer(this.source, { directive: keep }, this.unicode, this.ascii);
+    const tokenizeLines = rangeTokenizer(
+      this.source,
+      { directive: keep },
+      this.unicode,
+      this.ascii,
+    );
     for (at = 0; at < cells.length; at += CELLS) {
       const line = cells.at(at);
       group = cells.at(at + 1);
       if (cells.at(at + 2) === UNTOKENIZED) {
-        tokenizeLine(line, cells.at(at + 3), cells.at(at + 4));
+        tokenizeLines(line, cells.at(at + 3), cells.at(at + 4));
       } else {
         const key = this.source.slice(cells.at(at + 2), cells.at(at + 3));
         const bytes = this.#byteValues?.get(at);

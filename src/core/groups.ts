@@ -136,9 +136,9 @@ export class GroupBuilder implements TokenHandler {
     }
   }
 
-  /** A line that can only be an unknown key: kept as it is (see `TokenHandler.other`). */
-  other(line: number, start: number, end: number): void {
-    this.result.extras.addLine(line, this.current, start, end);
+  /** Lines that can only be unknown keys: kept as they are (see `TokenHandler.other`). */
+  other(firstLine: number, start: number, end: number): void {
+    this.result.extras.addLines(firstLine, this.current, start, end);
   }
 
   private userAgent(line: number, value: ByteString, unicode: boolean): void {

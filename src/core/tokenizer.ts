@@ -96,11 +96,12 @@ export interface TokenHandler {
   directive(directive: Directive): void;
   /**
    * Optional, and only used when there is no `line` callback: receives, untokenized, each
-   * line whose first non-blank character cannot begin a key Google knows (u, a, d or s).
-   * Such a line is at most an unknown key (HTML pages served as robots.txt are made of
-   * them); `lineTokenizer` tokenizes it later, as `tokenize` would have, if it is needed.
+   * run of lines whose first non-blank character cannot begin a key Google knows (u, a, d
+   * or s), blank lines among them: `text[start, end)`, from line `firstLine`. Such lines are
+   * at most unknown keys (HTML pages served as robots.txt are made of them);
+   * `rangeTokenizer` tokenizes them later, as `tokenize` would have, if they are needed.
    */
-  other?(line: number, start: number, end: number): void;
+  other?(firstLine: number, start: number, end: number): void;
 }
 
 const CR = 0x0d;
@@ -125,21 +126,21 @@ export function tokenize(
 }
 
 /**
- * A function that tokenizes single lines of `text` (ones `tokenize` passed to `other`), in
- * file order, exactly as `tokenize` would have. `unicode` as given to `tokenize`.
+ * A function that tokenizes the runs of lines `tokenize` passed to `other`, in file order,
+ * exactly as `tokenize` would have. `unicode` and `ascii` as given to `tokenize`.
  */
-export function lineTokenizer(
+export function rangeTokenizer(
   text: string,
   handler: TokenHandler,
   unicode: boolean,
   ascii = false,
-): (line: number, start: number, end: number) => void {
+): (firstLine: number, start: number, end: number) => void {
   const tokenizer = new Tokenizer(
     text,
     { directive: (d) => handler.directive(d) },
     unicode && !ascii,
   );
-  return (line, start, end) => tokenizer.line(line, start, end);
+  return (firstLine, start, end) => void tokenizer.lines(start, end, firstLine - 1);
 }
 
 /** A UTF-16 code unit is at most 3 UTF-8 bytes: shorter lines can never reach the cut. */
@@ -155,6 +156,10 @@ class Tokenizer {
   private readonly slot: DirectiveSlot;
   /** The handler takes lines that can only be unknown keys untokenized (see `other`). */
   private readonly passOthers: boolean;
+  /** The run of lines being passed over: start, end and first line; start -1 for none. */
+  private runStart = -1;
+  private runEnd = 0;
+  private runLine = 0;
 
   constructor(
     private readonly text: string,
@@ -178,16 +183,25 @@ class Tokenizer {
         if (text.charCodeAt(2) === 0xbf) pos = 3;
       }
     }
-    const length = text.length;
+    const lineCount = this.lines(pos, text.length, 0);
+    this.passOver(-1, -1);
+    return lineCount;
+  }
+
+  /**
+   * Tokenizes the lines of `text[pos, limit)` (`pos` at the start of a line), numbering
+   * them after `lineNumber`; returns the last line number.
+   */
+  lines(pos: number, limit: number, lineNumber: number): number {
+    const text = this.text;
     let lf = -1;
     let cr = -1;
-    let lineNumber = 0;
     let lastWasCR = false;
     for (;;) {
       if (lf < pos) lf = nextIndex(text, '\n', pos);
       if (cr < pos) cr = nextIndex(text, '\r', pos);
       const end = lf < cr ? lf : cr;
-      if (end === length) break;
+      if (end >= limit) break;
       const terminator = text.charCodeAt(end);
       // The LF of a CRLF pair does not end a second, empty line.
       if (!(end === pos && lastWasCR && terminator === LF)) this.line(++lineNumber, pos, end);
@@ -195,8 +209,25 @@ class Tokenizer {
       pos = end + 1;
     }
     // Google always emits the final line, empty or not.
-    this.line(++lineNumber, pos, length);
+    this.line(++lineNumber, pos, limit);
     return lineNumber;
+  }
+
+  /**
+   * Adds a line to the run passed over untokenized (`start` < 0: none), or with `start` -1
+   * ends the run, handing it to the handler.
+   */
+  private passOver(line: number, start: number, end = 0): void {
+    if (start >= 0) {
+      if (this.runStart < 0) {
+        this.runStart = start;
+        this.runLine = line;
+      }
+      this.runEnd = end;
+    } else if (this.runStart >= 0) {
+      this.handler.other!(this.runLine, this.runStart, this.runEnd);
+      this.runStart = -1;
+    }
   }
 
   line(line: number, start: number, end: number): void {
@@ -205,13 +236,17 @@ class Tokenizer {
     while (lead < end && isAsciiSpace(text.charCodeAt(lead))) lead++;
     if (this.passOthers) {
       // Without a line callback, a blank line needs nothing; one that cannot start a key
-      // Google knows goes to the handler as it is.
-      if (lead === end) return;
-      const first = text.charCodeAt(lead) | 0x20;
-      if (first !== 0x75 && first !== 0x61 && first !== 0x64 && first !== 0x73) {
-        this.handler.other!(line, start, end);
+      // Google knows is passed over, with the lines around it, to the handler as it is.
+      if (lead === end) {
+        if (this.runStart >= 0) this.runEnd = end;
         return;
       }
+      const first = text.charCodeAt(lead) | 0x20;
+      if (first !== 0x75 && first !== 0x61 && first !== 0x64 && first !== 0x73) {
+        this.passOver(line, start, end);
+        return;
+      }
+      this.passOver(-1, -1);
     }
     let stop = end;
     // Unicode mode: the leading bytes of a character that Google's cut splits stay on the line.
