@@ -308,35 +308,46 @@ class Tokenizer {
     tail: string,
   ): Directive | undefined {
     const text = this.text;
-    if (this.colon < s) this.colon = nextIndex(text, ':', s);
-    let sep = this.colon;
+    let keyEnd: number;
+    let sep: number;
+    let kind: DirectiveKind;
+    let typo = false;
     let missingColon = false;
-    if (sep >= e) {
-      // Google accepts whitespace instead of the colon, but only between exactly two words.
-      sep = -1;
-      for (let i = s; i < e; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x20 || c === 0x09) {
-          sep = i;
-          break;
+    // The usual form, a known key spelled out and the colon right after it, needs no search.
+    const known = knownKeyAt(text, s, e);
+    if (known !== undefined) {
+      keyEnd = sep = s + known.name.length;
+      kind = known.kind;
+    } else {
+      if (this.colon < s) this.colon = nextIndex(text, ':', s);
+      sep = this.colon;
+      if (sep >= e) {
+        // Google accepts whitespace instead of the colon, but only between exactly two words.
+        sep = -1;
+        for (let i = s; i < e; i++) {
+          const c = text.charCodeAt(i);
+          if (c === 0x20 || c === 0x09) {
+            sep = i;
+            break;
+          }
         }
+        if (sep < 0) return undefined;
+        let v = sep;
+        while (v < e && (text.charCodeAt(v) === 0x20 || text.charCodeAt(v) === 0x09)) v++;
+        for (let i = v; i < e; i++) {
+          const c = text.charCodeAt(i);
+          if (c === 0x20 || c === 0x09) return undefined;
+        }
+        missingColon = true;
       }
-      if (sep < 0) return undefined;
-      let v = sep;
-      while (v < e && (text.charCodeAt(v) === 0x20 || text.charCodeAt(v) === 0x09)) v++;
-      for (let i = v; i < e; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x20 || c === 0x09) return undefined;
-      }
-      missingColon = true;
+      keyEnd = sep;
+      while (keyEnd > s && isAsciiSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
+      if (keyEnd === s) return undefined;
+      [kind, typo] = classifyKeyAt(text, s, keyEnd);
     }
-    let keyEnd = sep;
-    while (keyEnd > s && isAsciiSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
-    if (keyEnd === s) return undefined;
     let valueStart = sep + 1;
     while (valueStart < e && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
 
-    const [kind, typo] = classifyKeyAt(text, s, keyEnd);
     const slot = this.slot;
     slot.line = line;
     slot.kind = kind;
@@ -363,6 +374,34 @@ function nextIndex(text: string, char: string, from: number): number {
 function isAsciiSpace(code: number): boolean {
   // absl::ascii_isspace: space, \t, \n, \v, \f, \r
   return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+
+interface KnownKey {
+  readonly name: string;
+  readonly kind: DirectiveKind;
+}
+const DISALLOW_KEY: KnownKey = { name: 'disallow', kind: 'disallow' };
+const ALLOW_KEY: KnownKey = { name: 'allow', kind: 'allow' };
+const USER_AGENT_KEY: KnownKey = { name: 'user-agent', kind: 'user-agent' };
+const SITEMAP_KEY: KnownKey = { name: 'sitemap', kind: 'sitemap' };
+
+/** The key Google knows that `text[s, e)` spells out in full, the colon right after it. */
+function knownKeyAt(text: string, s: number, e: number): KnownKey | undefined {
+  const first = text.charCodeAt(s) | 0x20;
+  const known =
+    first === 0x64
+      ? DISALLOW_KEY
+      : first === 0x61
+        ? ALLOW_KEY
+        : first === 0x75
+          ? USER_AGENT_KEY
+          : first === 0x73
+            ? SITEMAP_KEY
+            : undefined;
+  if (known === undefined) return undefined;
+  const colon = s + known.name.length;
+  if (colon >= e || text.charCodeAt(colon) !== 0x3a) return undefined;
+  return startsWithLower(text, s, e, known.name) ? known : undefined;
 }
 
 const USER_AGENT_TYPOS = ['useragent', 'user agent'];
