@@ -1,0 +1,96 @@
+/**
+ * Google's key recognition (ParsedRobotsKey::Parse): which directive a key names, the typos
+ * Google accepts included, compared case-insensitively as prefixes, without slicing the key
+ * out of the text.
+ */
+import type { DirectiveKind } from './tokenizer.ts';
+
+export interface KnownKey {
+  readonly name: string;
+  readonly kind: DirectiveKind;
+}
+const DISALLOW_KEY: KnownKey = { name: 'disallow', kind: 'disallow' };
+const ALLOW_KEY: KnownKey = { name: 'allow', kind: 'allow' };
+const USER_AGENT_KEY: KnownKey = { name: 'user-agent', kind: 'user-agent' };
+const SITEMAP_KEY: KnownKey = { name: 'sitemap', kind: 'sitemap' };
+
+/** The key Google knows that `text[s, e)` spells out in full, the colon right after it. */
+export function knownKeyAt(text: string, s: number, e: number): KnownKey | undefined {
+  const first = text.charCodeAt(s) | 0x20;
+  const known =
+    first === 0x64
+      ? DISALLOW_KEY
+      : first === 0x61
+        ? ALLOW_KEY
+        : first === 0x75
+          ? USER_AGENT_KEY
+          : first === 0x73
+            ? SITEMAP_KEY
+            : undefined;
+  if (known === undefined) return undefined;
+  const colon = s + known.name.length;
+  if (colon >= e || text.charCodeAt(colon) !== 0x3a) return undefined;
+  return startsWithLower(text, s, e, known.name) ? known : undefined;
+}
+
+const USER_AGENT_TYPOS = ['useragent', 'user agent'];
+const DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'];
+
+/**
+ * Google's ParsedRobotsKey::Parse for the key `text[start, end)`, without slicing it out:
+ * case-insensitive *prefix* tests, in this order.
+ */
+export function classifyKeyAt(text: string, start: number, end: number): [DirectiveKind, boolean] {
+  // Every key Google knows starts with u, a, d or s: anything else is unknown at once.
+  const first = lower(text.charCodeAt(start));
+  if (first === 0x75 /* u */) {
+    if (startsWithLower(text, start, end, 'user-agent')) return USER_AGENT;
+    if (startsWithAny(text, start, end, USER_AGENT_TYPOS)) return USER_AGENT_TYPO;
+  } else if (first === 0x61 /* a */) {
+    if (startsWithLower(text, start, end, 'allow')) return ALLOW;
+  } else if (first === 0x64 /* d */) {
+    if (startsWithLower(text, start, end, 'disallow')) return DISALLOW;
+    if (startsWithAny(text, start, end, DISALLOW_TYPOS)) return DISALLOW_TYPO;
+  } else if (first === 0x73 /* s */) {
+    if (startsWithLower(text, start, end, 'sitemap')) return SITEMAP;
+    if (startsWithLower(text, start, end, 'site-map')) return SITEMAP_TYPO;
+  }
+  return UNKNOWN;
+}
+
+function startsWithAny(
+  text: string,
+  start: number,
+  end: number,
+  prefixes: readonly string[],
+): boolean {
+  for (const prefix of prefixes) if (startsWithLower(text, start, end, prefix)) return true;
+  return false;
+}
+
+const USER_AGENT: [DirectiveKind, boolean] = ['user-agent', false];
+const USER_AGENT_TYPO: [DirectiveKind, boolean] = ['user-agent', true];
+const ALLOW: [DirectiveKind, boolean] = ['allow', false];
+const DISALLOW: [DirectiveKind, boolean] = ['disallow', false];
+const DISALLOW_TYPO: [DirectiveKind, boolean] = ['disallow', true];
+const SITEMAP: [DirectiveKind, boolean] = ['sitemap', false];
+const SITEMAP_TYPO: [DirectiveKind, boolean] = ['sitemap', true];
+const UNKNOWN: [DirectiveKind, boolean] = ['unknown', false];
+
+/** ASCII lower-casing of one character code (absl's ascii_tolower). */
+function lower(code: number): number {
+  return code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+}
+
+/**
+ * `text[start, end)` starts with `prefix` (given in lower case), ignoring ASCII case. The
+ * prefixes hold letters, `-` and space: setting bit 0x20 lower-cases a letter and leaves
+ * them alone; the only other codes it maps onto them are CR and NUL, never inside a line.
+ */
+function startsWithLower(text: string, start: number, end: number, prefix: string): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    if ((text.charCodeAt(start + i) | 0x20) !== prefix.charCodeAt(i)) return false;
+  }
+  return true;
+}
