@@ -99,7 +99,6 @@ export class ExtraTable {
     const extras: Extra[] = [];
     const cells = this.#cells;
     let group = -1;
-    let at = 0;
     const keep = (d: Directive): void => {
       this.#push(extras, d.line, group, d.key, d.value, d.valueIsBytes);
     };
@@ -109,7 +108,7 @@ export class ExtraTable {
       this.unicode,
       this.ascii,
     );
-    for (at = 0; at < cells.length; at += CELLS) {
+    for (let at = 0; at < cells.length; at += CELLS) {
       const line = cells.at(at);
       group = cells.at(at + 1);
       if (cells.at(at + 2) === UNTOKENIZED) {
