@@ -32,7 +32,7 @@ const COMMON_KEYS = new Map(
 );
 
 const CELLS = 6;
-/** Key start of lines kept untokenized (see `TokenHandler.other`). */
+/** Key start of lines kept untokenized (see `SkimmingHandler.other`). */
 const UNTOKENIZED = -1;
 
 /**

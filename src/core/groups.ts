@@ -10,7 +10,7 @@ import {
 import { ExtraTable } from './extras.ts';
 import type { Profile } from './profiles.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
-import type { Directive, LineInfo, TokenHandler } from './tokenizer.ts';
+import type { Directive, LineInfo, SkimmingHandler } from './tokenizer.ts';
 
 /** A group: consecutive user-agent lines and the rules that follow them. */
 export interface Group {
@@ -57,7 +57,7 @@ export interface ParsedFile {
  * that follows an allow or disallow line starts a new group; sitemap and other lines do not
  * end one. With the legacy profile a blank line also ends the record.
  */
-export class GroupBuilder implements TokenHandler {
+export class GroupBuilder implements SkimmingHandler {
   private readonly result: ParsedFile;
   /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
   private current = -1;
@@ -136,7 +136,7 @@ export class GroupBuilder implements TokenHandler {
     }
   }
 
-  /** Lines that can only be unknown keys: kept as they are (see `TokenHandler.other`). */
+  /** Lines that can only be unknown keys: kept as they are (see `SkimmingHandler.other`). */
   other(firstLine: number, start: number, end: number): void {
     this.result.extras.addLines(firstLine, this.current, start, end);
   }

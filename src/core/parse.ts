@@ -66,7 +66,10 @@ export function tokenizeBody(
   maxBytes = DEFAULT_MAX_BYTES,
 ): { lineCount: number; total: number; read: number } {
   const { text, total } = toLimitedByteString(body, maxBytes);
-  return { lineCount: tokenize(text, handler), total, read: text.length };
+  // Every line is tokenized for an outside handler, whatever else it has.
+  const every: TokenHandler = { directive: (d) => handler.directive(d) };
+  if (handler.line) every.line = (info) => handler.line!(info);
+  return { lineCount: tokenize(text, every), total, read: text.length };
 }
 
 const NON_ASCII_RUN = /[^\x00-\x7f]+/g; // eslint-disable-line no-control-regex

@@ -95,14 +95,18 @@ export interface TokenHandler {
   /** Called for every line, before the line's directive (if any). */
   line?(info: LineInfo): void;
   directive(directive: Directive): void;
+}
+
+/** The parse's own handler, which may keep lines untokenized (not part of the public API). */
+export interface SkimmingHandler extends TokenHandler {
   /**
-   * Optional, and only used when there is no `line` callback: receives, untokenized, each
-   * run of lines whose first non-blank character cannot begin a key Google knows (u, a, d
-   * or s), blank lines among them: `text[start, end)`, from line `firstLine`. Such lines are
-   * at most unknown keys (HTML pages served as robots.txt are made of them);
-   * `rangeTokenizer` tokenizes them later, as `tokenize` would have, if they are needed.
+   * Used when there is no `line` callback: receives, untokenized, each run of lines whose
+   * first non-blank character cannot begin a key Google knows (u, a, d or s), blank lines
+   * among them: `text[start, end)`, from line `firstLine`. Such lines are at most unknown
+   * keys (HTML pages served as robots.txt are made of them); `rangeTokenizer` tokenizes
+   * them later, as `tokenize` would have, if they are needed.
    */
-  other?(firstLine: number, start: number, end: number): void;
+  other(firstLine: number, start: number, end: number): void;
 }
 
 const CR = 0x0d;
@@ -168,7 +172,7 @@ class Tokenizer {
     private readonly unicode: boolean,
   ) {
     this.slot = new DirectiveSlot(text);
-    this.passOthers = handler.other !== undefined && handler.line === undefined;
+    this.passOthers = 'other' in handler && handler.line === undefined;
   }
 
   run(): number {
@@ -226,7 +230,7 @@ class Tokenizer {
   /** Hands the run of lines passed over, if any, to the handler. */
   private endPassOver(): void {
     if (this.runStart < 0) return;
-    this.handler.other!(this.runLine, this.runStart, this.runEnd);
+    (this.handler as SkimmingHandler).other(this.runLine, this.runStart, this.runEnd);
     this.runStart = -1;
   }
 
