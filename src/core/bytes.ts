@@ -77,24 +77,6 @@ export function replaceLoneSurrogates(text: string): string {
   return text.replace(LONE_SURROGATE, '\ufffd');
 }
 
-/**
- * Where a character (or class) next occurs in a text, for offsets that only move forward:
- * each occurrence is searched for once, so asking about every line of a file stays linear.
- */
-export class Occurrences {
-  #next = -1;
-  constructor(
-    private readonly text: string,
-    private readonly find: (text: string, from: number) => number,
-  ) {}
-
-  /** Whether one occurs in `text[start, end)`; `start` must not decrease between calls. */
-  within(start: number, end: number): boolean {
-    if (this.#next < start) this.#next = this.find(this.text, start);
-    return this.#next < end;
-  }
-}
-
 /** `text.indexOf(char, from)`, or `text.length` when there is none. */
 export function indexOrLength(text: string, char: string, from: number): number {
   const at = text.indexOf(char, from);

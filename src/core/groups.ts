@@ -1,12 +1,5 @@
 import { isGlobalAgent, productToken } from './agents.ts';
-import {
-  displayText,
-  indexOrLength,
-  nextNonAscii,
-  Occurrences,
-  wellFormed,
-  type ByteString,
-} from './bytes.ts';
+import { displayText, indexOrLength, nextNonAscii, wellFormed, type ByteString } from './bytes.ts';
 import { ExtraTable } from './extras.ts';
 import type { Profile } from './profiles.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
@@ -61,11 +54,12 @@ export class GroupBuilder implements SkimmingHandler {
   private readonly result: ParsedFile;
   /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
   private current = -1;
-  private readonly seenSitemaps = new Set<string>();
-  // Rule values are checked in the text, before they are sliced out of it.
-  private readonly percent: Occurrences;
-  private readonly star: Occurrences;
-  private readonly nonAscii: Occurrences;
+  private seenSitemaps: Set<string> | undefined;
+  // Rule values are checked in the text before they are sliced out of it: the next `%`, `*`
+  // and non-ASCII character, each found once as the lines move forward.
+  private nextPercent = -1;
+  private nextStar = -1;
+  private nextNonAscii = -1;
   line?: (info: LineInfo) => void;
 
   /**
@@ -88,9 +82,6 @@ export class GroupBuilder implements SkimmingHandler {
       extras: new ExtraTable(text, unicode, ascii, unicode ? wellFormed : displayText),
       orphanRuleLines: [],
     };
-    this.percent = new Occurrences(text, (t, from) => indexOrLength(t, '%', from));
-    this.star = new Occurrences(text, (t, from) => indexOrLength(t, '*', from));
-    this.nonAscii = new Occurrences(text, nextNonAscii);
     if (profile.blankLineEndsGroup) {
       this.line = (info: LineInfo) => {
         if (info.blank) this.current = -1;
@@ -125,8 +116,9 @@ export class GroupBuilder implements SkimmingHandler {
       case 'sitemap': {
         // Text may hold lone surrogates; shown as U+FFFD, as its UTF-8 bytes would be.
         const url = unicode ? wellFormed(d.value) : displayText(d.value);
-        if (url.length > 0 && !this.seenSitemaps.has(url)) {
-          this.seenSitemaps.add(url);
+        const seen = (this.seenSitemaps ??= new Set());
+        if (url.length > 0 && !seen.has(url)) {
+          seen.add(url);
           this.result.sitemaps.push(url);
         }
         return;
@@ -165,17 +157,22 @@ export class GroupBuilder implements SkimmingHandler {
     const start = d.valueStart;
     const end = d.valueEnd;
     const value = d.value;
+    const text = this.text;
     // Every profile rewrites only %-escapes and non-ASCII octets: most values stay as they are.
-    const plain =
-      !d.valueIsBytes &&
-      !this.percent.within(start, end) &&
-      (this.ascii || !this.nonAscii.within(start, end));
+    if (this.nextPercent < start) this.nextPercent = indexOrLength(text, '%', start);
+    let plain = !d.valueIsBytes && this.nextPercent >= end;
+    if (plain && !this.ascii) {
+      if (this.nextNonAscii < start) this.nextNonAscii = nextNonAscii(text, start);
+      plain = this.nextNonAscii >= end;
+    }
     const pattern = plain ? value : profile.normalizePattern(value, unicode);
-    const wild =
-      profile.wildcards &&
-      (plain
-        ? this.star.within(start, end) || (end > start && this.text.charCodeAt(end - 1) === 0x24)
-        : hasWildcard(pattern));
+    let wild = false;
+    if (profile.wildcards && plain) {
+      if (this.nextStar < start) this.nextStar = indexOrLength(text, '*', start);
+      wild = this.nextStar < end || (end > start && text.charCodeAt(end - 1) === 0x24);
+    } else if (profile.wildcards) {
+      wild = hasWildcard(pattern);
+    }
     const id = rules.add(allow, d.line, this.display(value, unicode), pattern, wild);
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
