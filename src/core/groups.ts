@@ -167,11 +167,12 @@ export class GroupBuilder implements SkimmingHandler {
     }
     const pattern = plain ? value : profile.normalizePattern(value, unicode);
     let wild = false;
-    if (profile.wildcards && plain) {
+    if (profile.wildcards && !plain) {
+      wild = hasWildcard(pattern);
+    } else if (profile.wildcards) {
+      // The pattern is the value as it stands in the text: look there.
       if (this.nextStar < start) this.nextStar = indexOrLength(text, '*', start);
       wild = this.nextStar < end || (end > start && text.charCodeAt(end - 1) === 0x24);
-    } else if (profile.wildcards) {
-      wild = hasWildcard(pattern);
     }
     const id = rules.add(allow, d.line, this.display(value, unicode), pattern, wild);
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
