@@ -1,4 +1,4 @@
-import { leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
+import { indexOrLength, leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
 import { classifyKeyAt, knownKeyAt } from './keys.ts';
 
 /**
@@ -203,8 +203,8 @@ class Tokenizer {
     let cr = -1;
     let lastWasCR = false;
     for (;;) {
-      if (lf < pos) lf = nextIndex(text, '\n', pos);
-      if (cr < pos) cr = nextIndex(text, '\r', pos);
+      if (lf < pos) lf = indexOrLength(text, '\n', pos);
+      if (cr < pos) cr = indexOrLength(text, '\r', pos);
       const end = lf < cr ? lf : cr;
       if (end >= limit) break;
       const terminator = text.charCodeAt(end);
@@ -271,10 +271,10 @@ class Tokenizer {
     }
     const truncated = stop < end;
     // Google's line is a C string: nothing after a NUL byte is seen.
-    if (this.nul < start) this.nul = nextIndex(text, '\0', start);
+    if (this.nul < start) this.nul = indexOrLength(text, '\0', start);
     const nul = this.nul < stop;
     if (nul) stop = this.nul;
-    if (this.hash < start) this.hash = nextIndex(text, '#', start);
+    if (this.hash < start) this.hash = indexOrLength(text, '#', start);
     const comment = this.hash < stop;
     if (comment) stop = this.hash;
     if (nul || comment) tail = '';
@@ -323,7 +323,7 @@ class Tokenizer {
       keyEnd = sep = s + known.name.length;
       kind = known.kind;
     } else {
-      if (this.colon < s) this.colon = nextIndex(text, ':', s);
+      if (this.colon < s) this.colon = indexOrLength(text, ':', s);
       sep = this.colon;
       if (sep >= e) {
         // Google accepts whitespace instead of the colon, but only between exactly two words.
@@ -368,11 +368,6 @@ class Tokenizer {
     slot.valueColumn = valueStart - lineStart + 1;
     return slot;
   }
-}
-
-function nextIndex(text: string, char: string, from: number): number {
-  const at = text.indexOf(char, from);
-  return at < 0 ? text.length : at;
 }
 
 function isAsciiSpace(code: number): boolean {
