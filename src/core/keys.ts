@@ -5,6 +5,12 @@
  */
 import type { DirectiveKind } from './tokenizer.ts';
 
+/** Every key Google knows (typos included) begins with u, a, d or s, in either case. */
+export function mayBeginKnownKey(code: number): boolean {
+  const first = code | 0x20;
+  return first === 0x75 || first === 0x61 || first === 0x64 || first === 0x73;
+}
+
 export interface KnownKey {
   readonly name: string;
   readonly kind: DirectiveKind;

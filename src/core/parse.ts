@@ -3,7 +3,7 @@ import { InvalidInputError } from './errors.ts';
 import { GroupBuilder } from './groups.ts';
 import { PROFILES, type ProfileName } from './profiles.ts';
 import { RobotsTxt } from './robots.ts';
-import { tokenize, type TokenHandler } from './tokenizer.ts';
+import { skim, tokenize, type TokenHandler } from './tokenizer.ts';
 
 /** Google ignores everything after the first 500 KiB of a robots.txt. */
 export const DEFAULT_MAX_BYTES = 512_000;
@@ -46,7 +46,7 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
     if (cut >= 0) {
       const text = cut < body.length ? body.slice(0, cut) : body;
       const builder = new GroupBuilder(profile, text, true, ascii);
-      const lineCount = tokenize(text, builder, true, ascii);
+      const lineCount = skim(text, builder, true, ascii);
       return new RobotsTxt(profile, builder.finish(), lineCount, () => ({
         total: cut === body.length ? bytes : utf8Length(body),
         read: bytes,
@@ -55,7 +55,7 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
   }
   const { text, total } = toLimitedByteString(body, maxBytes);
   const builder = new GroupBuilder(profile, text);
-  const lineCount = tokenize(text, builder);
+  const lineCount = skim(text, builder);
   return new RobotsTxt(profile, builder.finish(), lineCount, { total, read: text.length });
 }
 
@@ -66,10 +66,7 @@ export function tokenizeBody(
   maxBytes = DEFAULT_MAX_BYTES,
 ): { lineCount: number; total: number; read: number } {
   const { text, total } = toLimitedByteString(body, maxBytes);
-  // Every line is tokenized for an outside handler, whatever else it has.
-  const every: TokenHandler = { directive: (d) => handler.directive(d) };
-  if (handler.line) every.line = (info) => handler.line!(info);
-  return { lineCount: tokenize(text, every), total, read: text.length };
+  return { lineCount: tokenize(text, handler), total, read: text.length };
 }
 
 const NON_ASCII_RUN = /[^\x00-\x7f]+/g; // eslint-disable-line no-control-regex

@@ -1,5 +1,5 @@
 import { indexOrLength, leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
-import { classifyKeyAt, knownKeyAt } from './keys.ts';
+import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
 
 /**
  * The one robots.txt tokenizer. It reproduces how Google's reference parser (robots.cc)
@@ -97,14 +97,14 @@ export interface TokenHandler {
   directive(directive: Directive): void;
 }
 
-/** The parse's own handler, which may keep lines untokenized (not part of the public API). */
+/** A handler for `skim` (the parse's own; not part of the public API). */
 export interface SkimmingHandler extends TokenHandler {
   /**
-   * Used when there is no `line` callback: receives, untokenized, each run of lines whose
-   * first non-blank character cannot begin a key Google knows (u, a, d or s), blank lines
-   * among them: `text[start, end)`, from line `firstLine`. Such lines are at most unknown
-   * keys (HTML pages served as robots.txt are made of them); `rangeTokenizer` tokenizes
-   * them later, as `tokenize` would have, if they are needed.
+   * Receives, untokenized, each run of lines whose first non-blank character cannot begin a
+   * key Google knows (u, a, d or s), blank lines among them: `text[start, end)`, from line
+   * `firstLine`. Such lines are at most unknown keys (HTML pages served as robots.txt are
+   * made of them); `rangeTokenizer` tokenizes them later, as `tokenize` would have, if
+   * they are needed.
    */
   other(firstLine: number, start: number, end: number): void;
 }
@@ -131,8 +131,21 @@ export function tokenize(
 }
 
 /**
- * A function that tokenizes the runs of lines `tokenize` passed to `other`, in file order,
- * exactly as `tokenize` would have. `unicode` and `ascii` as given to `tokenize`.
+ * `tokenize`, except that lines which can only be unknown keys go to `handler.other`
+ * untokenized (see `SkimmingHandler`). With a `line` callback every line is tokenized.
+ */
+export function skim(
+  text: string,
+  handler: SkimmingHandler,
+  unicode = false,
+  ascii = false,
+): number {
+  return new Tokenizer(text, handler, unicode && !ascii, handler.line === undefined).run();
+}
+
+/**
+ * A function that tokenizes the runs of lines `skim` passed to `other`, in file order,
+ * exactly as `tokenize` would have. `unicode` and `ascii` as given to `skim`.
  */
 export function rangeTokenizer(
   text: string,
@@ -140,11 +153,7 @@ export function rangeTokenizer(
   unicode: boolean,
   ascii = false,
 ): (firstLine: number, start: number, end: number) => void {
-  const tokenizer = new Tokenizer(
-    text,
-    { directive: (d) => handler.directive(d) },
-    unicode && !ascii,
-  );
+  const tokenizer = new Tokenizer(text, handler, unicode && !ascii);
   return (firstLine, start, end) => void tokenizer.lines(start, end, firstLine - 1);
 }
 
@@ -159,8 +168,7 @@ class Tokenizer {
   private colon = -1;
   private nonAscii = -1;
   private readonly slot: DirectiveSlot;
-  /** The handler takes lines that can only be unknown keys untokenized (see `other`). */
-  private readonly passOthers: boolean;
+
   /** The run of lines being passed over: start, end and first line; start -1 for none. */
   private runStart = -1;
   private runEnd = 0;
@@ -170,9 +178,10 @@ class Tokenizer {
     private readonly text: string,
     private readonly handler: TokenHandler,
     private readonly unicode: boolean,
+    /** Lines that can only be unknown keys go to the (skimming) handler untokenized. */
+    private readonly passOthers = false,
   ) {
     this.slot = new DirectiveSlot(text);
-    this.passOthers = 'other' in handler && handler.line === undefined;
   }
 
   run(): number {
@@ -245,8 +254,7 @@ class Tokenizer {
         if (this.runStart >= 0) this.runEnd = end;
         return;
       }
-      const first = text.charCodeAt(lead) | 0x20;
-      if (first !== 0x75 && first !== 0x61 && first !== 0x64 && first !== 0x73) {
+      if (!mayBeginKnownKey(text.charCodeAt(lead))) {
         this.passOver(line, start, end);
         return;
       }
