@@ -1,4 +1,4 @@
-import { displayText, type ByteString } from './bytes.ts';
+import { displayText, wellFormed, type ByteString } from './bytes.ts';
 import { IntColumn } from './columns.ts';
 import { rangeTokenizer, type Directive } from './tokenizer.ts';
 
@@ -53,15 +53,18 @@ export class ExtraTable {
 
   /**
    * @param source the tokenized text the offsets refer to.
-   * @param unicode, ascii as given to `tokenize`, to tokenize kept lines the same way.
-   * @param display turns a slice of the text into text as shown to people.
+   * @param unicode, ascii as given to `skim`, to tokenize kept lines the same way.
    */
   constructor(
     private readonly source: string,
     private readonly unicode: boolean,
     private readonly ascii: boolean,
-    private readonly display: (text: string) => string,
   ) {}
+
+  /** A slice of the text as shown to people: bytes decoded, lone surrogates as U+FFFD. */
+  private display(text: string): string {
+    return this.unicode ? wellFormed(text) : displayText(text);
+  }
 
   add(d: Directive, group: number): void {
     const cells = this.#cells;

@@ -79,7 +79,7 @@ export class GroupBuilder implements SkimmingHandler {
       groups: new GroupTable(),
       rules: new RuleTable(),
       sitemaps: [],
-      extras: new ExtraTable(text, unicode, ascii, unicode ? wellFormed : displayText),
+      extras: new ExtraTable(text, unicode, ascii),
       orphanRuleLines: [],
     };
     if (profile.blankLineEndsGroup) {
@@ -115,7 +115,7 @@ export class GroupBuilder implements SkimmingHandler {
         return this.rule(d.kind === 'allow', d, unicode);
       case 'sitemap': {
         // Text may hold lone surrogates; shown as U+FFFD, as its UTF-8 bytes would be.
-        const url = unicode ? wellFormed(d.value) : displayText(d.value);
+        const url = wellFormed(this.display(d.value, unicode));
         const seen = (this.seenSitemaps ??= new Set());
         if (url.length > 0 && !seen.has(url)) {
           seen.add(url);

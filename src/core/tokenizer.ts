@@ -70,7 +70,6 @@ export interface Directive {
 class DirectiveSlot implements Directive {
   line = 0;
   kind: DirectiveKind = 'unknown';
-  valueIsBytes = false;
   typo = false;
   missingColon = false;
   keyColumn = 0;
@@ -88,6 +87,9 @@ class DirectiveSlot implements Directive {
   get value(): string {
     const value = this.text.slice(this.valueStart, this.valueEnd);
     return this.tail === '' ? value : utf8ByteString(value) + this.tail;
+  }
+  get valueIsBytes(): boolean {
+    return this.tail !== '';
   }
 }
 
@@ -372,7 +374,6 @@ class Tokenizer {
     slot.valueEnd = e;
     // The tail, non-whitespace, ends the last word, which is always the value.
     slot.tail = tail;
-    slot.valueIsBytes = tail !== '';
     slot.valueColumn = valueStart - lineStart + 1;
     return slot;
   }
