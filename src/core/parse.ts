@@ -1,4 +1,10 @@
-import { bytesToByteString, utf8ByteString, utf8Prefix, type ByteString } from './bytes.ts';
+import {
+  bytesToByteString,
+  utf8ByteString,
+  utf8Cut,
+  utf8Prefix,
+  type ByteString,
+} from './bytes.ts';
 import { InvalidInputError } from './errors.ts';
 import { GroupBuilder } from './groups.ts';
 import { PROFILES, type ProfileName } from './profiles.ts';
@@ -48,7 +54,7 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
       const builder = new GroupBuilder(profile, text, true, ascii);
       const lineCount = skim(text, builder, true, ascii);
       return new RobotsTxt(profile, builder.finish(), lineCount, () => ({
-        total: cut === body.length ? bytes : utf8Length(body),
+        total: cut === body.length ? bytes : utf8Cut(body, 0, body.length, Infinity).bytes,
         read: bytes,
       }));
     }
@@ -67,29 +73,6 @@ export function tokenizeBody(
 ): { lineCount: number; total: number; read: number } {
   const { text, total } = toLimitedByteString(body, maxBytes);
   return { lineCount: tokenize(text, handler), total, read: text.length };
-}
-
-const NON_ASCII_RUN = /[^\x00-\x7f]+/g; // eslint-disable-line no-control-regex
-
-/** UTF-8 length of a string; only its non-ASCII runs are walked. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  NON_ASCII_RUN.lastIndex = 0;
-  for (let run = NON_ASCII_RUN.exec(text); run; run = NON_ASCII_RUN.exec(text)) {
-    const chars = run[0];
-    for (let i = 0; i < chars.length; i++) {
-      const c = chars.charCodeAt(i);
-      if (c < 0x800) {
-        bytes += 1; // 2 bytes for 1 unit
-      } else if (c <= 0xdbff && c >= 0xd800 && (chars.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-        bytes += 2; // a surrogate pair: 4 bytes for 2 units
-        i++;
-      } else {
-        bytes += 2; // 3 bytes for 1 unit (a lone surrogate is encoded as U+FFFD)
-      }
-    }
-  }
-  return bytes;
 }
 
 export function toLimitedByteString(
