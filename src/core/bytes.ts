@@ -14,7 +14,11 @@ const utf8Decoder = new TextDecoder('utf-8');
 const CHUNK = 8192;
 
 export function isAscii(text: string): boolean {
-  return !NON_ASCII.test(text);
+  if (text.length < 256) return !NON_ASCII.test(text);
+  // Native encoding into scratch space outpaces a regex scan on long text. Every character
+  // takes a byte or more, so all of them fit in one byte each only if all are ASCII.
+  const { read } = utf8Encoder.encodeInto(text, scratchBuffer(text.length));
+  return read === text.length;
 }
 
 /** Bytes to a byte string, one char per byte. */
@@ -103,17 +107,24 @@ let scratch: Uint8Array | undefined;
  * whether the text is ASCII.
  */
 export function utf8Prefix(text: string, maxBytes: number): Utf8Prefix {
-  const need = Math.min(maxBytes, text.length * 3);
-  let buffer = scratch;
-  if (!buffer || buffer.length < need) {
-    buffer = new Uint8Array(Math.max(need, 4096));
-    if (buffer.length <= SCRATCH_LIMIT) scratch = buffer;
-  }
-  const { read, written } = utf8Encoder.encodeInto(text, buffer.subarray(0, need));
+  const { read, written } = utf8Encoder.encodeInto(
+    text,
+    scratchBuffer(Math.min(maxBytes, text.length * 3)),
+  );
   // encodeInto stops before a character that does not fit whole: unless the budget is
   // used up exactly, Google's byte cut falls inside that character.
   const cut = read === text.length || written === maxBytes ? read : -1;
   return { cut, bytes: written, ascii: read === written };
+}
+
+/** `size` bytes of scratch space, reused between calls up to SCRATCH_LIMIT. */
+function scratchBuffer(size: number): Uint8Array {
+  let buffer = scratch;
+  if (!buffer || buffer.length < size) {
+    buffer = new Uint8Array(Math.max(size, 4096));
+    if (buffer.length <= SCRATCH_LIMIT) scratch = buffer;
+  }
+  return buffer.subarray(0, size);
 }
 
 // eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose

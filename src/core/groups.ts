@@ -1,5 +1,12 @@
 import { isGlobalAgent, productToken } from './agents.ts';
-import { displayText, indexOrLength, nextNonAscii, wellFormed, type ByteString } from './bytes.ts';
+import {
+  displayText,
+  indexOrLength,
+  isAscii,
+  nextNonAscii,
+  wellFormed,
+  type ByteString,
+} from './bytes.ts';
 import { ExtraTable } from './extras.ts';
 import type { Profile } from './profiles.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
@@ -60,6 +67,7 @@ export class GroupBuilder implements SkimmingHandler {
   private nextPercent = -1;
   private nextStar = -1;
   private nextNonAscii = -1;
+  private nextIndexHtml = -1;
   line?: (info: LineInfo) => void;
 
   /**
@@ -67,19 +75,20 @@ export class GroupBuilder implements SkimmingHandler {
    * @param unicode the tokenizer runs in unicode mode: values are text already (shown as they
    *   are) and are UTF-8 encoded only where bytes matter, before pattern normalisation.
    * @param ascii the whole input is ASCII: a value without `%` needs no normalisation in any
-   *   profile (they only rewrite escapes and non-ASCII octets).
+   *   profile (they only rewrite escapes and non-ASCII octets). Undefined when not known:
+   *   found out when a rule first needs it (pages served as robots.txt seldom have rules).
    */
   constructor(
     private readonly profile: Profile,
     private readonly text: string,
     private readonly unicode = false,
-    private readonly ascii = false,
+    private ascii?: boolean,
   ) {
     this.result = {
       groups: new GroupTable(),
       rules: new RuleTable(),
       sitemaps: [],
-      extras: new ExtraTable(text, unicode, ascii),
+      extras: new ExtraTable(text, unicode, ascii ?? false),
       orphanRuleLines: [],
     };
     if (profile.blankLineEndsGroup) {
@@ -161,7 +170,7 @@ export class GroupBuilder implements SkimmingHandler {
     // Every profile rewrites only %-escapes and non-ASCII octets: most values stay as they are.
     if (this.nextPercent < start) this.nextPercent = indexOrLength(text, '%', start);
     let plain = !d.valueIsBytes && this.nextPercent >= end;
-    if (plain && !this.ascii) {
+    if (plain && !(this.ascii ??= isAscii(text))) {
       if (this.nextNonAscii < start) this.nextNonAscii = nextNonAscii(text, start);
       plain = this.nextNonAscii >= end;
     }
@@ -182,7 +191,11 @@ export class GroupBuilder implements SkimmingHandler {
       (rules.inert ??= new Set()).add(id);
     }
     if (profile.indexHtmlAlias && allow) {
-      const alias = indexHtmlAlias(pattern);
+      // A plain value is its pattern: only one holding `/index.htm` can have an alias.
+      if (plain && this.nextIndexHtml < start) {
+        this.nextIndexHtml = indexOrLength(text, '/index.htm', start);
+      }
+      const alias = plain && this.nextIndexHtml >= end ? undefined : indexHtmlAlias(pattern);
       if (alias !== undefined) (rules.aliases ??= new Map()).set(id, alias);
     }
   }

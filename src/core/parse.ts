@@ -48,15 +48,18 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
   // Text is tokenized as it is, without conversion to bytes (see tokenize()), unless the
   // size limit falls inside a character.
   if (typeof body === 'string') {
-    const { cut, bytes, ascii } = utf8Prefix(body, maxBytes);
+    // A UTF-16 unit is at most 3 UTF-8 bytes: text that short is within the limit unmeasured,
+    // and whether it is ASCII is left to the group builder, to find out if a rule needs it.
+    const prefix = body.length * 3 <= maxBytes ? undefined : utf8Prefix(body, maxBytes);
+    const cut = prefix ? prefix.cut : body.length;
     if (cut >= 0) {
       const text = cut < body.length ? body.slice(0, cut) : body;
-      const builder = new GroupBuilder(profile, text, true, ascii);
-      const lineCount = skim(text, builder, true, ascii);
-      return new RobotsTxt(profile, builder.finish(), lineCount, () => ({
-        total: cut === body.length ? bytes : utf8Cut(body, 0, body.length, Infinity).bytes,
-        read: bytes,
-      }));
+      const builder = new GroupBuilder(profile, text, true, prefix?.ascii);
+      const lineCount = skim(text, builder, true, prefix?.ascii);
+      return new RobotsTxt(profile, builder.finish(), lineCount, () => {
+        const total = utf8Cut(body, 0, body.length, Infinity).bytes;
+        return { total, read: prefix && cut < body.length ? prefix.bytes : total };
+      });
     }
   }
   const { text, total } = toLimitedByteString(body, maxBytes);

@@ -64,6 +64,15 @@ describe('limits and odd input', () => {
     assert.equal(parse(head, { maxBytes: 20 }).isAllowed('http://h/a', 'x'), true);
   });
 
+  test('bytes counts UTF-8 bytes of text, short or cut at the limit', () => {
+    // Short text is not measured while parsing (it cannot reach the limit): counted on demand.
+    const body = 'User-agent: *\nDisallow: /café/ツ/😀\n';
+    const size = new TextEncoder().encode(body).length;
+    assert.deepEqual(parse(body).bytes, { total: size, read: size });
+    assert.deepEqual(parse(body, { maxBytes: 10 }).bytes, { total: size, read: 10 });
+    assert.equal(parse(body).isAllowed('http://h/caf%C3%A9/%E3%83%84/%F0%9F%98%80', 'x'), false);
+  });
+
   test('bytes after a NUL on a line are ignored', () => {
     const robots = parse('User-agent: *\nDisallow: /a\0/b\n');
     assert.equal(robots.isAllowed('http://h/a/c', 'x'), false);
