@@ -1,7 +1,6 @@
 import type { ByteString } from './bytes.ts';
 
 const HEX = '0123456789ABCDEF';
-const NEEDS_GOOGLE_ESCAPE = /[%\x80-\xff]/;
 
 function isHex(code: number): boolean {
   return (
@@ -24,20 +23,23 @@ function percent(byte: number): string {
  * `%xx` escapes are upper-cased. Everything else, `*` and `$` included, is kept.
  */
 export function googleEscape(value: ByteString): ByteString {
-  if (!NEEDS_GOOGLE_ESCAPE.test(value)) return value;
+  // Unchanged stretches are copied whole: most escapes (`%2F`...) are upper-case already.
   let out = '';
+  let copied = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c === 0x25 && isHex(value.charCodeAt(i + 1)) && isHex(value.charCodeAt(i + 2))) {
-      out += '%' + value.slice(i + 1, i + 3).toUpperCase();
+      if (value.charCodeAt(i + 1) >= 0x61 || value.charCodeAt(i + 2) >= 0x61) {
+        out += value.slice(copied, i) + '%' + value.slice(i + 1, i + 3).toUpperCase();
+        copied = i + 3;
+      }
       i += 2;
     } else if (c >= 0x80) {
-      out += percent(c);
-    } else {
-      out += value[i];
+      out += value.slice(copied, i) + percent(c);
+      copied = i + 1;
     }
   }
-  return out;
+  return copied === 0 ? value : out + value.slice(copied);
 }
 
 function isUnreserved(code: number): boolean {

@@ -32,9 +32,6 @@ export interface Profile {
   matchPath(url: string): string;
 }
 
-// eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
-const GOOGLE_UNCHANGED = /^[\x00-\x24\x26-\x7f]*$/;
-
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
   google: {
     name: 'google',
@@ -44,9 +41,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     wildcards: true,
     indexHtmlAlias: true,
     robotsTxtAlwaysAllowed: false,
-    normalizePattern: (value, unicode) =>
-      // Most values need nothing: no escape to upper-case, no octet to encode.
-      GOOGLE_UNCHANGED.test(value) ? value : googleEscape(unicode ? utf8ByteString(value) : value),
+    normalizePattern: (value, unicode) => googleEscape(unicode ? utf8ByteString(value) : value),
     // Google matches the URL as given: the caller is expected to pass it %-encoded.
     matchPath: pathParamsQuery,
   },

@@ -431,5 +431,9 @@ describe('helpers', () => {
     assert.equal(googleEscape('/a/b/c'), '/a/b/c');
     assert.equal(googleEscape(asBytes('á')), '%C3%A1');
     assert.equal(googleEscape('%aa'), '%AA');
+    // Beyond Google's cases: escapes mixed with octets, partial and non-hex escapes kept.
+    assert.equal(googleEscape('/%2Fa%3f' + asBytes('é') + '%2a'), '/%2Fa%3F%C3%A9%2A');
+    assert.equal(googleEscape('/%2F%zz%a'), '/%2F%zz%a');
+    assert.equal(googleEscape('/x%aF' + asBytes('ツ') + 'y'), '/x%AF%E3%83%84y');
   });
 });
