@@ -169,12 +169,14 @@ export class GroupBuilder implements SkimmingHandler {
     const text = this.text;
     // Every profile rewrites only %-escapes and non-ASCII octets: most values stay as they are.
     if (this.nextPercent < start) this.nextPercent = indexOrLength(text, '%', start);
+    const ascii = (this.ascii ??= isAscii(text));
     let plain = !d.valueIsBytes && this.nextPercent >= end;
-    if (plain && !(this.ascii ??= isAscii(text))) {
+    if (plain && !ascii) {
       if (this.nextNonAscii < start) this.nextNonAscii = nextNonAscii(text, start);
       plain = this.nextNonAscii >= end;
     }
-    const pattern = plain ? value : profile.normalizePattern(value, unicode);
+    // In ASCII text a value is its own byte string: there is nothing to encode as UTF-8.
+    const pattern = plain ? value : profile.normalizePattern(value, unicode && !ascii);
     let wild = false;
     if (profile.wildcards && !plain) {
       wild = hasWildcard(pattern);
