@@ -1,12 +1,5 @@
 import { isGlobalAgent, productToken } from './agents.ts';
-import {
-  displayText,
-  indexOrLength,
-  isAscii,
-  nextNonAscii,
-  wellFormed,
-  type ByteString,
-} from './bytes.ts';
+import { displayText, indexOrLength, wellFormed, type ByteString } from './bytes.ts';
 import { ExtraTable } from './extras.ts';
 import type { Profile } from './profiles.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
@@ -62,11 +55,7 @@ export class GroupBuilder implements SkimmingHandler {
   /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
   private current = -1;
   private seenSitemaps: Set<string> | undefined;
-  // Rule values are checked in the text before they are sliced out of it: the next `%`, `*`
-  // and non-ASCII character, each found once as the lines move forward.
-  private nextPercent = -1;
-  private nextStar = -1;
-  private nextNonAscii = -1;
+  /** The next `/index.htm` in the text, found once as the lines move forward. */
   private nextIndexHtml = -1;
   line?: (info: LineInfo) => void;
 
@@ -74,21 +63,19 @@ export class GroupBuilder implements SkimmingHandler {
    * @param text what the tokenizer runs over (extras are kept as offsets into it).
    * @param unicode the tokenizer runs in unicode mode: values are text already (shown as they
    *   are) and are UTF-8 encoded only where bytes matter, before pattern normalisation.
-   * @param ascii the whole input is ASCII: a value without `%` needs no normalisation in any
-   *   profile (they only rewrite escapes and non-ASCII octets). Undefined when not known:
-   *   found out when a rule first needs it (pages served as robots.txt seldom have rules).
+   * @param ascii the whole input is known to be ASCII (extras then need no UTF-8 handling).
    */
   constructor(
     private readonly profile: Profile,
     private readonly text: string,
     private readonly unicode = false,
-    private ascii?: boolean,
+    ascii = false,
   ) {
     this.result = {
       groups: new GroupTable(),
-      rules: new RuleTable(),
+      rules: new RuleTable(text, unicode, profile),
       sitemaps: [],
-      extras: new ExtraTable(text, unicode, ascii ?? false),
+      extras: new ExtraTable(text, unicode, ascii),
       orphanRuleLines: [],
     };
     if (profile.blankLineEndsGroup) {
@@ -121,7 +108,7 @@ export class GroupBuilder implements SkimmingHandler {
         return this.userAgent(d.line, d.value, unicode);
       case 'allow':
       case 'disallow':
-        return this.rule(d.kind === 'allow', d, unicode);
+        return this.rule(d.kind === 'allow', d);
       case 'sitemap': {
         // Text may hold lone surrogates; shown as U+FFFD, as its UTF-8 bytes would be.
         const url = wellFormed(this.display(d.value, unicode));
@@ -156,56 +143,35 @@ export class GroupBuilder implements SkimmingHandler {
     groups.addAgent(this.display(value, unicode), line, token);
   }
 
-  private rule(allow: boolean, d: Directive, unicode: boolean): void {
+  private rule(allow: boolean, d: Directive): void {
     if (this.current < 0) {
       this.result.orphanRuleLines.push(d.line);
       return;
     }
-    const profile = this.profile;
     const rules = this.result.rules;
     const start = d.valueStart;
     const end = d.valueEnd;
-    const value = d.value;
-    const text = this.text;
-    // Every profile rewrites only %-escapes and non-ASCII octets: most values stay as they are.
-    if (this.nextPercent < start) this.nextPercent = indexOrLength(text, '%', start);
-    const ascii = (this.ascii ??= isAscii(text));
-    let plain = !d.valueIsBytes && this.nextPercent >= end;
-    if (plain && !ascii) {
-      if (this.nextNonAscii < start) this.nextNonAscii = nextNonAscii(text, start);
-      plain = this.nextNonAscii >= end;
-    }
-    // In ASCII text a value is its own byte string: there is nothing to encode as UTF-8.
-    const pattern = plain ? value : profile.normalizePattern(value, unicode && !ascii);
-    let wild = false;
-    if (profile.wildcards && !plain) {
-      wild = hasWildcard(pattern);
-    } else if (profile.wildcards) {
-      // The pattern is the value as it stands in the text: look there.
-      if (this.nextStar < start) this.nextStar = indexOrLength(text, '*', start);
-      wild = this.nextStar < end || (end > start && text.charCodeAt(end - 1) === 0x24);
-    }
-    const id = rules.add(allow, d.line, this.display(value, unicode), pattern, wild);
+    // The pattern is made from the text when a lookup first needs it (see RuleTable).
+    const id = rules.add(allow, d.line, start, end, d.valueIsBytes ? d.value : undefined);
+    const profile = this.profile;
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
     // Allow matches every path).
-    if (pattern.length === 0 && !allow && profile.precedence === 'first') {
+    if (!allow && profile.precedence === 'first' && rules.isEmpty(id)) {
       (rules.inert ??= new Set()).add(id);
     }
     if (profile.indexHtmlAlias && allow) {
-      // A plain value is its pattern: only one holding `/index.htm` can have an alias.
-      if (plain && this.nextIndexHtml < start) {
-        this.nextIndexHtml = indexOrLength(text, '/index.htm', start);
+      // Normalisation only rewrites %-escapes and non-ASCII octets, so only a value that
+      // holds `/index.htm` as written can have an alias.
+      if (this.nextIndexHtml < start) {
+        this.nextIndexHtml = indexOrLength(this.text, '/index.htm', start);
       }
-      const alias = plain && this.nextIndexHtml >= end ? undefined : indexHtmlAlias(pattern);
-      if (alias !== undefined) (rules.aliases ??= new Map()).set(id, alias);
+      if (this.nextIndexHtml < end || d.valueIsBytes) {
+        const alias = indexHtmlAlias(rules.pattern(id));
+        if (alias !== undefined) (rules.aliases ??= new Map()).set(id, alias);
+      }
     }
   }
-}
-
-/** The pattern has `*` or ends in `$`: it needs more than a prefix test. */
-function hasWildcard(pattern: string): boolean {
-  return pattern.indexOf('*') >= 0 || pattern.charCodeAt(pattern.length - 1) === 0x24;
 }
 
 /**

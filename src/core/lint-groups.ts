@@ -78,7 +78,7 @@ export function checkGroups(
         const line = rules.line(id);
         selected.push({
           allow: rules.isAllow(id),
-          pattern: rules.patterns[id]!,
+          pattern: rules.pattern(id),
           line,
           column: valueColumns.get(line) ?? 1,
         });

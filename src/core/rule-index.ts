@@ -7,20 +7,26 @@ const LINEAR_LIMIT = 16;
 /**
  * The rules of one selection (the groups that apply to one crawler), ready for matching.
  *
- * Small selections are scanned linearly: a plain rule test is `path.startsWith(pattern)`.
- * Large ones are sorted by literal prefix (the text before the first `*`): a lookup finds
- * the rules whose prefix the path starts with by walking down the chain of the path's
- * prefixes with binary searches, so thousands of rules cost a few comparisons per URL.
- * Either way an entry holds only a rule id: `i` for rule `i`'s pattern, `~i` (negative) for
+ * Entries are first scanned linearly: a plain rule test is `path.startsWith(pattern)`.
+ * Once a large selection has been asked about often enough to pay for it (about as many
+ * scans as sorting costs comparisons), its entries are sorted by literal prefix (the text
+ * before the first `*`): a lookup then finds the rules whose prefix the path starts with
+ * by walking down the chain of the path's prefixes with binary searches, so thousands of
+ * rules cost a few comparisons per URL, while a crawler that asks a few questions per site
+ * never pays for a sort. An entry id is `i` for rule `i`'s pattern, `~i` (negative) for
  * the pattern derived from rule `i` (Google's index.html alias).
  */
 export class RuleIndex {
   readonly size: number;
-  /** Entry ids; undefined when the entries are the contiguous rules `first..first+size`. */
-  private readonly ids: readonly number[] | undefined;
-  private readonly first: number;
-  /** Literal prefixes in sorted order; undefined for a linear index. */
-  private readonly prefixes: readonly string[] | undefined;
+  /** Entry ids, in index order. */
+  private ids: number[];
+  /** Per entry: its pattern, and whether it needs more than a prefix test. */
+  private patterns: string[];
+  private wild: boolean[];
+  /** Literal prefixes in sorted order, once sorted. */
+  private prefixes: string[] | undefined;
+  /** Linear scans left before the entries are sorted. */
+  private scansBeforeSort: number;
 
   /**
    * @param ids entry ids, or a `[first, end)` range of plain rule ids.
@@ -29,24 +35,28 @@ export class RuleIndex {
     private readonly table: RuleTable,
     ids: readonly number[] | readonly [number, number, 'range'],
   ) {
-    if (ids.length === 3 && ids[2] === 'range') {
-      this.first = ids[0];
-      this.size = ids[1] - ids[0];
-      this.ids = this.size > LINEAR_LIMIT ? rangeIds(ids[0], ids[1]) : undefined;
-    } else {
-      this.first = 0;
-      this.size = ids.length;
-      this.ids = (ids as readonly number[]).slice();
-    }
-    if (this.size > LINEAR_LIMIT) {
-      const ordered = this.ids!.map((id) => ({
-        id,
-        prefix: this.isWild(id) ? literalPrefix(this.pattern(id), true) : this.pattern(id),
-      }));
-      ordered.sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
-      this.ids = ordered.map((e) => e.id);
-      this.prefixes = ordered.map((e) => e.prefix);
-    }
+    this.ids =
+      ids.length === 3 && ids[2] === 'range'
+        ? rangeIds(ids[0], ids[1])
+        : (ids as readonly number[]).slice();
+    this.size = this.ids.length;
+    this.patterns = this.ids.map((id) => (id >= 0 ? table.pattern(id) : table.aliases!.get(~id)!));
+    // Aliases always end in `$`.
+    this.wild = this.ids.map((id) => id < 0 || table.isWild(id));
+    this.scansBeforeSort = this.size > LINEAR_LIMIT ? Math.ceil(Math.log2(this.size)) : Infinity;
+  }
+
+  /** Sorts the entries by literal prefix (see the class comment). */
+  private sort(): void {
+    const order = this.ids.map((_, k) => k);
+    const prefixes = this.patterns.map((pattern, k) =>
+      this.wild[k] ? literalPrefix(pattern, true) : pattern,
+    );
+    order.sort((a, b) => (prefixes[a]! < prefixes[b]! ? -1 : prefixes[a]! > prefixes[b]! ? 1 : 0));
+    this.ids = order.map((k) => this.ids[k]!);
+    this.patterns = order.map((k) => this.patterns[k]!);
+    this.wild = order.map((k) => this.wild[k]!);
+    this.prefixes = order.map((k) => prefixes[k]!);
   }
 
   /**
@@ -54,12 +64,14 @@ export class RuleIndex {
    * read back with `idAt`, `priorityAt`, `lineAt`, `isAllowAt`.
    */
   forEachMatch(path: string, visit: (position: number) => void): void {
+    if (!this.prefixes && --this.scansBeforeSort <= 0) this.sort();
     const prefixes = this.prefixes;
+    const patterns = this.patterns;
+    const wild = this.wild;
     if (!prefixes) {
       for (let k = 0; k < this.size; k++) {
-        const id = this.idAt(k);
-        const pattern = this.pattern(id);
-        if (this.isWild(id) ? matchesPattern(pattern, path) : path.startsWith(pattern)) visit(k);
+        const pattern = patterns[k]!;
+        if (wild[k] ? matchesPattern(pattern, path) : path.startsWith(pattern)) visit(k);
       }
       return;
     }
@@ -71,8 +83,7 @@ export class RuleIndex {
         // `prefix` starts the path: test every entry with exactly this prefix.
         let k = hi - 1;
         for (; k >= 0 && prefixes[k] === prefix; k--) {
-          const id = this.ids![k]!;
-          if (!this.isWild(id) || matchesPattern(this.pattern(id), path)) visit(k);
+          if (!wild[k] || matchesPattern(patterns[k]!, path)) visit(k);
         }
         if (prefix.length === 0) return;
         // Next: only prefixes shorter than this one can still start the path.
@@ -110,11 +121,11 @@ export class RuleIndex {
   }
 
   idAt(k: number): number {
-    return this.ids ? this.ids[k]! : this.first + k;
+    return this.ids[k]!;
   }
   /** Octets of the entry's pattern; -1 for no entry (k < 0). */
   priorityAt(k: number): number {
-    return k < 0 ? -1 : this.pattern(this.idAt(k)).length;
+    return k < 0 ? -1 : this.patterns[k]!.length;
   }
   /** Line of the entry's rule; 0 for no entry (k < 0). */
   lineAt(k: number): number {
@@ -122,15 +133,6 @@ export class RuleIndex {
   }
   isAllowAt(k: number): boolean {
     return this.table.isAllow(rootId(this.idAt(k)));
-  }
-
-  private pattern(id: number): string {
-    return id >= 0 ? this.table.patterns[id]! : this.table.aliases!.get(~id)!;
-  }
-
-  /** The entry's pattern needs more than a prefix test. Aliases always end in `$`. */
-  private isWild(id: number): boolean {
-    return id < 0 || this.table.isWild(id);
   }
 }
 

@@ -1,4 +1,5 @@
-import { wellFormed } from './bytes.ts';
+import { displayText, isAscii, wellFormed, type ByteString } from './bytes.ts';
+import type { Profile } from './profiles.ts';
 import { IntColumn } from './columns.ts';
 
 /**
@@ -20,60 +21,111 @@ export interface Rule {
   readonly priority: number;
 }
 
-const ALLOW_BIT = 2;
-const WILD_BIT = 1;
+const ALLOW_BIT = 1;
 
-/** Rule columns. Rule ids are positions in file order. */
+/**
+ * Rule columns. Rule ids are positions in file order. A rule is kept as where its value is
+ * in the text; its pattern (the normalised value) and whether it has wildcards are made
+ * the first time a lookup or a view needs them: most files name many crawlers, and a
+ * crawler only ever needs the patterns of the groups that apply to it.
+ */
 export class RuleTable {
-  patterns: string[] = [];
-  /** line × 4 + 2 for allow + 1 when the pattern has `*` or ends in `$`. */
-  readonly packed = new IntColumn();
-  /** Values as written, only where they differ from the pattern. */
-  values: (string | undefined)[] | undefined;
+  /** Per rule: start and end of the value in the source text. */
+  readonly #spans = new IntColumn();
+  /** Per rule: line × 2 + 1 for allow. */
+  readonly #packed = new IntColumn();
+  /** Values that are bytes although the text is not (a character split by the line cut). */
+  #byteValues: Map<number, ByteString> | undefined;
+  #patterns: (string | undefined)[] | undefined;
   /** Google's index.html aliases, by the rule they are derived from (rare: made on demand). */
   aliases: Map<number, string> | undefined;
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
   inert: Set<number> | undefined;
-  /** `wild`: the pattern has `*` or ends in `$` (and the profile has wildcards). */
-  add(allow: boolean, line: number, value: string, pattern: string, wild: boolean): number {
-    const id = this.patterns.length;
-    this.patterns.push(pattern);
-    this.packed.push(line * 4 + (allow ? ALLOW_BIT : 0) + (wild ? WILD_BIT : 0));
-    if (value !== pattern) (this.values ??= [])[id] = value;
+
+  /**
+   * @param source the tokenized text the spans refer to.
+   * @param unicode `source` is text whose non-ASCII characters stand for their UTF-8 bytes
+   *   (else a byte string).
+   */
+  constructor(
+    private readonly source: string,
+    private readonly unicode: boolean,
+    private readonly profile: Profile,
+  ) {}
+
+  /** Adds a rule whose value is `source[start, end)`, or `bytes` when given. */
+  add(allow: boolean, line: number, start: number, end: number, bytes?: ByteString): number {
+    const id = this.#packed.length;
+    this.#packed.push(line * 2 + (allow ? ALLOW_BIT : 0));
+    this.#spans.push(start);
+    this.#spans.push(end);
+    if (bytes !== undefined) (this.#byteValues ??= new Map()).set(id, bytes);
     return id;
   }
 
   get size(): number {
-    return this.patterns.length;
+    return this.#packed.length;
   }
   line(id: number): number {
-    return Math.floor(this.packed.at(id) / 4);
+    return this.#packed.at(id) >> 1;
   }
   isAllow(id: number): boolean {
-    return (this.packed.at(id) & ALLOW_BIT) !== 0;
+    return (this.#packed.at(id) & ALLOW_BIT) !== 0;
   }
+  /** The value is empty (it matches nothing in Google's matcher). */
+  isEmpty(id: number): boolean {
+    return this.#spans.at(2 * id) === this.#spans.at(2 * id + 1) && !this.#byteValues?.has(id);
+  }
+
+  /** The pattern that is matched: the value after the profile's normalisation. */
+  pattern(id: number): string {
+    const patterns = (this.#patterns ??= []);
+    return (patterns[id] ??= this.#normalize(id));
+  }
+
   /** The pattern needs more than a prefix test (it has `*` or ends in `$`). */
   isWild(id: number): boolean {
-    return (this.packed.at(id) & WILD_BIT) !== 0;
+    return this.profile.wildcards && hasWildcard(this.pattern(id));
   }
-  /** Copies the columns to exact-size arrays once parsing is done. */
+
+  #normalize(id: number): string {
+    const bytes = this.#byteValues?.get(id);
+    if (bytes !== undefined) return this.profile.normalizePattern(bytes, false);
+    const value = this.source.slice(this.#spans.at(2 * id), this.#spans.at(2 * id + 1));
+    // Every profile rewrites only %-escapes and non-ASCII octets: most values stay as they are.
+    if (value.indexOf('%') < 0 && isAscii(value)) return value;
+    return this.profile.normalizePattern(value, this.unicode);
+  }
+
+  /** The value as written, as shown to people (bytes decoded, lone surrogates as U+FFFD). */
+  value(id: number): string {
+    const bytes = this.#byteValues?.get(id);
+    if (bytes !== undefined) return displayText(bytes);
+    const value = this.source.slice(this.#spans.at(2 * id), this.#spans.at(2 * id + 1));
+    return this.unicode ? wellFormed(value) : displayText(value);
+  }
+
+  /** Gives back unused capacity once parsing is done. */
   seal(): void {
-    this.patterns = this.patterns.slice();
-    this.packed.seal();
-    if (this.values) this.values.length = this.patterns.length;
+    this.#spans.seal();
+    this.#packed.seal();
   }
 
   rule(id: number): Rule {
-    const pattern = this.patterns[id]!;
+    const pattern = this.pattern(id);
     return {
       kind: this.isAllow(id) ? 'allow' : 'disallow',
       line: this.line(id),
-      // Values of text input may hold lone surrogates: shown as U+FFFD, as their bytes are.
-      value: wellFormed(this.values?.[id] ?? pattern),
+      value: this.value(id),
       pattern,
       priority: pattern.length,
     };
   }
+}
+
+/** The pattern has `*` or ends in `$`: it needs more than a prefix test. */
+export function hasWildcard(pattern: string): boolean {
+  return pattern.indexOf('*') >= 0 || pattern.charCodeAt(pattern.length - 1) === 0x24;
 }
 
 /** The token stored for a `*` agent (never a product token, never a legacy name). */

@@ -65,6 +65,39 @@ describe("compiled engine vs Google's streaming matcher", () => {
     );
   });
 
+  test('large selections agree before and after their rules are sorted into an index', () => {
+    // A selection of more than 16 rules is scanned linearly for its first few checks and
+    // sorted by literal prefix after that: both must give the oracle's answers.
+    const ruleLine = fc.oneof(
+      pathish.map((p) => `Allow: /${p}`),
+      pathish.map((p) => `Disallow: /${p}`),
+      fc.constant('allow: /a/index.html'),
+      fc.constant('Disallow:'),
+    );
+    const largeFile = fc
+      .tuple(agentName, fc.array(ruleLine, { minLength: 17, maxLength: 60 }), robotsArb)
+      .map(([agent, rules, rest]) => `User-agent: ${agent}\n${rules.join('\n')}\n${rest}`);
+    fc.assert(
+      fc.property(
+        largeFile,
+        callerAgent,
+        fc.array(urlArb, { minLength: 4, maxLength: 8 }),
+        (body, agent, urls) => {
+          const robots = parse(body);
+          for (let round = 0; round < 3; round++) {
+            for (const url of urls) {
+              const expected = googleOracle(body, agent, url);
+              const { allowed, line } = robots.verdict(url, agent);
+              assert.deepEqual({ allowed, line }, expected, `round ${round} ${url}`);
+              assert.equal(robots.explain(url, agent).line, expected.line);
+            }
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   test('the wildcard matcher agrees with the pos-set matcher', () => {
     fc.assert(
       fc.property(pathish, pathish, (pattern, rest) => {
