@@ -18,8 +18,9 @@ const LINEAR_LIMIT = 16;
  */
 export class RuleIndex {
   readonly size: number;
-  /** Entry ids, in index order. */
-  private ids: number[];
+  /** Entry ids in index order; undefined while they are the rules `first..first+size`. */
+  private ids: number[] | undefined;
+  private readonly first: number;
   /** Per entry: its pattern, and whether it needs more than a prefix test. */
   private patterns: string[];
   private wild: boolean[];
@@ -35,25 +36,30 @@ export class RuleIndex {
     private readonly table: RuleTable,
     ids: readonly number[] | readonly [number, number, 'range'],
   ) {
-    this.ids =
-      ids.length === 3 && ids[2] === 'range'
-        ? rangeIds(ids[0], ids[1])
-        : (ids as readonly number[]).slice();
-    this.size = this.ids.length;
-    this.patterns = this.ids.map((id) => (id >= 0 ? table.pattern(id) : table.aliases!.get(~id)!));
-    // Aliases always end in `$`.
-    this.wild = this.ids.map((id) => id < 0 || table.isWild(id));
+    const range = ids.length === 3 && ids[2] === 'range';
+    this.ids = range ? undefined : (ids as readonly number[]).slice();
+    this.first = range ? ids[0] : 0;
+    this.size = range ? ids[1] - ids[0] : ids.length;
+    this.patterns = [];
+    this.wild = [];
+    for (let k = 0; k < this.size; k++) {
+      const id = this.idAt(k);
+      const pattern = id >= 0 ? table.pattern(id) : table.aliases!.get(~id)!;
+      this.patterns.push(pattern);
+      // Aliases always end in `$`.
+      this.wild.push(id < 0 || table.isWildPattern(pattern));
+    }
     this.scansBeforeSort = this.size > LINEAR_LIMIT ? Math.ceil(Math.log2(this.size)) : Infinity;
   }
 
   /** Sorts the entries by literal prefix (see the class comment). */
   private sort(): void {
-    const order = this.ids.map((_, k) => k);
+    const order = this.patterns.map((_, k) => k);
     const prefixes = this.patterns.map((pattern, k) =>
       this.wild[k] ? literalPrefix(pattern, true) : pattern,
     );
     order.sort((a, b) => (prefixes[a]! < prefixes[b]! ? -1 : prefixes[a]! > prefixes[b]! ? 1 : 0));
-    this.ids = order.map((k) => this.ids[k]!);
+    this.ids = order.map((k) => this.idAt(k));
     this.patterns = order.map((k) => this.patterns[k]!);
     this.wild = order.map((k) => this.wild[k]!);
     this.prefixes = order.map((k) => prefixes[k]!);
@@ -121,7 +127,7 @@ export class RuleIndex {
   }
 
   idAt(k: number): number {
-    return this.ids[k]!;
+    return this.ids ? this.ids[k]! : this.first + k;
   }
   /** Octets of the entry's pattern; -1 for no entry (k < 0). */
   priorityAt(k: number): number {
@@ -145,12 +151,6 @@ export interface BestMatch {
 /** The rule an entry id comes from (an alias id is the complement of its rule's). */
 function rootId(id: number): number {
   return id >= 0 ? id : ~id;
-}
-
-function rangeIds(first: number, end: number): number[] {
-  const ids: number[] = [];
-  for (let id = first; id < end; id++) ids.push(id);
-  return ids;
 }
 
 /** First position in `sorted[0..end)` whose value is greater than `key`. */

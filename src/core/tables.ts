@@ -36,7 +36,6 @@ export class RuleTable {
   readonly #packed = new IntColumn();
   /** Values that are bytes although the text is not (a character split by the line cut). */
   #byteValues: Map<number, ByteString> | undefined;
-  #patterns: (string | undefined)[] | undefined;
   /** Google's index.html aliases, by the rule they are derived from (rare: made on demand). */
   aliases: Map<number, string> | undefined;
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
@@ -77,18 +76,16 @@ export class RuleTable {
     return this.#spans.at(2 * id) === this.#spans.at(2 * id + 1) && !this.#byteValues?.has(id);
   }
 
-  /** The pattern that is matched: the value after the profile's normalisation. */
+  /** Whether a pattern needs more than a prefix test under this profile. */
+  isWildPattern(pattern: string): boolean {
+    return this.profile.wildcards && hasWildcard(pattern);
+  }
+
+  /**
+   * The pattern that is matched: the value after the profile's normalisation. Made anew on
+   * each call: the index keeps the patterns it uses, and nothing else needs them often.
+   */
   pattern(id: number): string {
-    const patterns = (this.#patterns ??= []);
-    return (patterns[id] ??= this.#normalize(id));
-  }
-
-  /** The pattern needs more than a prefix test (it has `*` or ends in `$`). */
-  isWild(id: number): boolean {
-    return this.profile.wildcards && hasWildcard(this.pattern(id));
-  }
-
-  #normalize(id: number): string {
     const bytes = this.#byteValues?.get(id);
     if (bytes !== undefined) return this.profile.normalizePattern(bytes, false);
     const value = this.source.slice(this.#spans.at(2 * id), this.#spans.at(2 * id + 1));
