@@ -1,4 +1,4 @@
-import { displayText, wellFormed, type ByteString } from './bytes.ts';
+import { displayText, shownText, type ByteString } from './bytes.ts';
 import { IntColumn } from './columns.ts';
 import { rangeTokenizer, type Directive } from './tokenizer.ts';
 
@@ -63,7 +63,7 @@ export class ExtraTable {
 
   /** A slice of the text as shown to people: bytes decoded, lone surrogates as U+FFFD. */
   private display(text: string): string {
-    return this.unicode ? wellFormed(text) : displayText(text);
+    return shownText(text, this.unicode);
   }
 
   add(d: Directive, group: number): void {

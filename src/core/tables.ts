@@ -1,4 +1,4 @@
-import { displayText, isAscii, wellFormed, type ByteString } from './bytes.ts';
+import { isAscii, shownText, wellFormed, type ByteString } from './bytes.ts';
 import type { Profile } from './profiles.ts';
 import { IntColumn } from './columns.ts';
 
@@ -25,9 +25,9 @@ const ALLOW_BIT = 1;
 
 /**
  * Rule columns. Rule ids are positions in file order. A rule is kept as where its value is
- * in the text; its pattern (the normalised value) and whether it has wildcards are made
- * the first time a lookup or a view needs them: most files name many crawlers, and a
- * crawler only ever needs the patterns of the groups that apply to it.
+ * in the text; its pattern (the normalised value) is made when a lookup or a view asks for
+ * it: most files name many crawlers, and a crawler only ever needs the patterns of the
+ * groups that apply to it (its RuleIndex keeps those).
  */
 export class RuleTable {
   /** Per rule: start and end of the value in the source text. */
@@ -86,20 +86,24 @@ export class RuleTable {
    * each call: the index keeps the patterns it uses, and nothing else needs them often.
    */
   pattern(id: number): string {
-    const bytes = this.#byteValues?.get(id);
-    if (bytes !== undefined) return this.profile.normalizePattern(bytes, false);
-    const value = this.source.slice(this.#spans.at(2 * id), this.#spans.at(2 * id + 1));
+    const { value, unicode } = this.#written(id);
     // Every profile rewrites only %-escapes and non-ASCII octets: most values stay as they are.
     if (value.indexOf('%') < 0 && isAscii(value)) return value;
-    return this.profile.normalizePattern(value, this.unicode);
+    return this.profile.normalizePattern(value, unicode);
   }
 
   /** The value as written, as shown to people (bytes decoded, lone surrogates as U+FFFD). */
   value(id: number): string {
+    const { value, unicode } = this.#written(id);
+    return shownText(value, unicode);
+  }
+
+  /** The value as it stands in the text, or its bytes where the line cut split a character. */
+  #written(id: number): { value: string; unicode: boolean } {
     const bytes = this.#byteValues?.get(id);
-    if (bytes !== undefined) return displayText(bytes);
+    if (bytes !== undefined) return { value: bytes, unicode: false };
     const value = this.source.slice(this.#spans.at(2 * id), this.#spans.at(2 * id + 1));
-    return this.unicode ? wellFormed(value) : displayText(value);
+    return { value, unicode: this.unicode };
   }
 
   /** Gives back unused capacity once parsing is done. */
@@ -121,7 +125,7 @@ export class RuleTable {
 }
 
 /** The pattern has `*` or ends in `$`: it needs more than a prefix test. */
-export function hasWildcard(pattern: string): boolean {
+function hasWildcard(pattern: string): boolean {
   return pattern.indexOf('*') >= 0 || pattern.charCodeAt(pattern.length - 1) === 0x24;
 }
 
