@@ -40,6 +40,23 @@ const robotsArb = fc
 const urlArb = pathish.map((p) => `http://example.com/${p}`);
 const callerAgent = fc.constantFrom('FooBot', 'foobot', 'BarBot', 'Foo', 'Foo Bar', 'QuxBot', '');
 
+/** isAllowed, explain and verdict all give the oracle's verdict and matching line. */
+function assertAgreesWithOracle(
+  robots: ReturnType<typeof parse>,
+  body: string,
+  agent: string,
+  url: string,
+): void {
+  const expected = googleOracle(body, agent, url);
+  assert.equal(robots.isAllowed(url, agent), expected.allowed, url);
+  const explained = robots.explain(url, agent);
+  assert.equal(explained.allowed, expected.allowed, url);
+  assert.equal(explained.line, expected.line, url);
+  const { allowed, line, reason } = robots.verdict(url, agent);
+  assert.deepEqual({ allowed, line }, expected, url);
+  assert.equal(reason, explained.reason, url);
+}
+
 describe("compiled engine vs Google's streaming matcher", () => {
   test('same verdict and same matching line on random files', () => {
     fc.assert(
@@ -49,16 +66,7 @@ describe("compiled engine vs Google's streaming matcher", () => {
         fc.array(urlArb, { minLength: 1, maxLength: 5 }),
         (body, agent, urls) => {
           const robots = parse(body);
-          for (const url of urls) {
-            const expected = googleOracle(body, agent, url);
-            assert.equal(robots.isAllowed(url, agent), expected.allowed);
-            const explained = robots.explain(url, agent);
-            assert.equal(explained.allowed, expected.allowed);
-            assert.equal(explained.line, expected.line);
-            const { allowed, line, reason } = robots.verdict(url, agent);
-            assert.deepEqual({ allowed, line }, expected);
-            assert.equal(reason, explained.reason);
-          }
+          for (const url of urls) assertAgreesWithOracle(robots, body, agent, url);
         },
       ),
       { numRuns: 3000 },
@@ -85,12 +93,7 @@ describe("compiled engine vs Google's streaming matcher", () => {
         (body, agent, urls) => {
           const robots = parse(body);
           for (let round = 0; round < 3; round++) {
-            for (const url of urls) {
-              const expected = googleOracle(body, agent, url);
-              const { allowed, line } = robots.verdict(url, agent);
-              assert.deepEqual({ allowed, line }, expected, `round ${round} ${url}`);
-              assert.equal(robots.explain(url, agent).line, expected.line);
-            }
+            for (const url of urls) assertAgreesWithOracle(robots, body, agent, url);
           }
         },
       ),
