@@ -111,88 +111,63 @@ export function literalPrefix(pattern: string, wildcards: boolean): string {
   return pattern.endsWith('$') ? pattern.slice(0, -1) : pattern;
 }
 
-/** Paths longer than this get a cheap pre-check before substring searches. */
-const LONG_PATH = 256;
-
 /**
- * Whether `path` matches a pattern with `*` (any run of octets) and a final `$` (end of
- * path), anchored at the start of the path: the same answers as Google's
- * RobotsMatchStrategy::Matches. Each literal segment is searched for once, leftmost first,
- * which is enough because `*` can absorb anything in between; so the cost is at most path
- * length × pattern length, with no backtracking and no allocation.
+ * A pattern with `*` (any run of octets) or a final `$` (end of path), split once into its
+ * literal segments so that checks allocate nothing.
  */
-export function matchesPattern(pattern: string, path: string): boolean {
+export interface WildcardPattern {
+  /** The text every match starts with (before the first `*`). */
+  readonly head: string;
+  /** The literal segments between stars, in order; empty ones dropped. */
+  readonly middle: readonly string[];
+  /** The text after the last `*` (empty without a star). */
+  readonly tail: string;
+  /** Whether the pattern has a `*` at all (else `head` is the whole pattern, `$`-anchored). */
+  readonly starred: boolean;
+  /** A final `$`: the tail must end the path. */
+  readonly anchored: boolean;
+}
+
+export function compilePattern(pattern: string): WildcardPattern {
   let end = pattern.length;
   const anchored = end > 0 && pattern.charCodeAt(end - 1) === 0x24;
   if (anchored) end--;
-  let star = pattern.indexOf('*');
-  if (star < 0 || star >= end) {
-    // No wildcard: a prefix test, or an exact one with `$`.
-    return anchored
-      ? path.length === end && regionEquals(path, 0, pattern, 0, end)
-      : path.startsWith(pattern);
-  }
-  if (!regionEquals(path, 0, pattern, 0, star)) return false;
-  let pos = star;
-  // On long paths, first make sure every character the segments need occurs at all: a
-  // native single-character search is far cheaper than a segment search whose first
-  // character occurs everywhere (a hostile `*a0*a1...` against `/aaaa...`).
-  if (path.length > LONG_PATH) {
-    for (let i = star + 1; i < end; i++) {
-      if (pattern.charCodeAt(i) !== 0x2a && path.indexOf(pattern[i]!, pos) < 0) return false;
-    }
-  }
-  for (;;) {
-    const from = star + 1;
-    const next = pattern.indexOf('*', from);
-    const segmentEnd = next < 0 || next > end ? end : next;
-    const length = segmentEnd - from;
-    if (segmentEnd === end) {
-      // The last segment: at the very end of the path with `$`, anywhere after pos without.
-      if (anchored) {
-        return (
-          path.length - length >= pos &&
-          regionEquals(path, path.length - length, pattern, from, length)
-        );
-      }
-      return length === 0 || indexOfRegion(path, pattern, from, length, pos) >= 0;
-    }
-    if (length > 0) {
-      const at = indexOfRegion(path, pattern, from, length, pos);
-      if (at < 0) return false;
-      pos = at + length;
-    }
-    star = segmentEnd;
-  }
+  const body = pattern.slice(0, end);
+  const parts = body.split('*');
+  if (parts.length === 1) return { head: body, middle: [], tail: '', starred: false, anchored };
+  return {
+    head: parts[0]!,
+    middle: parts.slice(1, -1).filter((part) => part !== ''),
+    tail: parts[parts.length - 1]!,
+    starred: true,
+    anchored,
+  };
 }
 
-/** path[at, at+length) equals pattern[from, from+length). */
-function regionEquals(
-  path: string,
-  at: number,
-  pattern: string,
-  from: number,
-  length: number,
-): boolean {
-  if (at + length > path.length) return false;
-  for (let i = 0; i < length; i++) {
-    if (path.charCodeAt(at + i) !== pattern.charCodeAt(from + i)) return false;
+/**
+ * Whether `path` matches a compiled pattern, anchored at the start of the path: the same
+ * answers as Google's RobotsMatchStrategy::Matches. Each middle segment is found once, at its
+ * leftmost occurrence after the previous one (enough, because `*` absorbs whatever lies
+ * between), by the engine's native substring search, which is linear in the text searched;
+ * the tail is tested at the end of the path with `$`, found anywhere after without. The
+ * searches cover disjoint stretches of the path, so a check costs O(path + pattern).
+ */
+export function matchesCompiled(compiled: WildcardPattern, path: string): boolean {
+  const { head, middle, tail, anchored } = compiled;
+  if (!compiled.starred) return anchored ? path === head : path.startsWith(head);
+  if (!path.startsWith(head)) return false;
+  let pos = head.length;
+  for (let i = 0; i < middle.length; i++) {
+    const segment = middle[i]!;
+    const at = path.indexOf(segment, pos);
+    if (at < 0) return false;
+    pos = at + segment.length;
   }
-  return true;
+  if (anchored) return path.length - tail.length >= pos && path.endsWith(tail);
+  return tail === '' || path.indexOf(tail, pos) >= 0;
 }
 
-/** First index ≥ `pos` where pattern[from, from+length) occurs in path, or -1. */
-function indexOfRegion(
-  path: string,
-  pattern: string,
-  from: number,
-  length: number,
-  pos: number,
-): number {
-  const first = pattern[from]!;
-  const last = path.length - length;
-  for (let at = path.indexOf(first, pos); at >= 0 && at <= last; at = path.indexOf(first, at + 1)) {
-    if (regionEquals(path, at + 1, pattern, from + 1, length - 1)) return at;
-  }
-  return -1;
+/** `matchesCompiled` for a pattern not compiled beforehand (tests, one-off checks). */
+export function matchesPattern(pattern: string, path: string): boolean {
+  return matchesCompiled(compilePattern(pattern), path);
 }

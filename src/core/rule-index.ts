@@ -1,4 +1,4 @@
-import { literalPrefix, matchesPattern } from './pattern.ts';
+import { compilePattern, matchesCompiled, type WildcardPattern } from './pattern.ts';
 import type { RuleTable } from './tables.ts';
 
 /** Below this many rules a linear scan beats sorting, and needs no memory of its own. */
@@ -21,9 +21,9 @@ export class RuleIndex {
   /** Entry ids in index order; undefined while they are the rules `first..first+size`. */
   private ids: number[] | undefined;
   private readonly first: number;
-  /** Per entry: its pattern, and whether it needs more than a prefix test. */
+  /** Per entry: its pattern, and its compiled form when it needs more than a prefix test. */
   private patterns: string[];
-  private wild: boolean[];
+  private wild: (WildcardPattern | undefined)[];
   /** Literal prefixes in sorted order, once sorted. */
   private prefixes: string[] | undefined;
   /** Linear scans left before the entries are sorted. */
@@ -47,7 +47,7 @@ export class RuleIndex {
       const pattern = id >= 0 ? table.pattern(id) : table.aliases!.get(~id)!;
       this.patterns.push(pattern);
       // Aliases always end in `$`.
-      this.wild.push(id < 0 || table.isWildPattern(pattern));
+      this.wild.push(id < 0 || table.isWildPattern(pattern) ? compilePattern(pattern) : undefined);
     }
     this.scansBeforeSort = this.size > LINEAR_LIMIT ? Math.ceil(Math.log2(this.size)) : Infinity;
   }
@@ -56,7 +56,7 @@ export class RuleIndex {
   private sort(): void {
     const order = this.patterns.map((_, k) => k);
     const prefixes = this.patterns.map((pattern, k) =>
-      this.wild[k] ? literalPrefix(pattern, true) : pattern,
+      this.wild[k] ? this.wild[k].head : pattern,
     );
     order.sort((a, b) => (prefixes[a]! < prefixes[b]! ? -1 : prefixes[a]! > prefixes[b]! ? 1 : 0));
     this.ids = order.map((k) => this.idAt(k));
@@ -76,8 +76,8 @@ export class RuleIndex {
     const wild = this.wild;
     if (!prefixes) {
       for (let k = 0; k < this.size; k++) {
-        const pattern = patterns[k]!;
-        if (wild[k] ? matchesPattern(pattern, path) : path.startsWith(pattern)) visit(k);
+        const compiled = wild[k];
+        if (compiled ? matchesCompiled(compiled, path) : path.startsWith(patterns[k]!)) visit(k);
       }
       return;
     }
@@ -89,7 +89,8 @@ export class RuleIndex {
         // `prefix` starts the path: test every entry with exactly this prefix.
         let k = hi - 1;
         for (; k >= 0 && prefixes[k] === prefix; k--) {
-          if (!wild[k] || matchesPattern(patterns[k]!, path)) visit(k);
+          const compiled = wild[k];
+          if (!compiled || matchesCompiled(compiled, path)) visit(k);
         }
         if (prefix.length === 0) return;
         // Next: only prefixes shorter than this one can still start the path.

@@ -1,0 +1,65 @@
+/**
+ * The linear wildcard matcher against a straightforward reference (Google's position-set
+ * matcher), on random patterns and paths built from few characters so that segments occur
+ * many times and near misses are common.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { compilePattern, matchesCompiled, matchesPattern } from '../../src/core/pattern.ts';
+import { posSetMatches } from '../helpers/google-oracle.ts';
+
+const piece = fc.constantFrom('a', 'b', 'ab', 'aab', '*', '*', '$', '/');
+const patternArb = fc.array(piece, { maxLength: 12 }).map((parts) => '/' + parts.join(''));
+const pathArb = fc
+  .array(fc.constantFrom('a', 'b', 'a', 'ab', '$', '/'), { maxLength: 40 })
+  .map((parts) => '/' + parts.join(''));
+
+describe('wildcard matching', () => {
+  test('agrees with the position-set reference on random patterns and paths', () => {
+    fc.assert(
+      fc.property(patternArb, pathArb, (pattern, path) => {
+        assert.equal(
+          matchesPattern(pattern, path),
+          posSetMatches(path, pattern),
+          `${pattern} vs ${path}`,
+        );
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('a compiled pattern answers the same every time it is used', () => {
+    fc.assert(
+      fc.property(
+        patternArb,
+        fc.array(pathArb, { minLength: 1, maxLength: 5 }),
+        (pattern, paths) => {
+          const compiled = compilePattern(pattern);
+          for (const path of paths)
+            assert.equal(matchesCompiled(compiled, path), posSetMatches(path, pattern));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  test('edge forms: lone $, $ before a star, empty segments, anchored tails', () => {
+    const cases: [string, string, boolean][] = [
+      ['$', '', true],
+      ['$', '/', false],
+      ['/a$*', '/a$x', true],
+      ['/a$*', '/ax', false],
+      ['/**a**$', '/xxa', true],
+      ['/*a$', '/a', true],
+      ['/a*a$', '/a', false],
+      ['/a*a$', '/aa', true],
+      ['/*ab*ab$', '/abab', true],
+      ['/*ab*ab$', '/ab', false],
+    ];
+    for (const [pattern, path, expected] of cases) {
+      assert.equal(matchesPattern(pattern, path), expected, `${pattern} vs ${path}`);
+      assert.equal(posSetMatches(path, pattern), expected, `reference: ${pattern} vs ${path}`);
+    }
+  });
+});
