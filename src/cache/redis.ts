@@ -1,3 +1,4 @@
+import { redactUrl } from './redact.ts';
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { MemoryStore, type MemoryStoreOptions } from './memory.ts';
@@ -57,7 +58,7 @@ export class RedisStore implements CacheStore {
     });
     this.client.on('error', (error: Error) =>
       this.markDown(
-        `Redis at ${url} is unreachable (${error.message}); using the per-process cache until it is back`,
+        `Redis at ${redactUrl(url)} is unreachable (${error.message}); using the per-process cache until it is back`,
       ),
     );
     this.client.on('ready', () => this.markUp());

@@ -5,10 +5,13 @@ import {
   DEFAULT_MAX_BYTES,
   parse,
   productToken,
+  type Explanation,
   type ProfileName,
   type RobotsTxt,
 } from '../core/index.ts';
-import { InvalidOptionError, InvalidUrlError } from './errors.ts';
+import { ANY_ADDRESS, type AddressFilter } from './addresses.ts';
+import { InvalidOptionError, InvalidUrlError, isRefusedAddressError } from './errors.ts';
+import { HostResolver } from './resolver.ts';
 import { verdictFromState, type CheckResult } from './verdict.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
 import { locate, type RobotsLocation } from './location.ts';
@@ -45,8 +48,21 @@ export interface RobotsClientOptions {
   onStoreError?: (error: unknown, operation: 'get' | 'set') => void;
   /** Origins whose entry and parsed file are kept at hand in memory. Default 1,000. */
   maxParsed?: number;
+  /**
+   * Bytes those origins may take, estimated from each body's size (see README, "Memory");
+   * the least recently used go first. Default 64 MiB.
+   */
+  maxParsedBytes?: number;
   /** Host name resolution, as for `net.connect` (custom DNS, pinning, tests). Default: the system's. */
   lookup?: LookupFunction;
+  /**
+   * Whether a fetch may connect to an IP address, checked at the socket for every connection
+   * (every redirect hop included): `isPublicAddress` refuses loopback, private, link-local and
+   * reserved ranges. Default: every address.
+   */
+  allowAddress?: AddressFilter;
+  /** DNS limits: lookups at once (default 2), wait per name (default 5 s), reuse (default 60 s). */
+  dns?: { maxConcurrent?: number; timeoutMs?: number; ttlMs?: number };
   /**
    * With a store that has leases (RedisStore): one process of the fleet fetches an origin, the
    * others wait for its result. `leaseTtlMs`: how long a lease lasts if its holder dies
@@ -89,8 +105,10 @@ export interface RobotsState {
 export class RobotsClient {
   readonly userAgent: string;
   readonly agents: readonly string[];
+  /** How fetched files are interpreted, and how many of their bytes are read. */
+  readonly profile: ProfileName;
+  readonly maxBytes: number;
   private readonly store: CacheStore;
-  private readonly profile: ProfileName;
   private readonly policy: CachePolicy;
   private readonly now: () => number;
   private readonly http: RobotsHttp;
@@ -104,6 +122,9 @@ export class RobotsClient {
   /** Per origin, the entry in use and its parsed file (bounded, least recently used out). */
   private readonly hot = new Map<string, HotEntry>();
   private readonly maxParsed: number;
+  private readonly maxParsedBytes: number;
+  private hotBytes = 0;
+  private readonly resolver: HostResolver;
   private readonly onStoreError: (error: unknown, operation: 'get' | 'set') => void;
   private readonly fleet: { leaseTtlMs: number; waitMs: number; pollMs: number };
   private readonly onFetch: ((fetch: FetchReport) => void) | undefined;
@@ -124,7 +145,8 @@ export class RobotsClient {
     this.profile = options.profile ?? 'google';
     this.policy = { ...DEFAULT_POLICY, ...options.cache };
     this.now = options.now ?? Date.now;
-    this.maxParsed = options.maxParsed ?? 1_000;
+    this.maxParsed = positive('maxParsed', options.maxParsed ?? 1_000);
+    this.maxParsedBytes = positive('maxParsedBytes', options.maxParsedBytes ?? 64 * 1024 * 1024);
     this.onStoreError =
       options.onStoreError ??
       ((error, operation) =>
@@ -136,7 +158,20 @@ export class RobotsClient {
       maxRedirects: positive('maxRedirects', options.maxRedirects ?? 5, true),
       timeoutMs: positive('timeoutMs', options.timeoutMs ?? 15_000),
     };
-    this.http = new RobotsHttp(connectTimeoutMs, options.lookup);
+    const allowAddress = options.allowAddress ?? ANY_ADDRESS;
+    this.resolver = new HostResolver({
+      allowAddress,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+      ...(options.dns?.maxConcurrent ? { maxConcurrent: options.dns.maxConcurrent } : {}),
+      timeoutMs: options.dns?.timeoutMs ?? Math.min(5_000, this.httpOptions.timeoutMs),
+      ...(options.dns?.ttlMs !== undefined ? { ttlMs: options.dns.ttlMs } : {}),
+    });
+    this.http = new RobotsHttp({
+      connectTimeoutMs: Math.min(connectTimeoutMs, this.httpOptions.timeoutMs),
+      resolver: this.resolver,
+      allowAddress,
+    });
+    this.maxBytes = this.httpOptions.maxBytes;
     this.onFetch = options.onFetch;
     const leaseTtlMs = options.fleet?.leaseTtlMs ?? this.httpOptions.timeoutMs + 5_000;
     this.fleet = {
@@ -175,7 +210,7 @@ export class RobotsClient {
     const hot = this.hot.get(origin);
     if (hot && this.now() < hot.entry.expiresAt) {
       this.hot.delete(origin);
-      this.hot.set(origin, hot);
+      this.hot.set(origin, hot); // most recently used last
       return {
         location,
         entry: hot.entry,
@@ -200,10 +235,28 @@ export class RobotsClient {
     return { location, entry, source, ...(robots ? { robots } : {}) };
   }
 
+  /**
+   * Throws `RefusedAddressError` when `url`'s host is, or resolves to, an address the
+   * `allowAddress` filter refuses (and `InvalidUrlError` for a URL without a robots.txt).
+   * An origin whose robots.txt is at hand needs no DNS; names are resolved through the
+   * client's DNS cache, with its limits. A failing lookup is not an error here: the fetch
+   * will report it as Google does.
+   */
+  async preflight(url: string): Promise<void> {
+    const location = locate(url);
+    const hot = this.hot.get(location.origin);
+    if (hot && this.now() < hot.entry.expiresAt) return;
+    try {
+      await this.resolver.resolve(new URL(location.origin).hostname);
+    } catch (error) {
+      if (isRefusedAddressError(error)) throw error;
+    }
+  }
+
   /** Forgets the cached result for `url`'s origin. */
   async forget(url: string): Promise<void> {
     const { origin } = locate(url);
-    this.hot.delete(origin);
+    this.dropHot(origin);
     await this.store.delete(origin);
   }
 
@@ -212,10 +265,20 @@ export class RobotsClient {
     await this.http.close();
   }
 
-  private verdict(url: string, state: RobotsState, agents: readonly string[]): CheckResult {
+  /**
+   * The verdict for `url` from a state `robotsFor` gave, as `check` makes it; `explanation`
+   * when the file's explanation was computed elsewhere (the service's worker threads).
+   */
+  verdict(
+    url: string,
+    state: RobotsState,
+    agents: readonly string[] = this.agents,
+    explanation?: Explanation,
+  ): CheckResult {
     return verdictFromState(url, state, agents, {
       now: this.now(),
       unreachableWindow: this.policy.unreachableWindow,
+      ...(explanation ? { explanation } : {}),
     });
   }
 
@@ -329,12 +392,31 @@ export class RobotsClient {
     });
   }
 
-  private remember(origin: string, hot: Omit<HotEntry, 'robotsFetchedAt'>): void {
+  private remember(origin: string, hot: Omit<HotEntry, 'robotsFetchedAt' | 'bytes'>): void {
     const used =
       hot.entry.outcome === 'error' && hot.entry.lastGood ? hot.entry.lastGood : hot.entry;
+    this.dropHot(origin);
+    const kept: HotEntry = { ...hot, robotsFetchedAt: used.fetchedAt, bytes: estimateBytes(hot) };
+    this.hot.set(origin, kept);
+    this.hotBytes += kept.bytes;
+    while (
+      this.hot.size > this.maxParsed ||
+      (this.hotBytes > this.maxParsedBytes && this.hot.size > 1)
+    ) {
+      this.dropHot(this.hot.keys().next().value!);
+    }
+  }
+
+  private dropHot(origin: string): void {
+    const dropped = this.hot.get(origin);
+    if (!dropped) return;
     this.hot.delete(origin);
-    this.hot.set(origin, { ...hot, robotsFetchedAt: used.fetchedAt });
-    if (this.hot.size > this.maxParsed) this.hot.delete(this.hot.keys().next().value!);
+    this.hotBytes -= dropped.bytes;
+  }
+
+  /** What the parsed-file map holds: origins, and their estimated bytes (see `maxParsedBytes`). */
+  get parsedUsage(): { origins: number; bytes: number } {
+    return { origins: this.hot.size, bytes: this.hotBytes };
   }
 
   private async storeGet(key: string): Promise<CacheEntry | undefined> {
@@ -362,6 +444,19 @@ interface HotEntry {
   robots?: RobotsTxt;
   /** fetchedAt of the body `robots` was parsed from. */
   robotsFetchedAt: number;
+  /** Its estimated size (see `estimateBytes`). */
+  bytes: number;
+}
+
+/**
+ * A hot entry's memory, from the sizes that dominate it, measured on the corpus with the
+ * parse, the index of a checked crawler and the entry's base64 bodies: about four times the
+ * body's bytes (the text, its patterns and index), the base64 copies, and a fixed overhead.
+ */
+function estimateBytes(hot: Omit<HotEntry, 'robotsFetchedAt' | 'bytes'>): number {
+  const base64 = (hot.entry.body?.length ?? 0) + (hot.entry.lastGood?.body?.length ?? 0);
+  const parsed = hot.robots ? 4 * hot.robots.bytes.read + 64 * hot.robots.lineCount : 0;
+  return 2_048 + base64 + parsed;
 }
 
 function withoutErrorRun(entry: CacheEntry): NonNullable<CacheEntry['lastGood']> {

@@ -25,3 +25,25 @@ export class InvalidOptionError extends RepkitError {
     super('invalid-option', `${option}: ${reason}`);
   }
 }
+
+/**
+ * Thrown by `RobotsClient.preflight()` (and reported as a fetch failure with code
+ * `EREFUSEDADDRESS` on any redirect hop) when a host is, or resolves to, an address the
+ * client's `allowAddress` filter refuses.
+ */
+export class RefusedAddressError extends RepkitError {
+  readonly errno = 'EREFUSEDADDRESS';
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(
+      'refused-address',
+      `${host} is or resolves to ${address}, an address this client may not connect to (private, loopback, link-local or reserved)`,
+    );
+  }
+}
+
+export function isRefusedAddressError(error: unknown): error is RefusedAddressError {
+  return error instanceof RefusedAddressError;
+}

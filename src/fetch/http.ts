@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
-import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
+import type { AddressFilter } from './addresses.ts';
+import { guardedConnector } from './connector.ts';
+import type { HostResolver } from './resolver.ts';
 
 /** What one robots.txt fetch came to, before caching decisions. */
 export interface FetchOutcome {
@@ -46,9 +48,17 @@ const KEPT_HEADERS = [
 export class RobotsHttp {
   private readonly agent: Agent;
 
-  constructor(connectTimeoutMs: number, lookup?: LookupFunction) {
+  constructor(options: {
+    connectTimeoutMs: number;
+    resolver: HostResolver;
+    allowAddress: AddressFilter;
+  }) {
     this.agent = new Agent({
-      connect: { timeout: connectTimeoutMs, ...(lookup ? { lookup } : {}) },
+      connect: guardedConnector({
+        timeoutMs: options.connectTimeoutMs,
+        resolver: options.resolver,
+        allowAddress: options.allowAddress,
+      }),
       keepAliveTimeout: 4_000,
     });
   }
@@ -61,11 +71,35 @@ export class RobotsHttp {
    * Fetches a robots.txt with Google's semantics: 2xx → parse; 3xx → follow up to
    * `maxRedirects` (across hosts too), more or a loop → "no robots.txt"; 429 and 5xx →
    * server error; other 4xx → "no robots.txt"; DNS, connection, timeout and protocol
-   * failures → server error. Never throws.
+   * failures → server error; a host whose address the guard refuses, on any hop → server
+   * error. The whole fetch ends by `timeoutMs`, whatever it is waiting for (a name, a
+   * connection, a TLS handshake, headers or body). Never throws.
    */
   async fetch(url: string, options: HttpOptions): Promise<FetchOutcome> {
     const chain: string[] = [];
-    const signal = AbortSignal.timeout(options.timeoutMs);
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    // undici does not give up a pending connection when the signal aborts: the deadline
+    // answers for it, and the abort cleans up behind.
+    const deadline = new Promise<FetchOutcome>((done) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        done({ outcome: 'error', status: 0, headers: {}, chain, error: 'timed out' });
+      }, options.timeoutMs);
+    });
+    try {
+      return await Promise.race([this.follow(url, options, chain, controller.signal), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async follow(
+    url: string,
+    options: HttpOptions,
+    chain: string[],
+    signal: AbortSignal,
+  ): Promise<FetchOutcome> {
     let current = url;
     try {
       for (;;) {

@@ -11,7 +11,13 @@ export {
 } from './client.ts';
 export { robotsUrl, locate, type RobotsLocation } from './location.ts';
 export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';
-export { InvalidUrlError, InvalidOptionError } from './errors.ts';
+export {
+  InvalidUrlError,
+  InvalidOptionError,
+  RefusedAddressError,
+  isRefusedAddressError,
+} from './errors.ts';
+export { isPublicAddress, isPrivateAddress, type AddressFilter } from './addresses.ts';
 
 /** The User-Agent repkit's own tools (CLI, service) send unless told otherwise. */
 export const REPKIT_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';

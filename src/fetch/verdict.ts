@@ -43,7 +43,12 @@ export function verdictFromState(
   url: string,
   state: RobotsState,
   agents: readonly string[],
-  options: { now?: number; unreachableWindow?: number } = {},
+  options: {
+    now?: number;
+    unreachableWindow?: number;
+    /** `state.robots.explain(url, agents)`, when it was computed elsewhere (a worker thread). */
+    explanation?: Explanation;
+  } = {},
 ): CheckResult {
   const { entry, source, location } = state;
   const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
@@ -57,7 +62,7 @@ export function verdictFromState(
     ...(entry.error ? { error: entry.error } : {}),
   };
   if (state.robots) {
-    const explanation = state.robots.explain(url, agents);
+    const explanation = options.explanation ?? state.robots.explain(url, agents);
     const { allowed, line, reason, rule } = explanation;
     return { ...base, allowed, line, reason, ...(rule ? { rule } : {}), explanation };
   }

@@ -2,13 +2,23 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import swagger from '@fastify/swagger';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { RedisStore } from '../cache/redis.ts';
-import { lint, parse, type ProfileName } from '../core/index.ts';
-import { InvalidUrlError, type CheckResult, type RobotsClient } from '../fetch/index.ts';
-import { assertPublicHost, PrivateAddressError } from './address-guard.ts';
+import type { Explanation, ProfileName } from '../core/index.ts';
+import {
+  InvalidUrlError,
+  RefusedAddressError,
+  type CheckResult,
+  type RobotsClient,
+  type RobotsState,
+} from '../fetch/index.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import * as schema from './schemas.ts';
+import { WorkPool, WorkRefusedError, type WorkPoolOptions } from './work/pool.ts';
+
+/** Fetched files larger than this are checked on a worker thread, not on the event loop. */
+const LARGE_BODY = 64 * 1024;
 
 export interface AppOptions {
   client: RobotsClient;
@@ -26,14 +36,41 @@ export interface AppOptions {
   /** Where the web tester's files are. Default: `tester/` beside this module. */
   assetsDir?: string;
   logger?: boolean;
+  /** Most verdicts one request may ask for (`/v1/diff`: URLs × agents × 2). Default 100,000. */
+  maxVerdicts?: number;
+  /** Worker threads for CPU-heavy work, with their deadline and queue. */
+  work?: WorkPoolOptions;
+  /**
+   * Time to receive a whole request (headers and body), and to receive its headers; a client
+   * that sends slower is cut off (408). Defaults 30 s and 10 s. Idle keep-alive connections
+   * close after 5 s.
+   */
+  requestTimeoutMs?: number;
+  headersTimeoutMs?: number;
 }
 
 /** The repkit HTTP service: JSON API under /v1, OpenAPI, health, metrics, the web tester at /. */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { client, metrics } = options;
   const maxBatch = options.maxBatch ?? 1_000;
+  const maxVerdicts = options.maxVerdicts ?? 100_000;
+  const work = new WorkPool(options.work);
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const app = Fastify({
     logger: options.logger ?? false,
+    // Node checks these limits every `connectionsCheckingInterval`: a slow client is cut off
+    // within a second of its limit, however slowly it trickles bytes.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout,
+          headersTimeout,
+          keepAliveTimeout: 5_000,
+          connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+        },
+        handler,
+      ),
     bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
     // No type coercion: a number where text is expected is a 400, not a string.
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
@@ -70,6 +107,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       return reply
         .code(400)
         .send({ error: error.code, field: error.field, message: error.message });
+    if (error instanceof WorkRefusedError) {
+      if (error.reason === 'busy') reply.header('retry-after', '1');
+      return reply
+        .code(error.reason === 'busy' ? 429 : 413)
+        .send({
+          error: error.reason === 'busy' ? 'busy' : 'too-much-work',
+          message: error.message,
+        });
+    }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) app.log.error(error);
     return reply.code(status).send({
@@ -97,28 +143,25 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         `${field}: only http and https URLs can be fetched`,
       );
     }
-    if (!options.allowPrivateAddresses) {
-      try {
-        await assertPublicHost(parsed.hostname);
-      } catch (error) {
-        if (error instanceof PrivateAddressError)
-          throw new BadRequest('private-address', field, `${field}: ${error.message}`);
-        // Unresolvable hosts are fetch failures, answered as Google answers them.
-      }
+    // The client refuses the addresses at the socket on every hop; this only turns a refused
+    // first host into a clear 400, without DNS for an origin whose file is at hand.
+    try {
+      await client.preflight(url);
+    } catch (error) {
+      if (error instanceof RefusedAddressError)
+        throw new BadRequest('private-address', field, `${field}: ${error.message}`);
+      if (error instanceof InvalidUrlError)
+        throw new BadRequest('invalid-url', field, `${field}: ${error.message}`);
+      throw error;
     }
     return parsed;
   };
 
-  const checkOne = async (
-    url: string,
-    field: string,
-    agent: string | string[] | undefined,
-  ): Promise<CheckResult> => {
+  /** The robots.txt state for a URL (fetched or cached); a bad URL is a 400 on `field`. */
+  const stateFor = async (url: string, field: string): Promise<RobotsState> => {
     await checkable(url, field);
     try {
-      const result = await client.check(url, agent === undefined ? {} : { agent });
-      metrics.check(result);
-      return result;
+      return await client.robotsFor(url);
     } catch (error) {
       if (error instanceof InvalidUrlError)
         throw new BadRequest('invalid-url', field, `${field}: ${error.message}`);
@@ -126,17 +169,55 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     }
   };
 
+  /**
+   * Verdicts for URLs with their states: small files on the event loop (a check costs
+   * O(path + pattern) per candidate rule), each large file's URLs in one worker task.
+   */
+  const verdicts = async (
+    urls: readonly string[],
+    states: readonly RobotsState[],
+    agent: string | string[] | undefined,
+  ): Promise<CheckResult[]> => {
+    const agents = agent === undefined ? client.agents : [agent].flat();
+    const explanations = new Array<Explanation | undefined>(urls.length);
+    const large = new Map<string, number[]>();
+    states.forEach((state, i) => {
+      if (!state.robots || state.robots.bytes.read <= LARGE_BODY) return;
+      const key = `${state.location.origin} ${usedEntry(state).fetchedAt}`;
+      large.set(key, [...(large.get(key) ?? []), i]);
+    });
+    await Promise.all(
+      [...large].map(async ([key, indexes]) => {
+        const found = await work.run('checks', {
+          key,
+          body: Buffer.from(usedEntry(states[indexes[0]!]!).body ?? '', 'base64'),
+          profile: client.profile,
+          maxBytes: client.maxBytes,
+          urls: indexes.map((i) => urls[i]!),
+          agents: [...agents],
+        });
+        indexes.forEach((index, k) => (explanations[index] = found[k]));
+      }),
+    );
+    return urls.map((url, i) => {
+      const result = client.verdict(url, states[i]!, agents, explanations[i]);
+      metrics.check(result);
+      return result;
+    });
+  };
+
   app.get('/v1/check', { schema: schema.checkOne }, async (request) => {
     const { url, agent } = request.query as { url: string; agent?: string };
-    return present(await checkOne(url, 'querystring.url', agent));
+    const state = await stateFor(url, 'querystring.url');
+    return present((await verdicts([url], [state], agent))[0]!);
   });
 
   app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, async (request) => {
     const { urls, agent } = request.body as { urls: string[]; agent?: string | string[] };
-    const results = await mapLimit(urls, options.concurrency ?? 32, (url, i) =>
-      checkOne(url, `body.urls.${i}`, agent),
+    const states = await mapLimit(urls, options.concurrency ?? 32, (url, i) =>
+      stateFor(url, `body.urls.${i}`),
     );
-    return { results: results.map((r) => present(r)) };
+    return { results: (await verdicts(urls, states, agent)).map((r) => present(r)) };
   });
 
   app.post('/v1/explain', { schema: schema.explain }, async (request) => {
@@ -146,11 +227,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       agent: string | string[];
       profile?: ProfileName;
     };
-    return parse(robots, { profile: profile ?? 'google' }).explain(url, agent);
+    return work.run('explain', { robots, url, agent, profile: profile ?? 'google' });
   });
 
   app.post('/v1/lint', { schema: schema.lint }, async (request) =>
-    lint((request.body as { robots: string }).robots),
+    work.run('lint', { robots: (request.body as { robots: string }).robots }),
   );
 
   app.post('/v1/diff', { schema: schema.diff(maxBatch) }, async (request) => {
@@ -161,25 +242,21 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       agents: string[];
       profile?: ProfileName;
     };
-    const profile = body.profile ?? 'google';
-    const [before, after] = [parse(body.old, { profile }), parse(body.new, { profile })];
-    const changes = [];
-    for (const agent of body.agents) {
-      for (const url of body.urls) {
-        const was = before.verdict(url, agent);
-        const now = after.verdict(url, agent);
-        if (was.allowed !== now.allowed) changes.push({ url, agent, before: was, after: now });
-      }
+    const asked = body.urls.length * body.agents.length * 2;
+    if (asked > maxVerdicts) {
+      throw new WorkRefusedError(
+        'budget',
+        `body: ${body.urls.length} URLs × ${body.agents.length} agents × 2 files is ${asked} verdicts; one request may ask for ${maxVerdicts}`,
+      );
     }
-    return { changes, checked: body.urls.length * body.agents.length };
+    return work.run('diff', { ...body, profile: body.profile ?? 'google' });
   });
 
   app.get('/v1/robots', { schema: schema.robots }, async (request) => {
     const { url } = request.query as { url: string };
-    await checkable(url, 'querystring.url');
-    const state = await client.robotsFor(url);
+    const state = await stateFor(url, 'querystring.url');
     const { entry } = state;
-    const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
+    const used = usedEntry(state);
     return {
       robotsUrl: state.location.robotsUrl,
       outcome: entry.outcome,
@@ -225,7 +302,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     asset('tester.js', 'text/javascript; charset=utf-8'),
   );
 
+  app.addHook('onClose', () => work.close());
   return app;
+}
+
+/** The entry whose body the verdicts use: the last good copy while fetching fails. */
+function usedEntry(state: RobotsState) {
+  const { entry } = state;
+  return entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
 }
 
 /** A 400 with the request field it is about. */

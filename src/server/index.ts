@@ -7,4 +7,5 @@ export {
 } from './service.ts';
 export { createApp, type AppOptions } from './app.ts';
 export { ServiceMetrics } from './metrics.ts';
-export { isPrivateAddress } from './address-guard.ts';
+export { isPrivateAddress, isPublicAddress } from '../fetch/index.ts';
+export { WorkRefusedError, type WorkPoolOptions } from './work/pool.ts';

@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { MemoryStore } from '../cache/memory.ts';
 import { RedisStore } from '../cache/redis.ts';
-import { REPKIT_USER_AGENT, RobotsClient } from '../fetch/index.ts';
-import { publicOnlyLookup } from './address-guard.ts';
-import { createApp } from './app.ts';
+import {
+  isPublicAddress,
+  REPKIT_USER_AGENT,
+  RobotsClient,
+  type AddressFilter,
+} from '../fetch/index.ts';
+import { createApp, type AppOptions } from './app.ts';
 import { ServiceMetrics } from './metrics.ts';
 
 export interface ServiceOptions {
@@ -17,11 +22,24 @@ export interface ServiceOptions {
   /** Crawler name matched when a request names none. Default: the User-Agent's product token. */
   agent?: string;
   allowPrivateAddresses?: boolean;
+  /**
+   * Which IP addresses robots.txt may be fetched from, checked at the socket on every hop.
+   * Default: public ones only (`isPublicAddress`); every one with `allowPrivateAddresses`.
+   */
+  allowAddress?: AddressFilter;
+  /** Host name resolution underneath the address guard (custom DNS, tests). */
+  lookup?: import('node:net').LookupFunction;
+  /** Bytes of parsed robots.txt files kept at hand (see RobotsClient). Default 64 MiB. */
+  maxParsedBytes?: number;
+  /** Bytes of the in-memory cache, when there is no Redis. Default 64 MiB. */
+  maxCacheBytes?: number;
   maxBatch?: number;
   bodyLimit?: number;
   /** Fetch time limit in ms. Default 15 s. */
   timeoutMs?: number;
   logger?: boolean;
+  /** Per-request limits and worker threads (see AppOptions). */
+  limits?: Pick<AppOptions, 'maxVerdicts' | 'work' | 'requestTimeoutMs' | 'headersTimeoutMs'>;
   /** Where warnings go (Redis down and back). Default: stderr. */
   onWarning?: (message: string) => void;
 }
@@ -49,7 +67,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...(options.agent ? { agent: options.agent } : {}),
     ...(redis ? { store: redis } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }),
+    allowAddress:
+      options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress),
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.maxParsedBytes ? { maxParsedBytes: options.maxParsedBytes } : {}),
+    ...(redis || !options.maxCacheBytes
+      ? {}
+      : { store: new MemoryStore({ maxBytes: options.maxCacheBytes }) }),
     onFetch: (report) => metrics.fetch(report),
     onStoreError: () => {},
   });
@@ -61,6 +85,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     logger: options.logger ?? false,
+    ...options.limits,
   });
   const address = await app.listen({
     port: options.port ?? 8080,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { redactUrl } from '../../cache/redact.ts';
 import { CliError } from '../errors.ts';
 import { DEFAULT_USER_AGENT } from '../fetching.ts';
 import type { Output } from '../output.ts';
@@ -83,7 +84,7 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         onWarning: (message) => output.err(`repkit: ${message}`),
       });
       output.err(
-        `repkit: serving on ${service.url} (cache: ${options.redisUrl ? `Redis at ${options.redisUrl}` : 'in memory'}); web tester at ${service.url}/`,
+        `repkit: serving on ${service.url} (cache: ${options.redisUrl ? `Redis at ${redactUrl(options.redisUrl)}` : 'in memory'}); web tester at ${service.url}/`,
       );
       const stop = async () => {
         await service.close();

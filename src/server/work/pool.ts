@@ -1,0 +1,96 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type * as tasks from './tasks.ts';
+
+type Tasks = typeof tasks;
+type TaskName = keyof Tasks;
+
+export interface WorkPoolOptions {
+  /** Worker threads. Default: the machine's cores (at least 1, at most 4). */
+  threads?: number;
+  /** Tasks waiting for a thread before new ones are refused (`WorkRefusedError`, 429). Default 64. */
+  maxQueue?: number;
+  /** How long one task may run, queueing included, before it is stopped. Default 10 s. */
+  deadlineMs?: number;
+  /** Heap of each worker, in MiB; a task that needs more ends its worker. Default 256. */
+  workerHeapMb?: number;
+}
+
+/** Why the pool did not give a task's result. */
+export class WorkRefusedError extends Error {
+  constructor(
+    /**
+     * `busy`: the queue is full; `budget`: the request asks for more than one may;
+     * `deadline`: the task ran out of time; `memory`: out of heap.
+     */
+    readonly reason: 'busy' | 'budget' | 'deadline' | 'memory',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Worker threads for the service's CPU-heavy tasks (parse, explain, lint, diff, checks
+ * against large files), with a queue limit and a per-task deadline: a task past its deadline
+ * has its thread terminated, so no request can hold a core for longer than `deadlineMs`.
+ */
+export class WorkPool {
+  readonly deadlineMs: number;
+  private readonly pool: Piscina;
+
+  constructor(options: WorkPoolOptions = {}) {
+    this.deadlineMs = options.deadlineMs ?? 10_000;
+    // In tests the sources run as TypeScript (tsx is loaded in every thread); built, as JS.
+    this.pool = new Piscina({
+      filename: workerModule(),
+      minThreads: 1,
+      maxThreads: options.threads ?? Math.min(4, Math.max(1, availableParallelism())),
+      maxQueue: options.maxQueue ?? 64,
+      idleTimeout: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: options.workerHeapMb ?? 256 },
+    });
+  }
+
+  /** Runs `name` on a worker thread; rejects with `WorkRefusedError` when it cannot. */
+  async run<N extends TaskName>(
+    name: N,
+    task: Parameters<Tasks[N]>[0],
+  ): Promise<ReturnType<Tasks[N]>> {
+    if (this.pool.queueSize >= (this.pool.options.maxQueue as number)) {
+      throw new WorkRefusedError('busy', 'the service is busy with other requests; try again');
+    }
+    const signal = AbortSignal.timeout(this.deadlineMs);
+    try {
+      return (await this.pool.run(task, { name, signal })) as ReturnType<Tasks[N]>;
+    } catch (error) {
+      if (signal.aborted) {
+        throw new WorkRefusedError(
+          'deadline',
+          `this request needs more than ${this.deadlineMs} ms of work; send fewer URLs, agents or rules`,
+        );
+      }
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new WorkRefusedError(
+          'memory',
+          'this request needs more memory than one request may use',
+        );
+      }
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+/**
+ * The worker's module: tasks.js beside this file once built. Run from the TypeScript sources
+ * (tests, development), worker threads do not get tsx's loader on Node 20, so they start
+ * from typescript-worker.mjs, which loads tasks.ts through tsx's API.
+ */
+function workerModule(): string {
+  const typescript = import.meta.url.endsWith('.ts');
+  return new URL(typescript ? './typescript-worker.mjs' : './tasks.js', import.meta.url).href;
+}

@@ -1,0 +1,85 @@
+/**
+ * The service's CPU-heavy work, run in worker threads (see pool.ts) so that the event loop,
+ * `/healthz` and cached checks stay responsive while it runs, and a deadline can end it.
+ * Each export is one task; its argument and result cross the thread boundary by structured
+ * clone, so both are plain data.
+ */
+import {
+  lint as lintBody,
+  parse,
+  type Explanation,
+  type LintReport,
+  type ProfileName,
+  type RobotsTxt,
+  type Verdict,
+} from '../../core/index.ts';
+
+export interface ExplainTask {
+  robots: string;
+  url: string;
+  agent: string | string[];
+  profile: ProfileName;
+}
+
+export function explain(task: ExplainTask): Explanation {
+  return parse(task.robots, { profile: task.profile }).explain(task.url, task.agent);
+}
+
+export function lint(task: { robots: string }): LintReport {
+  return lintBody(task.robots);
+}
+
+export interface DiffTask {
+  old: string;
+  new: string;
+  urls: string[];
+  agents: string[];
+  profile: ProfileName;
+}
+
+export interface DiffChange {
+  url: string;
+  agent: string;
+  before: Verdict;
+  after: Verdict;
+}
+
+export function diff(task: DiffTask): { changes: DiffChange[]; checked: number } {
+  const before = parse(task.old, { profile: task.profile });
+  const after = parse(task.new, { profile: task.profile });
+  const changes: DiffChange[] = [];
+  for (const agent of task.agents) {
+    for (const url of task.urls) {
+      const was = before.verdict(url, agent);
+      const now = after.verdict(url, agent);
+      if (was.allowed !== now.allowed) changes.push({ url, agent, before: was, after: now });
+    }
+  }
+  return { changes, checked: task.urls.length * task.agents.length };
+}
+
+export interface ChecksTask {
+  /** Names this body (origin and fetch time): a worker parses each body once. */
+  key: string;
+  body: Uint8Array;
+  profile: ProfileName;
+  maxBytes: number;
+  urls: string[];
+  agents: string[];
+}
+
+/** Parsed bodies this worker keeps (each up to the 500 KiB limit). */
+const KEPT = 4;
+const parsed = new Map<string, RobotsTxt>();
+
+/** Explanations for URLs against one large fetched robots.txt. */
+export function checks(task: ChecksTask): Explanation[] {
+  let robots = parsed.get(task.key);
+  if (!robots) {
+    robots = parse(task.body, { profile: task.profile, maxBytes: task.maxBytes });
+    parsed.set(task.key, robots);
+    if (parsed.size > KEPT) parsed.delete(parsed.keys().next().value!);
+  }
+  const found = robots;
+  return task.urls.map((url) => found.explain(url, task.agents));
+}
