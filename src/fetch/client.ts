@@ -450,12 +450,12 @@ interface HotEntry {
 
 /**
  * A hot entry's memory, from the sizes that dominate it, measured on the corpus with the
- * parse, the index of a checked crawler and the entry's base64 bodies: about four times the
+ * parse, the index of a checked crawler and the entry's base64 bodies: about five times the
  * body's bytes (the text, its patterns and index), the base64 copies, and a fixed overhead.
  */
 function estimateBytes(hot: Omit<HotEntry, 'robotsFetchedAt' | 'bytes'>): number {
   const base64 = (hot.entry.body?.length ?? 0) + (hot.entry.lastGood?.body?.length ?? 0);
-  const parsed = hot.robots ? 4 * hot.robots.bytes.read + 64 * hot.robots.lineCount : 0;
+  const parsed = hot.robots ? 5 * hot.robots.bytes.read + 64 * hot.robots.lineCount : 0;
   return 2_048 + base64 + parsed;
 }
 

@@ -63,8 +63,18 @@ export class RobotsHttp {
     });
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  /**
+   * Lets requests in flight finish for up to a second, then destroys what is left (a
+   * connection still pending would otherwise hold the close forever).
+   */
+  async close(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((done) => {
+      timer = setTimeout(done, 1_000);
+    });
+    await Promise.race([this.agent.close(), grace]);
+    clearTimeout(timer);
+    await this.agent.destroy();
   }
 
   /**

@@ -59,7 +59,8 @@ export interface Directive {
 }
 
 export interface DirectiveProblem {
-  kind: 'unknown-directive' | 'invalid-value';
+  /** `limit`: part of the page or its headers was not read (see `MAX_HEAD_CHARS`, `MAX_DIRECTIVES`). */
+  kind: 'unknown-directive' | 'invalid-value' | 'limit';
   text: string;
   message: string;
 }

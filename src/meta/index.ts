@@ -4,6 +4,7 @@
  */
 export {
   pagePolicy,
+  MAX_DIRECTIVES,
   headerDirectives,
   splitDirectives,
   type PagePolicyResult,
@@ -19,7 +20,14 @@ export {
   type PagePolicy,
   type PolicyField,
 } from './directives.ts';
-export { readHeadMetas, type HtmlInput, type MetaTag } from './html.ts';
+export {
+  readHeadMetas,
+  MAX_HEAD_CHARS,
+  MAX_META_TAGS,
+  type HeadRead,
+  type HtmlInput,
+  type MetaTag,
+} from './html.ts';
 export {
   crawlDecision,
   linkRel,

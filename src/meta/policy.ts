@@ -9,7 +9,7 @@ import {
   type PagePolicy,
   type PolicyField,
 } from './directives.ts';
-import { readHeadMetas, type HtmlInput } from './html.ts';
+import { MAX_HEAD_CHARS, readHeadMetas, type HeadRead, type HtmlInput } from './html.ts';
 
 /** Response headers: a `Headers` object or a plain record (values may repeat as arrays). */
 export type HeadersInput = Headers | Record<string, string | readonly string[] | undefined>;
@@ -45,8 +45,11 @@ export interface PagePolicyResult {
   /** Unknown directives and malformed values: reported, never thrown. */
   problems: PagePolicyProblem[];
   /** How much of the HTML was read: stopping at the end of the head. */
-  html?: { charsRead: number; stoppedAt: 'head-end' | 'input-end' };
+  html?: { charsRead: number; stoppedAt: HeadRead['stoppedAt'] };
 }
+
+/** Most directives (and problems) read from one page's meta tags and headers. */
+export const MAX_DIRECTIVES = 1_000;
 
 /**
  * The page-level rules for one crawler: `<meta name="robots">` and `X-Robots-Tag` apply to
@@ -65,9 +68,14 @@ export async function pagePolicy(
   const applies = (name: string) => name === '*' || name === 'robots' || agents.includes(name);
   const directives: AppliedDirective[] = [];
   const problems: PagePolicyProblem[] = [];
+  let capped = false;
   const collect = (entries: DirectiveSource[]) => {
     for (const source of entries) {
       if (!applies(source.agent)) continue;
+      if (directives.length + problems.length >= MAX_DIRECTIVES) {
+        capped = true;
+        break;
+      }
       const { directive, problem } = parseDirective(source.text);
       if (problem) problems.push({ ...problem, source });
       if (directive) directives.push({ ...source, name: directive.name });
@@ -77,9 +85,18 @@ export async function pagePolicy(
   const parsed = new Map<AppliedDirective, Directive>();
 
   let html: PagePolicyResult['html'];
+  const limits: string[] = [];
   if (input.html !== undefined) {
     const head = await readHeadMetas(input.html);
     html = { charsRead: head.charsRead, stoppedAt: head.stoppedAt };
+    if (head.stoppedAt === 'limit') {
+      limits.push(
+        `the head was still open after ${MAX_HEAD_CHARS} characters; the rest of the page was not read`,
+      );
+    }
+    if (head.metasDropped > 0) {
+      limits.push(`${head.metasDropped} meta tags past the first 1,000 were not read`);
+    }
     for (const meta of head.metas) {
       collect(
         splitDirectives(meta.content).map((text) => ({
@@ -93,6 +110,16 @@ export async function pagePolicy(
   }
   if (input.headers !== undefined)
     collect(headerDirectives(headerValues(input.headers, 'x-robots-tag')));
+
+  if (capped) limits.push(`directives past the first ${MAX_DIRECTIVES} were not read`);
+  for (const message of limits) {
+    problems.push({
+      kind: 'limit',
+      text: '',
+      message,
+      source: { kind: input.html !== undefined ? 'meta' : 'header', agent: '*', text: '' },
+    });
+  }
 
   const policy: PagePolicy = { ...OPEN_POLICY };
   const decidedBy: PagePolicyResult['decidedBy'] = {};

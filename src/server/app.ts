@@ -109,12 +109,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         .send({ error: error.code, field: error.field, message: error.message });
     if (error instanceof WorkRefusedError) {
       if (error.reason === 'busy') reply.header('retry-after', '1');
-      return reply
-        .code(error.reason === 'busy' ? 429 : 413)
-        .send({
-          error: error.reason === 'busy' ? 'busy' : 'too-much-work',
-          message: error.message,
-        });
+      return reply.code(error.reason === 'busy' ? 429 : 413).send({
+        error: error.reason === 'busy' ? 'busy' : 'too-much-work',
+        message: error.message,
+      });
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) app.log.error(error);
@@ -149,7 +147,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await client.preflight(url);
     } catch (error) {
       if (error instanceof RefusedAddressError)
-        throw new BadRequest('private-address', field, `${field}: ${error.message}`);
+        throw new BadRequest(
+          'private-address',
+          field,
+          `${field}: ${error.message}; start the service with --allow-private-addresses to allow it`,
+        );
       if (error instanceof InvalidUrlError)
         throw new BadRequest('invalid-url', field, `${field}: ${error.message}`);
       throw error;

@@ -6,6 +6,7 @@ import {
   REPKIT_USER_AGENT,
   RobotsClient,
   type AddressFilter,
+  type RobotsClientOptions,
 } from '../fetch/index.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { ServiceMetrics } from './metrics.ts';
@@ -29,6 +30,8 @@ export interface ServiceOptions {
   allowAddress?: AddressFilter;
   /** Host name resolution underneath the address guard (custom DNS, tests). */
   lookup?: import('node:net').LookupFunction;
+  /** DNS limits of the fetch client (see RobotsClientOptions.dns). */
+  dns?: RobotsClientOptions['dns'];
   /** Bytes of parsed robots.txt files kept at hand (see RobotsClient). Default 64 MiB. */
   maxParsedBytes?: number;
   /** Bytes of the in-memory cache, when there is no Redis. Default 64 MiB. */
@@ -70,6 +73,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     allowAddress:
       options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress),
     ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.dns ? { dns: options.dns } : {}),
     ...(options.maxParsedBytes ? { maxParsedBytes: options.maxParsedBytes } : {}),
     ...(redis || !options.maxCacheBytes
       ? {}

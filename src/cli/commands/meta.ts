@@ -158,7 +158,7 @@ function print(output: Output, source: string, decision: CrawlDecision): void {
   if (page.html)
     output.out(
       color.dim(
-        `read ${page.html.charsRead} characters of HTML (${page.html.stoppedAt === 'head-end' ? 'stopped at the end of the head' : 'the whole input'})`,
+        `read ${page.html.charsRead} characters of HTML (${page.html.stoppedAt === 'head-end' ? 'stopped at the end of the head' : page.html.stoppedAt === 'limit' ? 'stopped at the read limit, head still open' : 'the whole input'})`,
       ),
     );
 }

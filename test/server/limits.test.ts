@@ -1,0 +1,236 @@
+/**
+ * Bounded work per request: hostile matching inputs, CPU-heavy requests kept off the event
+ * loop with a deadline and a budget, DNS that never answers, and clients that trickle.
+ */
+import assert from 'node:assert/strict';
+import type { LookupAddress } from 'node:dns';
+import { connect } from 'node:net';
+import type { LookupFunction } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { parse } from '../../src/core/index.ts';
+import { isPublicAddress, startService, type RunningService } from '../../src/server/index.ts';
+import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
+
+/** 500 KiB of rules whose one segment nearly occurs everywhere in the path. */
+function nearMissFile(): string {
+  const rule = `Disallow: /*${'a'.repeat(4095)}c\n`;
+  let body = 'User-agent: *\n';
+  while (body.length + rule.length < 500_000) body += rule;
+  return body + 'Disallow: /c\n';
+}
+// As long as a URL may be (8,192 characters with the origin).
+const NEAR_MISS_PATH = `/c${'a'.repeat(8150)}`;
+
+/** Ordinary-looking rules that all share one prefix, so every URL tests every rule. */
+function sharedPrefixFile(rules: number): string {
+  let body = 'User-agent: *\n';
+  for (let i = 0; i < rules; i++) body += `Allow: /a*${i}*\n`;
+  return body;
+}
+
+let service: RunningService;
+let hostile: TestServer;
+before(async () => {
+  const body = nearMissFile();
+  hostile = await httpServer(robotsRoute((_req, res) => res.writeHead(200).end(body)));
+  service = await startService({
+    port: 0,
+    allowPrivateAddresses: true,
+    limits: { maxVerdicts: 200_000, work: { deadlineMs: 1_500 } },
+  });
+});
+after(async () => {
+  await service.close();
+  await hostile.close();
+});
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+describe('hostile matching', () => {
+  test('/v1/explain: a 500 KiB near-miss file against an 8 KiB path answers, and right', async () => {
+    const robots = nearMissFile();
+    const { status, json } = await post('/v1/explain', {
+      robots,
+      url: `https://example.com${NEAR_MISS_PATH}`,
+      agent: 'Googlebot',
+    });
+    assert.equal(status, 200);
+    assert.deepEqual([json.allowed, json.line], [false, robots.split('\n').length - 1]);
+  });
+
+  test('/v1/check against a large fetched file: worker verdicts equal the core, single and batch', async () => {
+    const robots = parse(nearMissFile());
+    const paths = [NEAR_MISS_PATH, `/x${'a'.repeat(4095)}c`, '/b', `/c${'a'.repeat(4095)}c`];
+    const urls = paths.map((p) => `${hostile.origin}${p}`);
+    const single = await fetch(
+      `${service.url}/v1/check?url=${encodeURIComponent(urls[0]!)}&agent=Googlebot`,
+    );
+    const one = (await single.json()) as { allowed: boolean; line: number };
+    const expected0 = robots.explain(urls[0]!, 'Googlebot');
+    assert.deepEqual([one.allowed, one.line], [expected0.allowed, expected0.line]);
+    const { json } = await post('/v1/check', { urls, agent: 'Googlebot' });
+    const results = json.results as { allowed: boolean; line: number }[];
+    results.forEach((r, i) => {
+      const expected = robots.explain(urls[i]!, 'Googlebot');
+      assert.deepEqual([r.allowed, r.line], [expected.allowed, expected.line], paths[i]);
+    });
+  });
+});
+
+describe('CPU-heavy requests', () => {
+  test('a diff past its deadline is a 413, and /healthz answers while it runs', async () => {
+    const old = sharedPrefixFile(30_000);
+    const urls = Array.from(
+      { length: 1_000 },
+      (_, i) => `https://example.com/a${'b'.repeat(500)}${i}`,
+    );
+    const started = Date.now();
+    const diff = post('/v1/diff', {
+      old,
+      new: old + 'Disallow: /z\n',
+      urls,
+      agents: ['a', 'b', 'c', 'd', 'e'],
+    });
+    await new Promise((done) => setTimeout(done, 300)); // the diff is running now
+    const healthStarted = Date.now();
+    const health = await fetch(`${service.url}/healthz`);
+    const healthMs = Date.now() - healthStarted;
+    assert.equal(health.status, 200);
+    assert.ok(healthMs < 500, `/healthz took ${healthMs} ms while a diff ran`);
+    const { status, json } = await diff;
+    assert.equal(status, 413);
+    assert.equal(json.error, 'too-much-work');
+    assert.match(String(json.message), /1500 ms/);
+    assert.ok(Date.now() - started < 10_000, 'the deadline ended the work');
+  });
+
+  test('a request asking for more verdicts than the budget is refused before any work', async () => {
+    const urls = Array.from({ length: 1_000 }, (_, i) => `https://example.com/${i}`);
+    const agents = Array.from({ length: 50 }, (_, i) => `Bot${i}`);
+    const limited = await startService({
+      port: 0,
+      allowPrivateAddresses: true,
+      limits: { maxVerdicts: 10_000 },
+    });
+    try {
+      const response = await fetch(`${limited.url}/v1/diff`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ old: '', new: '', urls, agents }),
+      });
+      const json = (await response.json()) as { error: string; message: string };
+      assert.equal(response.status, 413);
+      assert.equal(json.error, 'too-much-work');
+      assert.match(json.message, /100000 verdicts; one request may ask for 10000/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('DNS that never answers', () => {
+  test('cached origins need no DNS, and lookups run two at a time with a time limit', async () => {
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let siteLookups = 0;
+    const pending = new Set<NodeJS.Timeout>();
+    const lookup: LookupFunction = (hostname, _options, callback) => {
+      const done = callback as unknown as (e: Error | null, a?: LookupAddress[]) => void;
+      if (hostname === 'site.test') {
+        siteLookups++;
+        return done(null, [{ address: '127.0.0.2', family: 4 }]);
+      }
+      // A name server that never answers: getaddrinfo gives up on its own after a while.
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        inFlight--;
+        done(Object.assign(new Error('EAI_AGAIN'), { code: 'EAI_AGAIN' }));
+      }, 3_000);
+      pending.add(timer);
+    };
+    const site = await httpServer(
+      robotsRoute((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /no\n')),
+      '127.0.0.2',
+    );
+    const dnsService = await startService({
+      port: 0,
+      lookup,
+      dns: { timeoutMs: 500 },
+      allowAddress: (a) => a === '127.0.0.2' || isPublicAddress(a),
+    });
+    try {
+      const port = new URL(site.origin).port;
+      const page = `http://site.test:${port}/no/x`;
+      const first = await fetch(`${dnsService.url}/v1/check?url=${encodeURIComponent(page)}`);
+      assert.equal(((await first.json()) as { allowed: boolean }).allowed, false);
+      const lookupsAfterFirst = siteLookups;
+
+      const hanging = Array.from({ length: 200 }, (_, i) => `http://h${i}.hang.test/`);
+      const batch = post2(dnsService.url, { urls: hanging });
+      await new Promise((done) => setTimeout(done, 200));
+      for (let i = 0; i < 5; i++) {
+        const started = Date.now();
+        const cached = await fetch(`${dnsService.url}/v1/check?url=${encodeURIComponent(page)}`);
+        const json = (await cached.json()) as { allowed: boolean; source: string };
+        assert.deepEqual([json.allowed, json.source], [false, 'cache']);
+        assert.ok(Date.now() - started < 1_000, 'a cached check does not wait for DNS');
+      }
+      assert.equal(siteLookups, lookupsAfterFirst, 'no DNS for a cached origin');
+      assert.ok(mostInFlight <= 2, `${mostInFlight} lookups ran at once`);
+      const results = (await batch).results as { allowed: boolean; error?: string }[];
+      assert.equal(results.length, 200);
+      assert.ok(results.every((r) => !r.allowed && /DNS|EAI_AGAIN/.test(r.error ?? '')));
+    } finally {
+      for (const timer of pending) clearTimeout(timer);
+      await dnsService.close();
+      await site.close();
+    }
+  });
+});
+
+async function post2(base: string, body: unknown) {
+  const response = await fetch(`${base}/v1/check`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+describe('slow clients', () => {
+  test('a body trickled a byte at a time is cut off at the request timeout', async () => {
+    const slow = await startService({
+      port: 0,
+      allowPrivateAddresses: true,
+      limits: { requestTimeoutMs: 1_000, headersTimeoutMs: 1_000 },
+    });
+    try {
+      const { hostname, port } = new URL(slow.url);
+      const socket = connect(Number(port), hostname);
+      await new Promise((done) => socket.once('connect', done));
+      socket.write(
+        'POST /v1/lint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      );
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      const trickle = setInterval(() => socket.writable && socket.write(' '), 200);
+      const started = Date.now();
+      await new Promise((done) => socket.once('close', done));
+      clearInterval(trickle);
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed < 4_000, `closed after ${elapsed} ms`);
+      assert.match(answer, /^HTTP\/1\.1 408/);
+    } finally {
+      await slow.close();
+    }
+  });
+});
