@@ -2,29 +2,30 @@
  * repkit core: Google-exact robots.txt parsing and matching. No dependencies and no Node
  * APIs: the same code runs in Node, browsers, Workers and Deno.
  */
-export {
-  parse,
-  tokenizeBody,
-  DEFAULT_MAX_BYTES,
-  type ParseOptions,
-  type RobotsBody,
-} from './parse.ts';
+export { parse, type ParseOptions } from './parse.ts';
+export { tokenizeBody, DEFAULT_MAX_BYTES, type RobotsBody } from './parse/body.ts';
 export { RobotsTxt } from './robots.ts';
-export type { UserAgent, Explanation, Verdict, RuleMatch, VerdictReason } from './verdicts.ts';
-export type { Group } from './groups.ts';
-export type { Rule } from './tables.ts';
-export type { Extra, RequestRate, CleanParam } from './extras.ts';
-export type { ProfileName } from './profiles.ts';
+export type {
+  UserAgent,
+  Explanation,
+  Verdict,
+  RuleMatch,
+  VerdictReason,
+} from './match/verdicts.ts';
+export type { Group } from './parse/groups.ts';
+export type { Rule } from './parse/tables.ts';
+export type { Extra, RequestRate, CleanParam } from './parse/extras.ts';
+export type { ProfileName } from './match/profiles/index.ts';
 export { productToken, isValidProductToken, isGlobalAgent } from './agents.ts';
-export { pathParamsQuery } from './url.ts';
-export { googleEscape } from './pattern.ts';
+export { pathParamsQuery } from './match/url.ts';
+export { googleEscape } from './match/pattern.ts';
 export {
   MAX_LINE_BYTES,
   type Directive,
   type DirectiveKind,
   type LineInfo,
   type TokenHandler,
-} from './tokenizer.ts';
+} from './parse/tokenizer.ts';
 export { RepkitError, InvalidInputError } from './errors.ts';
 export {
   lint,
@@ -32,5 +33,5 @@ export {
   type DiagnosticCode,
   type LintReport,
   type Severity,
-} from './lint.ts';
+} from './lint/lint.ts';
 export { KNOWN_AGENTS, type KnownAgent } from './known-agents.ts';

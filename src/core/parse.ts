@@ -1,18 +1,10 @@
-import {
-  bytesToByteString,
-  utf8ByteString,
-  utf8Cut,
-  utf8Prefix,
-  type ByteString,
-} from './bytes.ts';
 import { InvalidInputError } from './errors.ts';
-import { GroupBuilder } from './groups.ts';
-import { PROFILES, type ProfileName } from './profiles.ts';
+import { PROFILES, type ProfileName } from './match/profiles/index.ts';
+import { DEFAULT_MAX_BYTES, toLimitedByteString, type RobotsBody } from './parse/body.ts';
+import { utf8Cut, utf8Prefix } from './parse/bytes.ts';
+import { GroupBuilder } from './parse/groups.ts';
+import { skim } from './parse/tokenizer.ts';
 import { RobotsTxt } from './robots.ts';
-import { skim, tokenize, type TokenHandler } from './tokenizer.ts';
-
-/** Google ignores everything after the first 500 KiB of a robots.txt. */
-export const DEFAULT_MAX_BYTES = 512_000;
 
 export interface ParseOptions {
   /** `google` (default), `rfc9309` or `legacy`: see the README for the differences. */
@@ -21,8 +13,8 @@ export interface ParseOptions {
   maxBytes?: number;
 }
 
-/** A robots.txt body: text, or the bytes as served (not necessarily valid UTF-8). */
-export type RobotsBody = string | Uint8Array | ArrayBuffer;
+/** Strict UTF-8, the BOM kept (the tokenizer skips it as Google does, and counts columns). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Parses a robots.txt body. Never throws on content: every byte sequence parses, leniently,
@@ -54,44 +46,60 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
     const cut = prefix ? prefix.cut : body.length;
     if (cut >= 0) {
       const text = cut < body.length ? body.slice(0, cut) : body;
-      const builder = new GroupBuilder(profile, text, true, prefix?.ascii);
-      const lineCount = skim(text, builder, true, prefix?.ascii);
-      return new RobotsTxt(profile, builder.finish(), lineCount, () => {
+      return parseText(profile, text, prefix?.ascii, () => {
         const total = utf8Cut(body, 0, body.length, Infinity).bytes;
         return { total, read: prefix && cut < body.length ? prefix.bytes : total };
       });
     }
+  } else if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
+    // Bytes that are valid UTF-8 (nearly every file) are decoded natively, once, and parsed
+    // as text, which gives the same result as bytes (the text-bytes tests check it); only
+    // invalid UTF-8, or a limit that cuts a character, takes the byte path.
+    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
+    const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
+    const text = decodeStrict(read);
+    if (text !== undefined) {
+      return parseText(profile, text, text.length === read.length, {
+        total: bytes.length,
+        read: read.length,
+      });
+    }
   }
+  return parseBytes(profile, body, maxBytes);
+}
+
+/**
+ * The byte path: the body as a byte string, one character per byte, as Google reads it.
+ * @internal Exported for the tests that hold it to the text path.
+ */
+export function parseBytes(
+  profile: (typeof PROFILES)[ProfileName],
+  body: RobotsBody,
+  maxBytes = DEFAULT_MAX_BYTES,
+): RobotsTxt {
   const { text, total } = toLimitedByteString(body, maxBytes);
   const builder = new GroupBuilder(profile, text);
   const lineCount = skim(text, builder);
   return new RobotsTxt(profile, builder.finish(), lineCount, { total, read: text.length });
 }
 
-/** Runs the shared tokenizer over a body with your own handler (linting, statistics...). */
-export function tokenizeBody(
-  body: RobotsBody,
-  handler: TokenHandler,
-  maxBytes = DEFAULT_MAX_BYTES,
-): { lineCount: number; total: number; read: number } {
-  const { text, total } = toLimitedByteString(body, maxBytes);
-  return { lineCount: tokenize(text, handler), total, read: text.length };
+type Sizes = { total: number; read: number } | (() => { total: number; read: number });
+
+function parseText(
+  profile: (typeof PROFILES)[ProfileName],
+  text: string,
+  ascii: boolean | undefined,
+  sizes: Sizes,
+): RobotsTxt {
+  const builder = new GroupBuilder(profile, text, true, ascii);
+  const lineCount = skim(text, builder, true, ascii);
+  return new RobotsTxt(profile, builder.finish(), lineCount, sizes);
 }
 
-export function toLimitedByteString(
-  body: RobotsBody,
-  maxBytes: number,
-): { text: ByteString; total: number } {
-  if (typeof body === 'string') {
-    const text = utf8ByteString(body);
-    return { text: text.length > maxBytes ? text.slice(0, maxBytes) : text, total: text.length };
+function decodeStrict(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
   }
-  if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
-    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
-    return { text: bytesToByteString(bytes.subarray(0, maxBytes)), total: bytes.length };
-  }
-  throw new InvalidInputError(
-    'body',
-    `expected a string, Uint8Array or ArrayBuffer, got ${body === null ? 'null' : typeof body}`,
-  );
 }

@@ -8,19 +8,17 @@ import {
   type Extra,
   type ExtraTable,
   type RequestRate,
-} from './extras.ts';
-import { groupView, type Group, type ParsedFile } from './groups.ts';
-import { isRobotsTxtPath, type Profile, type ProfileName } from './profiles.ts';
-import { RuleIndex, type BestMatch } from './rule-index.ts';
+} from './parse/extras.ts';
+import { groupView, type Group, type ParsedFile } from './parse/groups.ts';
+import type { Profile, ProfileName } from './match/profiles/index.ts';
+import { RuleIndex, type BestMatch } from './match/rule-index.ts';
 import {
-  firstMatchDecision,
-  longestMatchDecision,
   type Explanation,
   type RuleMatch,
   type UserAgent,
   type Verdict,
-} from './verdicts.ts';
-import { GLOBAL_TOKEN, type GroupTable, type RuleTable } from './tables.ts';
+} from './match/verdicts.ts';
+import type { GroupTable, RuleTable } from './parse/tables.ts';
 
 interface Selection {
   readonly scope: 'specific' | 'global' | 'none';
@@ -113,19 +111,14 @@ export class RobotsTxt {
   verdict(url: string, userAgent: UserAgent): Verdict {
     const profile = this.#profile;
     const path = profile.matchPath(String(url ?? ''));
-    if (profile.robotsTxtAlwaysAllowed && isRobotsTxtPath(path)) {
+    if (profile.isImplicitlyAllowed(path)) {
       return { allowed: true, line: 0, reason: 'robots-txt-always-allowed' };
     }
     const selection = this.#select(userAgent);
     if (selection.scope === 'none') return { allowed: true, line: 0, reason: 'no-matching-group' };
     const index = selection.index;
-    const { allowed, deciding, reason } =
-      profile.precedence === 'first'
-        ? firstMatchDecision(index, firstMatch(index, path))
-        : longestMatchDecision(
-            index,
-            index.best(path, (this.#best ??= { allow: -1, disallow: -1 })),
-          );
+    const scratch = (this.#best ??= { allow: -1, disallow: -1 });
+    const { allowed, deciding, reason } = profile.precedence.decide(index, path, scratch);
     return { allowed, line: index.lineAt(deciding), reason };
   }
 
@@ -134,7 +127,7 @@ export class RobotsTxt {
     const profile = this.#profile;
     const path = profile.matchPath(String(url ?? ''));
     const base = { path, profile: profile.name, tieBreak: false, matches: [] };
-    if (profile.robotsTxtAlwaysAllowed && isRobotsTxtPath(path)) {
+    if (profile.isImplicitlyAllowed(path)) {
       return { ...base, allowed: true, line: 0, reason: 'robots-txt-always-allowed' };
     }
     const selection = this.#select(userAgent);
@@ -147,13 +140,7 @@ export class RobotsTxt {
     matched.sort(
       (a, b) => index.lineAt(a) - index.lineAt(b) || index.priorityAt(a) - index.priorityAt(b),
     );
-
-    const best: BestMatch = { allow: -1, disallow: -1 };
-    for (const k of matched) index.consider(best, k);
-    const { allowed, deciding, reason, tieBreak } =
-      profile.precedence === 'first'
-        ? firstMatchDecision(index, matched.length > 0 ? matched[0]! : -1)
-        : longestMatchDecision(index, best);
+    const { allowed, deciding, reason, tieBreak } = profile.precedence.decideAmong(index, matched);
     return {
       ...base,
       allowed,
@@ -261,41 +248,18 @@ export class RobotsTxt {
 
   #computeSelection(names: string[]): Selection {
     const groups = this.#groupTable;
-    const tokens = groups.agentTokens;
-    const chosen: number[] = [];
-    let scope: Selection['scope'] = 'specific';
-    const hasToken = (g: number, test: (token: string) => boolean): boolean => {
-      const [first, end] = groups.agentRange(g);
-      for (let a = first; a < end; a++) if (test(tokens[a]!)) return true;
-      return false;
-    };
-    if (this.#profile.agentMatch === 'substring') {
-      // 1996: the first record with a name that is a substring of the robot's name, else
-      // the first `*` record.
-      for (let g = 0; g < groups.size && chosen.length === 0; g++) {
-        if (
-          hasToken(g, (t) => t !== GLOBAL_TOKEN && t.length > 0 && names.some((n) => n.includes(t)))
-        ) {
-          chosen.push(g);
-        }
-      }
-      for (let g = 0; g < groups.size && chosen.length === 0; g++) {
-        if (groups.isGlobal(g)) {
-          chosen.push(g);
-          scope = 'global';
-        }
-      }
-    } else {
-      for (let g = 0; g < groups.size; g++) {
-        if (hasToken(g, (t) => t !== GLOBAL_TOKEN && names.includes(t))) chosen.push(g);
-      }
-      if (chosen.length === 0) {
-        scope = 'global';
-        for (let g = 0; g < groups.size; g++) if (groups.isGlobal(g)) chosen.push(g);
-      }
-    }
-    if (chosen.length === 0) scope = 'none';
-    return { scope, groups: chosen.slice(), index: this.#indexFor(chosen) };
+    const { scope, groups: chosen } = this.#profile.chooseGroups(
+      {
+        size: groups.size,
+        tokensOf: (g) => {
+          const [first, end] = groups.agentRange(g);
+          return groups.agentTokens.slice(first, end);
+        },
+        isGlobal: (g) => groups.isGlobal(g),
+      },
+      names,
+    );
+    return { scope, groups: chosen, index: this.#indexFor(chosen) };
   }
 
   /** An index over the rules of the chosen groups. */
@@ -317,13 +281,4 @@ export class RobotsTxt {
     }
     return new RuleIndex(table, ids);
   }
-}
-
-/** Position of the matching rule on the earliest line, or -1. */
-function firstMatch(index: RuleIndex, path: string): number {
-  let first = -1;
-  index.forEachMatch(path, (k) => {
-    if (first < 0 || index.lineAt(k) < index.lineAt(first)) first = k;
-  });
-  return first;
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { compilePattern, matchesCompiled, matchesPattern } from '../../src/core/pattern.ts';
+import { compilePattern, matchesCompiled, matchesPattern } from '../../src/core/match/pattern.ts';
 import { posSetMatches } from '../helpers/google-oracle.ts';
 
 const piece = fc.constantFrom('a', 'b', 'ab', 'aab', '*', '*', '$', '/');

@@ -28,6 +28,48 @@ describe('profile rfc9309', () => {
     assert.equal(allowAt('/foo/%E3%83%84', 'http://h/foo/ツ'), true);
   });
 
+  test('reserved characters are encoded on both sides: the RFC table, both spellings', () => {
+    // RFC 9309 §2.2.2: /foo/bar?baz=http://foo.bar is matched as /foo/bar?baz=http%3A%2F%2Ffoo.bar
+    assert.equal(
+      allowAt('/foo/bar?baz=http://foo.bar', 'http://h/foo/bar?baz=http%3A%2F%2Ffoo.bar'),
+      true,
+    );
+    assert.equal(
+      allowAt('/foo/bar?baz=http%3A%2F%2Ffoo.bar', 'http://h/foo/bar?baz=http://foo.bar'),
+      true,
+    );
+    assert.equal(
+      allowAt('/foo/bar?baz=http%3a%2f%2ffoo.bar', 'http://h/foo/bar?baz=http://foo.bar'),
+      true,
+    );
+    const robots = parse('User-agent: *\nDisallow: /\n', { profile: 'rfc9309' });
+    assert.equal(
+      robots.explain('http://h/foo/bar?baz=http://foo.bar', 'x').path,
+      '/foo/bar?baz=http%3A%2F%2Ffoo.bar',
+    );
+    // The delimiters that shape the URL stay: / in the path, ?, = and & in the query.
+    assert.equal(robots.explain('http://h/a/b?x=1&y=2', 'x').path, '/a/b?x=1&y=2');
+    assert.equal(robots.explain('http://h/a:b;c', 'x').path, '/a%3Ab%3Bc');
+    assert.equal(allowAt('/a:b', 'http://h/a%3ab'), true);
+    assert.equal(allowAt('/a$b', 'http://h/a$b'), true, 'a $ before the end is literal');
+  });
+
+  test('only /robots.txt itself is implicitly allowed, not with a query', () => {
+    const robots = parse('User-agent: *\nDisallow: /\n', { profile: 'rfc9309' });
+    assert.equal(robots.explain('http://h/robots.txt', 'x').reason, 'robots-txt-always-allowed');
+    assert.equal(robots.isAllowed('http://h/robots.txt?x=1', 'x'), false);
+  });
+
+  test('User-agent: * foo is not the * group (the ABNF says "*")', () => {
+    const body = 'User-agent: * foo\nDisallow: /\n';
+    assert.equal(parse(body, { profile: 'rfc9309' }).isAllowed('http://h/x', 'bot'), true);
+    assert.equal(
+      parse(body, { profile: 'rfc9309' }).explain('http://h/x', 'bot').reason,
+      'no-matching-group',
+    );
+    assert.equal(parse(body).isAllowed('http://h/x', 'bot'), false, 'Google reads it as *');
+  });
+
   test('/robots.txt is always allowed; no index.html alias', () => {
     const robots = parse('User-agent: *\nDisallow: /\nAllow: /d/index.html\n', {
       profile: 'rfc9309',

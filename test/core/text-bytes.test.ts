@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { displayText, replaceLoneSurrogates, wellFormed } from '../../src/core/bytes.ts';
+import { displayText, replaceLoneSurrogates, wellFormed } from '../../src/core/parse/bytes.ts';
 import { MAX_LINE_BYTES, parse, tokenizeBody, type RobotsTxt } from '../../src/core/index.ts';
+import { PROFILES } from '../../src/core/match/profiles/index.ts';
+import { parseBytes } from '../../src/core/parse.ts';
 
 const utf8 = new TextEncoder();
 
@@ -64,10 +66,50 @@ describe('text and its UTF-8 bytes parse the same', () => {
   test('around the line cut, on characters of every width', () => {
     fc.assert(
       fc.property(body, (text) => {
-        assert.deepEqual(snapshot(parse(text)), snapshot(parse(utf8.encode(text))));
+        const bytes = utf8.encode(text);
+        assert.deepEqual(snapshot(parse(text)), snapshot(parse(bytes)));
+        assert.deepEqual(snapshot(parse(text)), snapshot(parseBytes(PROFILES.google, bytes)));
       }),
       { numRuns: 400 },
     );
+  });
+
+  test('in every profile: the same file, and the same verdicts for any agent and URL', () => {
+    const agents = ['Jävla-Foobot', 'jÄvla', 'ツbot', 'a', 'é', 'Bot'];
+    fc.assert(
+      fc.property(body, fc.array(word, { minLength: 1, maxLength: 4 }), (text, paths) => {
+        const bytes = utf8.encode(text);
+        for (const profile of ['google', 'rfc9309', 'legacy'] as const) {
+          const fromText = parse(text, { profile });
+          const fromBytes = parseBytes(PROFILES[profile], bytes);
+          assert.deepEqual(snapshot(fromText), snapshot(fromBytes), profile);
+          for (const agent of agents) {
+            for (const path of paths) {
+              const url = `http://h/${path}`;
+              assert.deepEqual(
+                fromText.explain(url, agent),
+                fromBytes.explain(url, agent),
+                `${profile} ${agent} ${url}`,
+              );
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('legacy: a non-ASCII user-agent name matches whether the file came as text or bytes', () => {
+    const file = 'User-agent: Jävla-Foobot\nDisallow: /\n';
+    for (const body of [file, utf8.encode(file)]) {
+      for (const robots of [
+        parse(body, { profile: 'legacy' }),
+        parseBytes(PROFILES.legacy, body),
+      ]) {
+        assert.equal(robots.isAllowed('http://h/x', 'Jävla-Foobot'), false);
+        assert.equal(robots.isAllowed('http://h/x', 'jävla-foobot/1.0'), false);
+      }
+    }
   });
 
   test('around the size limit', () => {
@@ -77,6 +119,10 @@ describe('text and its UTF-8 bytes parse the same', () => {
         assert.deepEqual(
           snapshot(parse(text, { maxBytes })),
           snapshot(parse(utf8.encode(text), { maxBytes })),
+        );
+        assert.deepEqual(
+          snapshot(parse(text, { maxBytes })),
+          snapshot(parseBytes(PROFILES.google, utf8.encode(text), maxBytes)),
         );
       }),
       { numRuns: 400 },

@@ -1,5 +1,5 @@
-import { isAscii, shownText, wellFormed, type ByteString } from './bytes.ts';
-import type { Profile } from './profiles.ts';
+import { shownText, wellFormed, type ByteString } from './bytes.ts';
+import { GLOBAL_TOKEN, type Profile } from '../match/profiles/index.ts';
 import { IntColumn } from './columns.ts';
 
 /**
@@ -78,7 +78,7 @@ export class RuleTable {
 
   /** Whether a pattern needs more than a prefix test under this profile. */
   isWildPattern(pattern: string): boolean {
-    return this.profile.wildcards && hasWildcard(pattern);
+    return this.profile.isWildPattern(pattern);
   }
 
   /**
@@ -87,8 +87,6 @@ export class RuleTable {
    */
   pattern(id: number): string {
     const { value, unicode } = this.#written(id);
-    // Every profile rewrites only %-escapes and non-ASCII octets: most values stay as they are.
-    if (value.indexOf('%') < 0 && isAscii(value)) return value;
     return this.profile.normalizePattern(value, unicode);
   }
 
@@ -124,13 +122,7 @@ export class RuleTable {
   }
 }
 
-/** The pattern has `*` or ends in `$`: it needs more than a prefix test. */
-function hasWildcard(pattern: string): boolean {
-  return pattern.indexOf('*') >= 0 || pattern.charCodeAt(pattern.length - 1) === 0x24;
-}
-
-/** The token stored for a `*` agent (never a product token, never a legacy name). */
-export const GLOBAL_TOKEN = '*';
+export { GLOBAL_TOKEN };
 
 /** User-agent lines, and groups as ranges of them and of the rules. */
 export class GroupTable {

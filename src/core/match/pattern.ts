@@ -1,4 +1,4 @@
-import type { ByteString } from './bytes.ts';
+import type { ByteString } from '../parse/bytes.ts';
 
 const HEX = '0123456789ABCDEF';
 
@@ -55,14 +55,46 @@ function isUnreserved(code: number): boolean {
   );
 }
 
+/** RFC 3986 reserved characters: gen-delims and sub-delims. */
+function isReserved(code: number): boolean {
+  switch (code) {
+    case 0x3a: // :
+    case 0x2f: // /
+    case 0x3f: // ?
+    case 0x23: // #
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x40: // @
+    case 0x21: // !
+    case 0x24: // $
+    case 0x26: // &
+    case 0x27: // '
+    case 0x28: // (
+    case 0x29: // )
+    case 0x2a: // *
+    case 0x2b: // +
+    case 0x2c: // ,
+    case 0x3b: // ;
+    case 0x3d: // =
+      return true;
+    default:
+      return false;
+  }
+}
+
 /**
- * RFC 9309 §2.2.2 normalisation of a byte string: `%XX` of unreserved characters decoded,
- * other escapes upper-cased, non-ASCII octets %-encoded. In a URL (`isPattern` false) a
- * literal `*` or `$` becomes `%2A`/`%24`, so that a rule's `%2A` matches it (§2.2.3); in a
- * pattern they stay special.
+ * RFC 9309 §2.2.2 normalisation of a byte string, the same for a URL's path and a rule's:
+ * `%XX` of unreserved characters decoded, other escapes upper-cased, non-ASCII octets and
+ * reserved characters %-encoded, except the delimiters that give the URL its shape (`/` in
+ * the path; the `?` that starts the query, and `=` and `&` in it), so that the RFC's
+ * example `/foo/bar?baz=http://foo.bar` reads as `/foo/bar?baz=http%3A%2F%2Ffoo.bar` and the
+ * two spellings match each other. In a pattern (`isPattern`) `*` and a final `$` stay
+ * special; a `%2A` or `%24` there then matches a literal `*` or `$` in a URL (§2.2.3).
  */
 export function rfc9309Normalize(value: ByteString, isPattern: boolean): ByteString {
   let out = '';
+  let inQuery = false;
+  const last = value.length - 1;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c === 0x25 && isHex(value.charCodeAt(i + 1)) && isHex(value.charCodeAt(i + 2))) {
@@ -71,7 +103,12 @@ export function rfc9309Normalize(value: ByteString, isPattern: boolean): ByteStr
       i += 2;
     } else if (c >= 0x80) {
       out += percent(c);
-    } else if (!isPattern && (c === 0x2a || c === 0x24)) {
+    } else if (isPattern && (c === 0x2a || (c === 0x24 && i === last))) {
+      out += value[i];
+    } else if (c === 0x3f && !inQuery) {
+      inQuery = true;
+      out += '?';
+    } else if (isReserved(c) && !(inQuery ? c === 0x3d || c === 0x26 : c === 0x2f)) {
       out += percent(c);
     } else {
       out += value[i];

@@ -1,10 +1,15 @@
-import { isGlobalAgent, productToken } from './agents.ts';
-import { GroupBuilder } from './groups.ts';
+import { isGlobalAgent, productToken } from '../agents.ts';
+import { GroupBuilder } from '../parse/groups.ts';
 import { checkGroups } from './lint-groups.ts';
-import { PROFILES } from './profiles.ts';
-import { byteStringToBytes, displayText } from './bytes.ts';
-import { DEFAULT_MAX_BYTES, toLimitedByteString, tokenizeBody, type RobotsBody } from './parse.ts';
-import { tokenize, type Directive, type LineInfo } from './tokenizer.ts';
+import { PROFILES } from '../match/profiles/index.ts';
+import { byteStringToBytes, displayText } from '../parse/bytes.ts';
+import {
+  DEFAULT_MAX_BYTES,
+  toLimitedByteString,
+  tokenizeBody,
+  type RobotsBody,
+} from '../parse/body.ts';
+import { tokenize, type Directive, type LineInfo } from '../parse/tokenizer.ts';
 
 /**
  * A linter in the style of Google's robots.txt report (reporting_robots.cc): what Google

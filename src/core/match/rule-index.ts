@@ -1,5 +1,5 @@
 import { compilePattern, matchesCompiled, type WildcardPattern } from './pattern.ts';
-import type { RuleTable } from './tables.ts';
+import type { RuleTable } from '../parse/tables.ts';
 
 /** Below this many rules a linear scan beats sorting, and needs no memory of its own. */
 const LINEAR_LIMIT = 16;

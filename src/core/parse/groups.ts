@@ -1,7 +1,6 @@
-import { isGlobalAgent, productToken } from './agents.ts';
 import { displayText, indexOrLength, wellFormed, type ByteString } from './bytes.ts';
 import { ExtraTable } from './extras.ts';
-import type { Profile } from './profiles.ts';
+import type { Profile } from '../match/profiles/index.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import type { Directive, LineInfo, SkimmingHandler } from './tokenizer.ts';
 
@@ -135,12 +134,12 @@ export class GroupBuilder implements SkimmingHandler {
     if (this.current < 0 || rules.size > groups.ruleStart[this.current]!) {
       this.current = groups.startGroup(rules.size);
     }
-    let token = GLOBAL_TOKEN;
-    if (!isGlobalAgent(value)) {
-      // Legacy matching is by substring of the whole value; the others by product token.
-      token = (this.profile.agentMatch === 'substring' ? value : productToken(value)).toLowerCase();
-    }
-    groups.addAgent(this.display(value, unicode), line, token);
+    const shown = this.display(value, unicode);
+    // The name is taken from the value as text, so text and bytes name groups alike.
+    const token = this.profile.isGlobalAgent(value)
+      ? GLOBAL_TOKEN
+      : this.profile.agentToken(wellFormed(shown));
+    groups.addAgent(shown, line, token);
   }
 
   private rule(allow: boolean, d: Directive): void {
@@ -157,30 +156,19 @@ export class GroupBuilder implements SkimmingHandler {
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
     // Allow matches every path).
-    if (!allow && profile.precedence === 'first' && rules.isEmpty(id)) {
+    if (profile.isInertRule(allow, rules.isEmpty(id))) {
       (rules.inert ??= new Set()).add(id);
     }
-    if (profile.indexHtmlAlias && allow) {
+    if (profile.aliasOf && allow) {
       // Normalisation only rewrites %-escapes and non-ASCII octets, so only a value that
       // holds `/index.htm` as written can have an alias.
       if (this.nextIndexHtml < start) {
         this.nextIndexHtml = indexOrLength(this.text, '/index.htm', start);
       }
       if (this.nextIndexHtml < end || d.valueIsBytes) {
-        const alias = indexHtmlAlias(rules.pattern(id));
+        const alias = profile.aliasOf(rules.pattern(id));
         if (alias !== undefined) (rules.aliases ??= new Map()).set(id, alias);
       }
     }
   }
-}
-
-/**
- * Google treats `Allow: <dir>/index.htm...` as also allowing `<dir>/` exactly: the alias is
- * only tried when the original pattern does not match, and it is always shorter, so adding
- * it as a rule of its own on the same line gives the same verdicts and lines.
- */
-function indexHtmlAlias(pattern: string): string | undefined {
-  const slash = pattern.lastIndexOf('/');
-  if (slash < 0 || !pattern.startsWith('/index.htm', slash)) return undefined;
-  return pattern.slice(0, slash + 1) + '$';
 }

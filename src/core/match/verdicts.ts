@@ -1,5 +1,4 @@
-import type { ProfileName } from './profiles.ts';
-import type { BestMatch, RuleIndex } from './rule-index.ts';
+import type { ProfileName } from './profiles/index.ts';
 
 /** One crawler name, or several that act as one crawler (any of them selects a group). */
 export type UserAgent = string | readonly string[];
@@ -59,43 +58,4 @@ export interface Explanation {
   /** The string the rules were matched against. */
   readonly path: string;
   readonly profile: ProfileName;
-}
-
-/** A verdict as positions in an index: who decided (-1 for no rule), and why. */
-export interface Decision {
-  allowed: boolean;
-  deciding: number;
-  reason: VerdictReason;
-  tieBreak: boolean;
-}
-
-/**
- * Google's decision from the best allow and disallow matches (RobotsMatcher::disallow() and
- * matching_line()): a disallow wins only when strictly longer and non-empty; the deciding
- * line is the longer match's, the allow's on ties.
- */
-export function longestMatchDecision(index: RuleIndex, best: BestMatch): Decision {
-  const allowPriority = index.priorityAt(best.allow);
-  const disallowPriority = index.priorityAt(best.disallow);
-  const allowed = !(disallowPriority > allowPriority && disallowPriority > 0);
-  const decided = Math.max(allowPriority, disallowPriority) > 0;
-  return {
-    allowed,
-    deciding: disallowPriority > allowPriority ? best.disallow : best.allow,
-    reason: !decided ? 'no-matching-rule' : allowed ? 'allowed-by-rule' : 'disallowed-by-rule',
-    tieBreak: allowPriority > 0 && allowPriority === disallowPriority,
-  };
-}
-
-/** The 1996 standard: the first matching rule in file order decides. */
-export function firstMatchDecision(index: RuleIndex, first: number): Decision {
-  if (first < 0)
-    return { allowed: true, deciding: -1, reason: 'no-matching-rule', tieBreak: false };
-  const allowed = index.isAllowAt(first);
-  return {
-    allowed,
-    deciding: first,
-    reason: allowed ? 'allowed-by-rule' : 'disallowed-by-rule',
-    tieBreak: false,
-  };
 }

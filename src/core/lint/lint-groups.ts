@@ -1,7 +1,7 @@
-import { displayText } from './bytes.ts';
-import type { ParsedFile } from './groups.ts';
+import { displayText } from '../parse/bytes.ts';
+import type { ParsedFile } from '../parse/groups.ts';
 import type { Add } from './lint.ts';
-import { literalPrefix } from './pattern.ts';
+import { literalPrefix } from '../match/pattern.ts';
 
 /**
  * The linter's checks on the group model (the matcher's own tables): user-agents merged

@@ -1,0 +1,37 @@
+import { isGlobalAgent, productToken } from '../../agents.ts';
+import { isAscii, utf8ByteString } from '../../parse/bytes.ts';
+import { googleEscape } from '../pattern.ts';
+import { LONGEST_MATCH } from '../precedence.ts';
+import { pathParamsQuery } from '../url.ts';
+import { chooseByName, hasWildcard, type Profile } from './profile.ts';
+
+/**
+ * Google's interpretation, as google/robotstxt implements it: the default. Where it departs
+ * from RFC 9309, the departure is Google's and is kept on purpose:
+ * - `User-agent: * foo` is the `*` group (the RFC's ABNF says `"*"` alone);
+ * - `Allow: /d/index.html` also allows `/d/` exactly;
+ * - `/robots.txt` is matched like any URL, and URLs are matched as given (%-encoded by the
+ *   caller), rules with non-ASCII octets %-encoded and escapes upper-cased.
+ */
+export const google: Profile = {
+  name: 'google',
+  blankLineEndsGroup: false,
+  isGlobalAgent,
+  agentToken: (value) => productToken(value).toLowerCase(),
+  isInertRule: () => false,
+  aliasOf(pattern) {
+    const slash = pattern.lastIndexOf('/');
+    if (slash < 0 || !pattern.startsWith('/index.htm', slash)) return undefined;
+    return pattern.slice(0, slash + 1) + '$';
+  },
+  chooseGroups: chooseByName,
+  normalizePattern(value, unicode) {
+    // Only %-escapes and non-ASCII octets are rewritten: most values stay as they are.
+    if (value.indexOf('%') < 0 && isAscii(value)) return value;
+    return googleEscape(unicode ? utf8ByteString(value) : value);
+  },
+  isWildPattern: hasWildcard,
+  matchPath: pathParamsQuery,
+  isImplicitlyAllowed: () => false,
+  precedence: LONGEST_MATCH,
+};

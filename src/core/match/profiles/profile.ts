@@ -1,0 +1,82 @@
+import type { ByteString } from '../../parse/bytes.ts';
+import type { Precedence } from '../precedence.ts';
+
+/** Which interpretation of robots.txt to apply. */
+export type ProfileName = 'google' | 'rfc9309' | 'legacy';
+
+/** The groups of a file, as a profile chooses among them. */
+export interface GroupsToChoose {
+  readonly size: number;
+  /** Lower-cased match names of group `g`'s user-agent lines (`*` for a global one). */
+  tokensOf(g: number): readonly string[];
+  isGlobal(g: number): boolean;
+}
+
+/** Which groups apply to a crawler. */
+export interface GroupChoice {
+  scope: 'specific' | 'global' | 'none';
+  groups: number[];
+}
+
+/**
+ * One interpretation of robots.txt, whole: how records are delimited and named, how a
+ * crawler's groups are chosen, how values and URLs are normalised, and how rules decide. The
+ * tokenizer is shared; everything that differs between interpretations is here, one file per
+ * profile, so that a profile can be read (and changed) in one place.
+ */
+export interface Profile {
+  readonly name: ProfileName;
+
+  // Reading the file.
+  /** A blank line ends a record (1996 standard); otherwise only a user-agent after rules does. */
+  readonly blankLineEndsGroup: boolean;
+  /** Whether a user-agent value names every crawler. */
+  isGlobalAgent(value: string): boolean;
+  /** The lower-cased name a user-agent value (as text) is matched by. */
+  agentToken(value: string): string;
+  /** A rule that can never match, left out of selections (legacy: an empty Disallow). */
+  isInertRule(allow: boolean, empty: boolean): boolean;
+  /**
+   * Another pattern an allow rule also matches as, on the same line (Google: `/d/index.html`
+   * also allows `/d/`); undefined for none. Only called for patterns holding `/index.htm`.
+   */
+  aliasOf?(pattern: string): string | undefined;
+
+  // Matching.
+  /** Which groups apply to a crawler known by `names` (lower-cased). */
+  chooseGroups(groups: GroupsToChoose, names: readonly string[]): GroupChoice;
+  /**
+   * A rule's value as written to the pattern that is matched. `unicode`: the value is text
+   * whose non-ASCII characters stand for their UTF-8 bytes (else it is a byte string).
+   */
+  normalizePattern(value: string, unicode: boolean): ByteString;
+  /** Whether a pattern needs more than a prefix test (`*`, a final `$`). */
+  isWildPattern(pattern: string): boolean;
+  /** A URL to the string its path is matched as. */
+  matchPath(url: string): string;
+  /** A path allowed whatever the rules say (RFC 9309: `/robots.txt`). */
+  isImplicitlyAllowed(path: string): boolean;
+  readonly precedence: Precedence;
+}
+
+/** The token stored for a `*` agent (never a product token, never a legacy name). */
+export const GLOBAL_TOKEN = '*';
+
+/** The pattern has `*` or ends in `$`. */
+export function hasWildcard(pattern: string): boolean {
+  return pattern.indexOf('*') >= 0 || pattern.charCodeAt(pattern.length - 1) === 0x24;
+}
+
+/**
+ * RFC 9309 and Google: every group naming one of the crawler's names is chosen, merged;
+ * else every `*` group; else none.
+ */
+export function chooseByName(groups: GroupsToChoose, names: readonly string[]): GroupChoice {
+  const chosen: number[] = [];
+  for (let g = 0; g < groups.size; g++) {
+    if (groups.tokensOf(g).some((t) => t !== GLOBAL_TOKEN && names.includes(t))) chosen.push(g);
+  }
+  if (chosen.length > 0) return { scope: 'specific', groups: chosen };
+  for (let g = 0; g < groups.size; g++) if (groups.isGlobal(g)) chosen.push(g);
+  return { scope: chosen.length > 0 ? 'global' : 'none', groups: chosen };
+}

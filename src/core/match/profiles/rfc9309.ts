@@ -1,0 +1,29 @@
+import { productToken } from '../../agents.ts';
+import { utf8ByteString } from '../../parse/bytes.ts';
+import { rfc9309Normalize } from '../pattern.ts';
+import { LONGEST_MATCH } from '../precedence.ts';
+import { pathParamsQuery } from '../url.ts';
+import { chooseByName, GLOBAL_TOKEN, hasWildcard, type Profile } from './profile.ts';
+
+/**
+ * RFC 9309 as written, where it is stricter than Google:
+ * - only `User-agent: *` is the `*` group (`* foo` names no crawler: its product token is empty);
+ * - both sides %-encoded the same way before comparison (§2.2.2): non-ASCII octets and
+ *   reserved characters encoded (but `/` in the path, and `?`, `=` and `&` delimiting the
+ *   query), unreserved escapes decoded, so `?u=http://a` and `?u=http%3A%2F%2Fa` match;
+ * - `/robots.txt` itself (no query) is implicitly allowed; no index.html alias.
+ */
+export const rfc9309: Profile = {
+  name: 'rfc9309',
+  blankLineEndsGroup: false,
+  isGlobalAgent: (value) => value === GLOBAL_TOKEN,
+  agentToken: (value) => productToken(value).toLowerCase(),
+  isInertRule: () => false,
+  chooseGroups: chooseByName,
+  normalizePattern: (value, unicode) =>
+    rfc9309Normalize(unicode ? utf8ByteString(value) : value, true),
+  isWildPattern: hasWildcard,
+  matchPath: (url) => rfc9309Normalize(utf8ByteString(pathParamsQuery(url)), false),
+  isImplicitlyAllowed: (path) => path === '/robots.txt',
+  precedence: LONGEST_MATCH,
+};

@@ -1,0 +1,42 @@
+import { InvalidInputError } from '../errors.ts';
+import { bytesToByteString, utf8ByteString, type ByteString } from './bytes.ts';
+import { tokenize, type TokenHandler } from './tokenizer.ts';
+
+/** Google ignores everything after the first 500 KiB of a robots.txt. */
+export const DEFAULT_MAX_BYTES = 512_000;
+
+/** A robots.txt body: text, or the bytes as served (not necessarily valid UTF-8). */
+export type RobotsBody = string | Uint8Array | ArrayBuffer;
+
+/**
+ * The seam between reading a file and using it, as google/robotstxt's
+ * `ParseRobotsTxt(body, handler)`: the tokenizer emits every line and directive to a
+ * handler. The group builder (for matching) and the linter are two such handlers.
+ */
+/** Runs the shared tokenizer over a body with your own handler (linting, statistics...). */
+export function tokenizeBody(
+  body: RobotsBody,
+  handler: TokenHandler,
+  maxBytes = DEFAULT_MAX_BYTES,
+): { lineCount: number; total: number; read: number } {
+  const { text, total } = toLimitedByteString(body, maxBytes);
+  return { lineCount: tokenize(text, handler), total, read: text.length };
+}
+
+export function toLimitedByteString(
+  body: RobotsBody,
+  maxBytes: number,
+): { text: ByteString; total: number } {
+  if (typeof body === 'string') {
+    const text = utf8ByteString(body);
+    return { text: text.length > maxBytes ? text.slice(0, maxBytes) : text, total: text.length };
+  }
+  if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
+    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
+    return { text: bytesToByteString(bytes.subarray(0, maxBytes)), total: bytes.length };
+  }
+  throw new InvalidInputError(
+    'body',
+    `expected a string, Uint8Array or ArrayBuffer, got ${body === null ? 'null' : typeof body}`,
+  );
+}
