@@ -9,7 +9,11 @@ export interface Peer {
   name: string;
   /** Parses a body; returns something that can check URLs. */
   parse(body: string): { check(url: string, agent: string): boolean };
+  /** The same from the bytes as served, as a crawler has them (decoded first if the peer needs text). */
+  parseBytes(body: Uint8Array): { check(url: string, agent: string): boolean };
 }
+
+const decoder = new TextDecoder();
 
 const ROBOTS_URL = 'https://example.com/robots.txt';
 
@@ -26,11 +30,19 @@ export const PEERS: Peer[] = [
       const robots = parse(body);
       return { check: (url, agent) => robots.isAllowed(url, agent) };
     },
+    parseBytes(body) {
+      const robots = parse(body);
+      return { check: (url, agent) => robots.isAllowed(url, agent) };
+    },
   },
   {
     name: 'robots-parser',
     parse(body) {
       const robots = robotsParser(ROBOTS_URL, body);
+      return { check: (url, agent) => robots.isAllowed(url, agent) !== false };
+    },
+    parseBytes(body) {
+      const robots = robotsParser(ROBOTS_URL, decoder.decode(body));
       return { check: (url, agent) => robots.isAllowed(url, agent) !== false };
     },
   },

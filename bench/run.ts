@@ -8,7 +8,13 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { benchBatch } from './batch.ts';
 import { benchService } from './service.ts';
 import { PEERS } from './peers.ts';
-import { corpusFiles, pathologicalCases, urlsFor } from './workloads.ts';
+import {
+  corpusFiles,
+  issueWorkloads,
+  pathologicalCases,
+  urlsFor,
+  worstCases,
+} from './workloads.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
@@ -91,6 +97,38 @@ for (const subset of subsets) {
   }
 }
 
+// 1c. The same from bytes, as a crawler has them (the fetch client passes bytes): repkit
+// parses the bytes, robots-parser gets them decoded by TextDecoder first.
+{
+  const url = 'https://example.com/some/page.html?q=1';
+  const parseTimes = medianTimePerRound(
+    PEERS.map((p) => ({
+      name: p.name,
+      work: () => {
+        for (const f of files) p.parseBytes(f.raw);
+      },
+    })),
+  );
+  for (const [name, ms] of parseTimes) {
+    record('parse MB/s (whole corpus, bytes in)', name, totalBytes / 1e6 / (ms / 1000));
+  }
+  const checkTimes = medianTimePerRound(
+    PEERS.map((p) => ({
+      name: p.name,
+      work: () => {
+        for (const f of files) p.parseBytes(f.raw).check(url, 'Googlebot');
+      },
+    })),
+  );
+  for (const [name, ms] of checkTimes) {
+    record(
+      'parse + first check MB/s (whole corpus, bytes in)',
+      name,
+      totalBytes / 1e6 / (ms / 1000),
+    );
+  }
+}
+
 // 2. Checks per second: one parse, 10,000 URLs, on each of the 50 largest files.
 const largest = [...files].sort((a, b) => b.bytes - a.bytes).slice(0, 50);
 const workloads = largest.map((f, i) => ({ body: f.body, urls: urlsFor(f.body, 10_000, i + 1) }));
@@ -122,6 +160,38 @@ for (const c of pathologicalCases()) {
     );
     record(`µs per check: ${c.name}`, p.name, (ms * 1000) / checks);
   }
+}
+
+// 3b. The core issue's workloads: µs per check, parse done once.
+for (const w of issueWorkloads()) {
+  for (const p of PEERS) {
+    const robots = p.parse(w.body);
+    const ms = timePerRound(
+      () => {
+        for (const url of w.urls) robots.check(url, 'Googlebot');
+      },
+      1000,
+      2,
+    );
+    record(`µs per check: ${w.name}`, p.name, (ms * 1000) / w.urls.length);
+  }
+}
+
+// 3c. Worst single checks, repkit alone (the bound is 50 ms): the first check of a freshly
+// parsed file (patterns made, nothing sorted) and a later one.
+{
+  let worst = 0;
+  for (const w of worstCases()) {
+    const robots = PEERS[0]!.parse(w.body);
+    const started = performance.now();
+    robots.check(w.url, 'Googlebot');
+    const first = performance.now() - started;
+    const later = timePerRound(() => robots.check(w.url, 'Googlebot'), 500, 3);
+    worst = Math.max(worst, first, later);
+    record(`worst case ms, first check: ${w.name}`, 'repkit', first);
+    record(`worst case ms, later checks: ${w.name}`, 'repkit', later);
+  }
+  record('worst case ms: the slowest single check above', 'repkit', worst);
 }
 
 // 4. Memory: each peer in its own process.

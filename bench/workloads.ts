@@ -6,13 +6,14 @@ import { parse } from '../src/core/index.ts';
 
 export const CORPUS_DIR = resolve(fileURLToPath(import.meta.url), '../../../shared/corpus/robots');
 
-export function corpusFiles(): { name: string; body: string; bytes: number }[] {
+export function corpusFiles(): { name: string; body: string; raw: Uint8Array; bytes: number }[] {
   return readdirSync(CORPUS_DIR)
     .filter((f) => f.endsWith('.txt'))
     .sort()
     .map((name) => {
       const path = join(CORPUS_DIR, name);
-      return { name, body: readFileSync(path, 'utf8'), bytes: statSync(path).size };
+      const raw = new Uint8Array(readFileSync(path));
+      return { name, body: new TextDecoder().decode(raw), raw, bytes: statSync(path).size };
     });
 }
 
@@ -71,5 +72,78 @@ export function pathologicalCases(): { name: string; body: string; url: string }
       url: 'https://example.com/zzz/zzz/not-there.html',
     },
     { name: 'one 500 KiB line', body: longLine, url: `https://example.com/${'b'.repeat(5000)}` },
+  ];
+}
+
+/**
+ * The workloads of the core issue, measured against robots-parser: a wildcard rule whose
+ * every segment occurs all along the path, 25,000 rules × 10,000 URLs, and one 500 KiB line.
+ */
+export function issueWorkloads(): { name: string; body: string; urls: string[] }[] {
+  const random = rng(11);
+  const rules: string[] = ['User-agent: *'];
+  for (let i = 0; i < 25_000; i++) {
+    const a = Math.floor(random() * 1e9).toString(36);
+    const b = Math.floor(random() * 1e6).toString(36);
+    rules.push(
+      `${random() < 0.5 ? 'Allow' : 'Disallow'}: /${a}/${b}${random() < 0.2 ? '*.php' : ''}`,
+    );
+  }
+  const many = rules.join('\n') + '\n';
+  let line = 'Disallow: /';
+  while (line.length < 500 * 1024 - 100) line += 'a'.repeat(63) + '*';
+  return [
+    {
+      name: '/*a*a*a*a*a*a*a*a*a*a*a*a*b vs 20,000 a',
+      body: 'User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\n',
+      urls: [`https://example.com/${'a'.repeat(20_000)}`],
+    },
+    { name: '25,000 rules × 10,000 URLs', body: many, urls: urlsFor(many, 10_000, 5) },
+    {
+      name: 'one 500 KiB line with a * every 64 characters',
+      body: `User-agent: *\n${line}\n`,
+      urls: [`https://example.com/${'a'.repeat(8_000)}`],
+    },
+  ];
+}
+
+/**
+ * Worst cases for one check: 500 KiB files against paths up to 8 KiB where nothing fails
+ * early (every segment occurs many times, or nearly does). Measured for repkit alone, against
+ * the issue's bound of 50 ms (robots-parser's position-set matcher takes seconds on most).
+ */
+export function worstCases(): { name: string; body: string; url: string }[] {
+  const fill = (rule: (i: number) => string) => {
+    let body = 'User-agent: *\n';
+    for (let i = 0; body.length < 500 * 1024 - 8200; i++) body += rule(i) + '\n';
+    return body;
+  };
+  const path = (s: string) => `https://example.com${s}`;
+  return [
+    {
+      name: 'near-miss segments: /*a…ac rules (4,096 characters) vs /c + 8,150 a',
+      body: fill(() => `Disallow: /*${'a'.repeat(4095)}c`),
+      url: path(`/c${'a'.repeat(8150)}`),
+    },
+    {
+      name: '13 matching stars, 500 KiB of distinct rules vs 8,150 a',
+      body: fill((i) => `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*a*${i}`),
+      url: path(`/${'a'.repeat(8150)}`),
+    },
+    {
+      name: 'shared-prefix wildcards: /a*N* × 500 KiB vs /a + 8,150 b',
+      body: fill((i) => `Allow: /a*${i}*`),
+      url: path(`/a${'b'.repeat(8150)}`),
+    },
+    {
+      name: 'anchored near-miss: /*aN$ × 500 KiB vs 8,150 a',
+      body: fill((i) => `Disallow: /*a${i}$`),
+      url: path(`/${'a'.repeat(8150)}`),
+    },
+    {
+      name: 'long literal near-miss: /a…ab rules vs /a…aa',
+      body: fill((i) => `Disallow: /${'a'.repeat(2000 + (i % 64))}b`),
+      url: path(`/${'a'.repeat(8150)}`),
+    },
   ];
 }

@@ -1,4 +1,13 @@
-import { compilePattern, matchesCompiled, type WildcardPattern } from './pattern.ts';
+import {
+  charSet,
+  compilePattern,
+  LONG_PATH,
+  matchesCompiled,
+  matchesPattern,
+  type CharSet,
+  type WildcardPattern,
+} from './wildcard.ts';
+import { literalPrefix } from './pattern.ts';
 import type { RuleTable } from '../parse/tables.ts';
 
 /** Below this many rules a linear scan beats sorting, and needs no memory of its own. */
@@ -21,9 +30,19 @@ export class RuleIndex {
   /** Entry ids in index order; undefined while they are the rules `first..first+size`. */
   private ids: number[] | undefined;
   private readonly first: number;
-  /** Per entry: its pattern, and its compiled form when it needs more than a prefix test. */
+  /** Per entry: its pattern, and whether it needs more than a prefix test. */
   private patterns: string[];
-  private wild: (WildcardPattern | undefined)[];
+  private wild: boolean[];
+  /**
+   * Once sorted, per entry: its compiled form, made when a lookup first tests it (a crawler
+   * that checks a few URLs compiles a few patterns, and keeps nothing for the others).
+   */
+  private compiled: (WildcardPattern | undefined)[] | undefined;
+  /** The characters of the path being checked, made when a long path meets a wildcard. */
+  private readonly held: CharSet = { w0: 0, w1: 0, w2: 0, w3: 0, high: false };
+  /** The path `held` was made for: the same path checked again (one comparison) reuses it. */
+  private heldFor: string | undefined;
+  private readonly hasWild: boolean;
   /** Literal prefixes in sorted order, once sorted. */
   private prefixes: string[] | undefined;
   /** Linear scans left before the entries are sorted. */
@@ -47,8 +66,9 @@ export class RuleIndex {
       const pattern = id >= 0 ? table.pattern(id) : table.aliases!.get(~id)!;
       this.patterns.push(pattern);
       // Aliases always end in `$`.
-      this.wild.push(id < 0 || table.isWildPattern(pattern) ? compilePattern(pattern) : undefined);
+      this.wild.push(id < 0 || table.isWildPattern(pattern));
     }
+    this.hasWild = this.wild.includes(true);
     this.scansBeforeSort = this.size > LINEAR_LIMIT ? Math.ceil(Math.log2(this.size)) : Infinity;
   }
 
@@ -56,13 +76,33 @@ export class RuleIndex {
   private sort(): void {
     const order = this.patterns.map((_, k) => k);
     const prefixes = this.patterns.map((pattern, k) =>
-      this.wild[k] ? this.wild[k].head : pattern,
+      this.wild[k] ? literalPrefix(pattern, true) : pattern,
     );
-    order.sort((a, b) => (prefixes[a]! < prefixes[b]! ? -1 : prefixes[a]! > prefixes[b]! ? 1 : 0));
+    // By prefix, then by pattern: identical patterns end up side by side, and are tested once.
+    order.sort((a, b) => {
+      const pa = prefixes[a]!;
+      const pb = prefixes[b]!;
+      if (pa !== pb) return pa < pb ? -1 : 1;
+      const xa = this.patterns[a]!;
+      const xb = this.patterns[b]!;
+      return xa < xb ? -1 : xa > xb ? 1 : 0;
+    });
     this.ids = order.map((k) => this.idAt(k));
     this.patterns = order.map((k) => this.patterns[k]!);
     this.wild = order.map((k) => this.wild[k]!);
     this.prefixes = order.map((k) => prefixes[k]!);
+    this.compiled = [];
+  }
+
+  /** The path's characters, for a long path (see wildcard.ts); undefined for a short one. */
+  private heldBy(path: string): CharSet | undefined {
+    if (path.length < LONG_PATH || !this.hasWild) return undefined;
+    const held = this.held;
+    if (path === this.heldFor) return held;
+    held.w0 = held.w1 = held.w2 = held.w3 = 0;
+    held.high = false;
+    this.heldFor = path;
+    return charSet(path, 0, path.length, held);
   }
 
   /**
@@ -74,13 +114,22 @@ export class RuleIndex {
     const prefixes = this.prefixes;
     const patterns = this.patterns;
     const wild = this.wild;
+    const held = this.heldBy(path);
     if (!prefixes) {
+      // A pattern equal to the one before it (repeated lines) answers as that one did.
+      let previous: string | undefined;
+      let matched = false;
       for (let k = 0; k < this.size; k++) {
-        const compiled = wild[k];
-        if (compiled ? matchesCompiled(compiled, path) : path.startsWith(patterns[k]!)) visit(k);
+        const pattern = patterns[k]!;
+        if (pattern !== previous) {
+          matched = wild[k] ? matchesPattern(pattern, path, held) : path.startsWith(pattern);
+          previous = pattern;
+        }
+        if (matched) visit(k);
       }
       return;
     }
+    const compiled = this.compiled!;
     let hi = upperBound(prefixes, path, prefixes.length);
     while (hi > 0) {
       const prefix = prefixes[hi - 1]!;
@@ -88,9 +137,19 @@ export class RuleIndex {
       if (common === prefix.length) {
         // `prefix` starts the path: test every entry with exactly this prefix.
         let k = hi - 1;
+        let previous: string | undefined;
+        let matched = false;
         for (; k >= 0 && prefixes[k] === prefix; k--) {
-          const compiled = wild[k];
-          if (!compiled || matchesCompiled(compiled, path)) visit(k);
+          if (!wild[k]) {
+            visit(k);
+            continue;
+          }
+          if (patterns[k] !== previous) {
+            const pattern = (compiled[k] ??= compilePattern(patterns[k]!));
+            matched = matchesCompiled(pattern, path, held);
+            previous = patterns[k];
+          }
+          if (matched) visit(k);
         }
         if (prefix.length === 0) return;
         // Next: only prefixes shorter than this one can still start the path.

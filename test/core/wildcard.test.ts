@@ -6,7 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { compilePattern, matchesCompiled, matchesPattern } from '../../src/core/match/pattern.ts';
+import {
+  charSet,
+  compilePattern,
+  matchesCompiled,
+  matchesPattern,
+} from '../../src/core/match/wildcard.ts';
 import { posSetMatches } from '../helpers/google-oracle.ts';
 
 const piece = fc.constantFrom('a', 'b', 'ab', 'aab', '*', '*', '$', '/');
@@ -41,6 +46,30 @@ describe('wildcard matching', () => {
         },
       ),
       { numRuns: 3_000 },
+    );
+  });
+
+  test('long paths: the character-set test never changes an answer', () => {
+    const longPath = fc
+      .tuple(pathArb, fc.integer({ min: 10, max: 40 }), pathArb)
+      .map(([piece, times, tail]) => piece.repeat(times).slice(0, 400) + tail);
+    fc.assert(
+      fc.property(patternArb, longPath, (pattern, path) => {
+        const held = charSet(path);
+        const expected = posSetMatches(path, pattern);
+        assert.equal(matchesPattern(pattern, path, held), expected, `${pattern} vs ${path}`);
+        assert.equal(matchesCompiled(compilePattern(pattern), path, held), expected);
+      }),
+      { numRuns: 3_000 },
+    );
+    // A pattern needing a character the path lacks, the path holding a non-ASCII one.
+    assert.equal(
+      matchesPattern('/*a0', '/' + 'a'.repeat(500), charSet('/' + 'a'.repeat(500))),
+      false,
+    );
+    assert.equal(
+      matchesPattern('/*é', `/${'a'.repeat(300)}é`, charSet(`/${'a'.repeat(300)}é`)),
+      true,
     );
   });
 
