@@ -3,6 +3,7 @@ import { PROFILES, type ProfileName } from './match/profiles/index.ts';
 import { DEFAULT_MAX_BYTES, toLimitedByteString, type RobotsBody } from './parse/body.ts';
 import { utf8Cut, utf8Prefix } from './parse/bytes.ts';
 import { GroupBuilder } from './parse/groups.ts';
+import { Source } from './parse/source.ts';
 import { skim } from './parse/tokenizer.ts';
 import { RobotsTxt } from './robots.ts';
 
@@ -78,8 +79,9 @@ export function parseBytes(
   maxBytes = DEFAULT_MAX_BYTES,
 ): RobotsTxt {
   const { text, total } = toLimitedByteString(body, maxBytes);
-  const builder = new GroupBuilder(profile, text);
-  const lineCount = skim(text, builder);
+  const source = Source.ofBytes(text);
+  const builder = new GroupBuilder(profile, source);
+  const lineCount = skim(source, builder);
   return new RobotsTxt(profile, builder.finish(), lineCount, { total, read: text.length });
 }
 
@@ -91,8 +93,9 @@ function parseText(
   ascii: boolean | undefined,
   sizes: Sizes,
 ): RobotsTxt {
-  const builder = new GroupBuilder(profile, text, true, ascii);
-  const lineCount = skim(text, builder, true, ascii);
+  const source = Source.ofText(text, ascii);
+  const builder = new GroupBuilder(profile, source);
+  const lineCount = skim(source, builder);
   return new RobotsTxt(profile, builder.finish(), lineCount, sizes);
 }
 

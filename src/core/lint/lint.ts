@@ -9,6 +9,7 @@ import {
   tokenizeBody,
   type RobotsBody,
 } from '../parse/body.ts';
+import { Source } from '../parse/source.ts';
 import { tokenize, type Directive, type LineInfo } from '../parse/tokenizer.ts';
 
 /**
@@ -137,9 +138,10 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
   const { text, total } = toLimitedByteString(body, maxBytes);
   const read = text.length;
   // The group model is the matcher's own: the linter reads the same tables.
-  const builder = new GroupBuilder(PROFILES.google, text);
+  const source = Source.ofBytes(text);
+  const builder = new GroupBuilder(PROFILES.google, source);
 
-  tokenize(text, {
+  tokenize(source, {
     line(info: LineInfo) {
       if (info.truncated) {
         add(

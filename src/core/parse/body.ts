@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.ts';
 import { bytesToByteString, utf8ByteString, type ByteString } from './bytes.ts';
+import { Source } from './source.ts';
 import { tokenize, type TokenHandler } from './tokenizer.ts';
 
 /** Google ignores everything after the first 500 KiB of a robots.txt. */
@@ -20,7 +21,7 @@ export function tokenizeBody(
   maxBytes = DEFAULT_MAX_BYTES,
 ): { lineCount: number; total: number; read: number } {
   const { text, total } = toLimitedByteString(body, maxBytes);
-  return { lineCount: tokenize(text, handler), total, read: text.length };
+  return { lineCount: tokenize(Source.ofBytes(text), handler), total, read: text.length };
 }
 
 export function toLimitedByteString(

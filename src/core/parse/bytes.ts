@@ -62,14 +62,6 @@ export function displayText(text: ByteString): string {
   return isAscii(text) ? text : utf8Decoder.decode(byteStringToBytes(text));
 }
 
-/**
- * A slice of tokenized input as shown to people: text (`unicode`) with lone surrogates as
- * U+FFFD, or a byte string decoded from UTF-8.
- */
-export function shownText(text: string, unicode: boolean): string {
-  return unicode ? wellFormed(text) : displayText(text);
-}
-
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**

@@ -1,6 +1,7 @@
-import { displayText, shownText, type ByteString } from './bytes.ts';
+import type { ByteString } from './bytes.ts';
 import { IntColumn } from './columns.ts';
 import { rangeTokenizer, type Directive } from './tokenizer.ts';
+import type { Source } from './source.ts';
 
 /**
  * Lines Google ignores but other crawlers read (crawl-delay, request-rate, host,
@@ -51,20 +52,8 @@ export class ExtraTable {
   #byteValues: Map<number, ByteString> | undefined;
   #extras: Extra[] | undefined;
 
-  /**
-   * @param source the tokenized text the offsets refer to.
-   * @param unicode, ascii as given to `skim`, to tokenize kept lines the same way.
-   */
-  constructor(
-    private readonly source: string,
-    private readonly unicode: boolean,
-    private readonly ascii: boolean,
-  ) {}
-
-  /** A slice of the text as shown to people: bytes decoded, lone surrogates as U+FFFD. */
-  private display(text: string): string {
-    return shownText(text, this.unicode);
-  }
+  /** @param source what was tokenized: the offsets refer to its text. */
+  constructor(private readonly source: Source) {}
 
   add(d: Directive, group: number): void {
     const cells = this.#cells;
@@ -105,21 +94,17 @@ export class ExtraTable {
     const keep = (d: Directive): void => {
       this.#push(extras, d.line, group, d.key, d.value, d.valueIsBytes);
     };
-    const tokenizeLines = rangeTokenizer(
-      this.source,
-      { directive: keep },
-      this.unicode,
-      this.ascii,
-    );
+    const tokenizeLines = rangeTokenizer(this.source, { directive: keep });
+    const text = this.source.text;
     for (let at = 0; at < cells.length; at += CELLS) {
       const line = cells.at(at);
       group = cells.at(at + 1);
       if (cells.at(at + 2) === UNTOKENIZED) {
         tokenizeLines(line, cells.at(at + 3), cells.at(at + 4));
       } else {
-        const key = this.source.slice(cells.at(at + 2), cells.at(at + 3));
+        const key = text.slice(cells.at(at + 2), cells.at(at + 3));
         const bytes = this.#byteValues?.get(at);
-        const value = bytes ?? this.source.slice(cells.at(at + 4), cells.at(at + 5));
+        const value = bytes ?? text.slice(cells.at(at + 4), cells.at(at + 5));
         this.#push(extras, line, group, key, value, bytes !== undefined);
       }
     }
@@ -134,10 +119,10 @@ export class ExtraTable {
     rawValue: string,
     valueIsBytes: boolean,
   ): void {
-    const key = this.display(rawKey).toLowerCase();
+    const key = this.source.shown(rawKey).toLowerCase();
     extras.push({
       key: COMMON_KEYS.get(key) ?? key,
-      value: valueIsBytes ? displayText(rawValue) : this.display(rawValue),
+      value: this.source.shown(rawValue, valueIsBytes),
       line,
       group: group < 0 ? undefined : group,
     });

@@ -1,8 +1,9 @@
-import { displayText, indexOrLength, wellFormed, type ByteString } from './bytes.ts';
+import { indexOrLength } from './bytes.ts';
 import { ExtraTable } from './extras.ts';
 import type { Profile } from '../match/profiles/index.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import type { Directive, LineInfo, SkimmingHandler } from './tokenizer.ts';
+import type { Source } from './source.ts';
 
 /** A group: consecutive user-agent lines and the rules that follow them. */
 export interface Group {
@@ -58,23 +59,16 @@ export class GroupBuilder implements SkimmingHandler {
   private nextIndexHtml = -1;
   line?: (info: LineInfo) => void;
 
-  /**
-   * @param text what the tokenizer runs over (extras are kept as offsets into it).
-   * @param unicode the tokenizer runs in unicode mode: values are text already (shown as they
-   *   are) and are UTF-8 encoded only where bytes matter, before pattern normalisation.
-   * @param ascii the whole input is known to be ASCII (extras then need no UTF-8 handling).
-   */
+  /** @param source what the tokenizer runs over (rules and extras are kept as offsets into it). */
   constructor(
     private readonly profile: Profile,
-    private readonly text: string,
-    private readonly unicode = false,
-    ascii = false,
+    private readonly source: Source,
   ) {
     this.result = {
       groups: new GroupTable(),
-      rules: new RuleTable(text, unicode, profile),
+      rules: new RuleTable(source, profile),
       sitemaps: [],
-      extras: new ExtraTable(text, unicode, ascii),
+      extras: new ExtraTable(source),
       orphanRuleLines: [],
     };
     if (profile.blankLineEndsGroup) {
@@ -94,23 +88,16 @@ export class GroupBuilder implements SkimmingHandler {
     return result;
   }
 
-  /** Text as shown to people: byte strings are decoded from UTF-8. */
-  private display(text: ByteString, unicode = this.unicode): string {
-    return unicode ? text : displayText(text);
-  }
-
   directive(d: Directive): void {
-    // The tokenizer gives a value as bytes in unicode mode when the line cut split a character.
-    const unicode = this.unicode && !d.valueIsBytes;
     switch (d.kind) {
       case 'user-agent':
-        return this.userAgent(d.line, d.value, unicode);
+        return this.userAgent(d.line, d.value, d.valueIsBytes);
       case 'allow':
       case 'disallow':
         return this.rule(d.kind === 'allow', d);
       case 'sitemap': {
         // Text may hold lone surrogates; shown as U+FFFD, as its UTF-8 bytes would be.
-        const url = wellFormed(this.display(d.value, unicode));
+        const url = this.source.shown(d.value, d.valueIsBytes);
         const seen = (this.seenSitemaps ??= new Set());
         if (url.length > 0 && !seen.has(url)) {
           seen.add(url);
@@ -128,18 +115,17 @@ export class GroupBuilder implements SkimmingHandler {
     this.result.extras.addLines(firstLine, this.current, start, end);
   }
 
-  private userAgent(line: number, value: ByteString, unicode: boolean): void {
+  private userAgent(line: number, value: string, valueIsBytes: boolean): void {
     const { groups, rules } = this.result;
     // A user-agent line after rules (or outside any group) starts a new group.
     if (this.current < 0 || rules.size > groups.ruleStart[this.current]!) {
       this.current = groups.startGroup(rules.size);
     }
-    const shown = this.display(value, unicode);
     // The name is taken from the value as text, so text and bytes name groups alike.
     const token = this.profile.isGlobalAgent(value)
       ? GLOBAL_TOKEN
-      : this.profile.agentToken(wellFormed(shown));
-    groups.addAgent(shown, line, token);
+      : this.profile.agentToken(this.source.shown(value, valueIsBytes));
+    groups.addAgent(this.source.display(value, valueIsBytes), line, token);
   }
 
   private rule(allow: boolean, d: Directive): void {
@@ -163,7 +149,7 @@ export class GroupBuilder implements SkimmingHandler {
       // Normalisation only rewrites %-escapes and non-ASCII octets, so only a value that
       // holds `/index.htm` as written can have an alias.
       if (this.nextIndexHtml < start) {
-        this.nextIndexHtml = indexOrLength(this.text, '/index.htm', start);
+        this.nextIndexHtml = indexOrLength(this.source.text, '/index.htm', start);
       }
       if (this.nextIndexHtml < end || d.valueIsBytes) {
         const alias = profile.aliasOf(rules.pattern(id));

@@ -1,6 +1,7 @@
-import { shownText, wellFormed, type ByteString } from './bytes.ts';
+import { wellFormed, type ByteString } from './bytes.ts';
 import { GLOBAL_TOKEN, type Profile } from '../match/profiles/index.ts';
 import { IntColumn } from './columns.ts';
+import type { Source } from './source.ts';
 
 /**
  * A parsed file, column by column. Thousands of small objects (one per rule, per agent, per
@@ -41,14 +42,9 @@ export class RuleTable {
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
   inert: Set<number> | undefined;
 
-  /**
-   * @param source the tokenized text the spans refer to.
-   * @param unicode `source` is text whose non-ASCII characters stand for their UTF-8 bytes
-   *   (else a byte string).
-   */
+  /** @param source what was tokenized: the spans refer to its text. */
   constructor(
-    private readonly source: string,
-    private readonly unicode: boolean,
+    private readonly source: Source,
     private readonly profile: Profile,
   ) {}
 
@@ -86,22 +82,22 @@ export class RuleTable {
    * each call: the index keeps the patterns it uses, and nothing else needs them often.
    */
   pattern(id: number): string {
-    const { value, unicode } = this.#written(id);
-    return this.profile.normalizePattern(value, unicode);
+    const { value, isBytes } = this.#written(id);
+    return this.profile.normalizePattern(this.source.bytes(value, isBytes));
   }
 
   /** The value as written, as shown to people (bytes decoded, lone surrogates as U+FFFD). */
   value(id: number): string {
-    const { value, unicode } = this.#written(id);
-    return shownText(value, unicode);
+    const { value, isBytes } = this.#written(id);
+    return this.source.shown(value, isBytes);
   }
 
   /** The value as it stands in the text, or its bytes where the line cut split a character. */
-  #written(id: number): { value: string; unicode: boolean } {
+  #written(id: number): { value: string; isBytes: boolean } {
     const bytes = this.#byteValues?.get(id);
-    if (bytes !== undefined) return { value: bytes, unicode: false };
-    const value = this.source.slice(this.#spans.at(2 * id), this.#spans.at(2 * id + 1));
-    return { value, unicode: this.unicode };
+    if (bytes !== undefined) return { value: bytes, isBytes: true };
+    const value = this.source.text.slice(this.#spans.at(2 * id), this.#spans.at(2 * id + 1));
+    return { value, isBytes: false };
   }
 
   /** Gives back unused capacity once parsing is done. */

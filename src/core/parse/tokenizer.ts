@@ -1,5 +1,6 @@
 import { indexOrLength, leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
 import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
+import type { Source } from './source.ts';
 
 /**
  * The one robots.txt tokenizer. It reproduces how Google's reference parser (robots.cc)
@@ -115,47 +116,32 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /**
- * Tokenizes `text`, calling `handler` for every line and directive; returns the number of
- * lines. `text` is a byte string, or with `unicode` set, ordinary text whose non-ASCII
- * characters stand for their UTF-8 bytes (handlers then encode values where bytes matter).
- * Unicode mode skips converting the whole body; it gives the same directives, because every
- * character the tokenizer acts on is ASCII. Where Google's byte-based line cut falls inside
- * a character, that one value is given as a byte string (see `Directive.valueIsBytes`).
+ * Tokenizes a source (see `Source`), calling `handler` for every line and directive; returns
+ * the number of lines. Text gives the same directives as its bytes, because every character
+ * the tokenizer acts on is ASCII; where Google's byte-based line cut falls inside a
+ * character, that one value is given as a byte string (see `Directive.valueIsBytes`).
  */
-export function tokenize(
-  text: string,
-  handler: TokenHandler,
-  unicode = false,
-  ascii = false,
-): number {
-  // ASCII text is its own byte string: byte mode needs no conversion and no UTF-8 counting.
-  return new Tokenizer(text, handler, unicode && !ascii).run();
+export function tokenize(source: Source, handler: TokenHandler): number {
+  return new Tokenizer(source.text, handler, source.countsUtf8).run();
 }
 
 /**
  * `tokenize`, except that lines which can only be unknown keys go to `handler.other`
  * untokenized (see `SkimmingHandler`). With a `line` callback every line is tokenized.
  */
-export function skim(
-  text: string,
-  handler: SkimmingHandler,
-  unicode = false,
-  ascii = false,
-): number {
-  return new Tokenizer(text, handler, unicode && !ascii, handler.line === undefined).run();
+export function skim(source: Source, handler: SkimmingHandler): number {
+  return new Tokenizer(source.text, handler, source.countsUtf8, handler.line === undefined).run();
 }
 
 /**
  * A function that tokenizes the runs of lines `skim` passed to `other`, in file order,
- * exactly as `tokenize` would have. `unicode` and `ascii` as given to `skim`.
+ * exactly as `tokenize` would have.
  */
 export function rangeTokenizer(
-  text: string,
+  source: Source,
   handler: TokenHandler,
-  unicode: boolean,
-  ascii = false,
 ): (firstLine: number, start: number, end: number) => void {
-  const tokenizer = new Tokenizer(text, handler, unicode && !ascii);
+  const tokenizer = new Tokenizer(source.text, handler, source.countsUtf8);
   return (firstLine, start, end) => void tokenizer.lines(start, end, firstLine - 1);
 }
 
@@ -179,7 +165,8 @@ class Tokenizer {
   constructor(
     private readonly text: string,
     private readonly handler: TokenHandler,
-    private readonly unicode: boolean,
+    /** Text not known to be ASCII: Google's byte-based line cut counts its UTF-8 bytes. */
+    private readonly countsUtf8: boolean,
     /** Lines that can only be unknown keys go to the (skimming) handler untokenized. */
     private readonly passOthers = false,
   ) {
@@ -190,7 +177,7 @@ class Tokenizer {
     const text = this.text;
     // Google skips any prefix of the UTF-8 BOM (EF BB BF), stopping at the first mismatch.
     let pos = 0;
-    if (this.unicode) {
+    if (this.countsUtf8) {
       if (text.charCodeAt(0) === 0xfeff) pos = 1;
     } else if (text.charCodeAt(0) === 0xef) {
       pos = 1;
@@ -265,9 +252,9 @@ class Tokenizer {
     let stop = end;
     // Unicode mode: the leading bytes of a character that Google's cut splits stay on the line.
     let tail = '';
-    if (end - start > MAX_LINE_BYTES || (this.unicode && end - start > UNICODE_SAFE_LINE)) {
+    if (end - start > MAX_LINE_BYTES || (this.countsUtf8 && end - start > UNICODE_SAFE_LINE)) {
       stop = Math.min(end, start + MAX_LINE_BYTES);
-      if (this.unicode) {
+      if (this.countsUtf8) {
         if (this.nonAscii < start) this.nonAscii = nextNonAscii(text, start);
         // Only a character before the cut can move it; most long lines are ASCII there.
         if (this.nonAscii < stop) {

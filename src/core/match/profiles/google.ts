@@ -1,5 +1,5 @@
 import { isGlobalAgent, productToken } from '../../agents.ts';
-import { isAscii, utf8ByteString } from '../../parse/bytes.ts';
+import { isAscii } from '../../parse/bytes.ts';
 import { googleEscape } from '../pattern.ts';
 import { LONGEST_MATCH } from '../precedence.ts';
 import { pathParamsQuery } from '../url.ts';
@@ -25,10 +25,10 @@ export const google: Profile = {
     return pattern.slice(0, slash + 1) + '$';
   },
   chooseGroups: chooseByName,
-  normalizePattern(value, unicode) {
+  normalizePattern(value) {
     // Only %-escapes and non-ASCII octets are rewritten: most values stay as they are.
     if (value.indexOf('%') < 0 && isAscii(value)) return value;
-    return googleEscape(unicode ? utf8ByteString(value) : value);
+    return googleEscape(value);
   },
   isWildPattern: hasWildcard,
   matchPath: pathParamsQuery,

@@ -32,7 +32,7 @@ export const legacy: Profile = {
     }
     return { scope: 'none', groups: [] };
   },
-  normalizePattern: (value, unicode) => legacyDecode(unicode ? utf8ByteString(value) : value),
+  normalizePattern: legacyDecode,
   isWildPattern: () => false,
   matchPath: (url) => legacyDecode(utf8ByteString(pathParamsQuery(url))),
   isImplicitlyAllowed: (path) => path === '/robots.txt' || path.startsWith('/robots.txt?'),

@@ -46,10 +46,10 @@ export interface Profile {
   /** Which groups apply to a crawler known by `names` (lower-cased). */
   chooseGroups(groups: GroupsToChoose, names: readonly string[]): GroupChoice;
   /**
-   * A rule's value as written to the pattern that is matched. `unicode`: the value is text
-   * whose non-ASCII characters stand for their UTF-8 bytes (else it is a byte string).
+   * A rule's value as written (its bytes, one character per byte) to the pattern that is
+   * matched.
    */
-  normalizePattern(value: string, unicode: boolean): ByteString;
+  normalizePattern(value: ByteString): ByteString;
   /** Whether a pattern needs more than a prefix test (`*`, a final `$`). */
   isWildPattern(pattern: string): boolean;
   /** A URL to the string its path is matched as. */

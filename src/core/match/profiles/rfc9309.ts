@@ -20,8 +20,7 @@ export const rfc9309: Profile = {
   agentToken: (value) => productToken(value).toLowerCase(),
   isInertRule: () => false,
   chooseGroups: chooseByName,
-  normalizePattern: (value, unicode) =>
-    rfc9309Normalize(unicode ? utf8ByteString(value) : value, true),
+  normalizePattern: (value) => rfc9309Normalize(value, true),
   isWildPattern: hasWildcard,
   matchPath: (url) => rfc9309Normalize(utf8ByteString(pathParamsQuery(url)), false),
   isImplicitlyAllowed: (path) => path === '/robots.txt',
