@@ -268,7 +268,7 @@ export class RobotsTxt {
     const groups = this.#groupTable;
     if (chosen.length === 1 && !table.aliases && !table.inert) {
       const [first, end] = groups.ruleRange(chosen[0]!, table.size);
-      return new RuleIndex(table, [first, end, 'range']);
+      return new RuleIndex(table, [first, end, 'range'], this.#profile.plainValuesArePatterns);
     }
     const ids: number[] = [];
     for (const g of chosen) {
@@ -279,6 +279,6 @@ export class RobotsTxt {
         if (table.aliases?.has(id)) ids.push(~id);
       }
     }
-    return new RuleIndex(table, ids);
+    return new RuleIndex(table, ids, this.#profile.plainValuesArePatterns);
   }
 }

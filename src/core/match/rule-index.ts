@@ -42,7 +42,6 @@ export class RuleIndex {
   private readonly held: CharSet = { w0: 0, w1: 0, w2: 0, w3: 0, high: false };
   /** The path `held` was made for: the same path checked again (one comparison) reuses it. */
   private heldFor: string | undefined;
-  private readonly hasWild: boolean;
   /** Literal prefixes in sorted order, once sorted. */
   private prefixes: string[] | undefined;
   /** Linear scans left before the entries are sorted. */
@@ -50,30 +49,40 @@ export class RuleIndex {
 
   /**
    * @param ids entry ids, or a `[first, end)` range of plain rule ids.
+   * @param plainInPlace the profile keeps plain values as they are (see `RuleTable.isPlain`):
+   *   until the index is sorted they are matched where they stand, and make no pattern.
    */
   constructor(
     private readonly table: RuleTable,
     ids: readonly number[] | readonly [number, number, 'range'],
+    private readonly plainInPlace: boolean,
   ) {
     const range = ids.length === 3 && ids[2] === 'range';
     this.ids = range ? undefined : (ids as readonly number[]).slice();
     this.first = range ? ids[0] : 0;
     this.size = range ? ids[1] - ids[0] : ids.length;
-    this.patterns = [];
-    this.wild = [];
-    for (let k = 0; k < this.size; k++) {
-      const id = this.idAt(k);
-      const pattern = id >= 0 ? table.pattern(id) : table.aliases!.get(~id)!;
-      this.patterns.push(pattern);
-      // Aliases always end in `$`.
-      this.wild.push(id < 0 || table.isWildPattern(pattern));
-    }
-    this.hasWild = this.wild.includes(true);
+    // Made per entry when first needed (see `patternAt`), all of them when sorting.
+    this.patterns = new Array<string>(this.size);
+    this.wild = new Array<boolean>(this.size);
     this.scansBeforeSort = this.size > LINEAR_LIMIT ? Math.ceil(Math.log2(this.size)) : Infinity;
+  }
+
+  /** Entry `k`'s pattern, made on first need, with whether it is a wildcard pattern. */
+  private patternAt(k: number): string {
+    let pattern = this.patterns[k];
+    if (pattern === undefined) {
+      const id = this.idAt(k);
+      pattern = id >= 0 ? this.table.pattern(id) : this.table.aliases!.get(~id)!;
+      this.patterns[k] = pattern;
+      // Aliases always end in `$`.
+      this.wild[k] = id < 0 || this.table.isWildPattern(pattern);
+    }
+    return pattern;
   }
 
   /** Sorts the entries by literal prefix (see the class comment). */
   private sort(): void {
+    for (let k = 0; k < this.size; k++) this.patternAt(k);
     const order = this.patterns.map((_, k) => k);
     const prefixes = this.patterns.map((pattern, k) =>
       this.wild[k] ? literalPrefix(pattern, true) : pattern,
@@ -96,7 +105,7 @@ export class RuleIndex {
 
   /** The path's characters, for a long path (see wildcard.ts); undefined for a short one. */
   private heldBy(path: string): CharSet | undefined {
-    if (path.length < LONG_PATH || !this.hasWild) return undefined;
+    if (path.length < LONG_PATH) return undefined;
     const held = this.held;
     if (path === this.heldFor) return held;
     held.w0 = held.w1 = held.w2 = held.w3 = 0;
@@ -114,21 +123,34 @@ export class RuleIndex {
     const prefixes = this.prefixes;
     const patterns = this.patterns;
     const wild = this.wild;
-    const held = this.heldBy(path);
     if (!prefixes) {
+      const table = this.table;
+      const plainInPlace = this.plainInPlace;
+      let held: CharSet | undefined | null = null;
       // A pattern equal to the one before it (repeated lines) answers as that one did.
       let previous: string | undefined;
       let matched = false;
       for (let k = 0; k < this.size; k++) {
-        const pattern = patterns[k]!;
+        const id = this.ids ? this.ids[k]! : this.first + k;
+        if (plainInPlace && id >= 0 && table.isPlain(id)) {
+          if (table.plainMatches(id, path)) visit(k);
+          continue;
+        }
+        const pattern = this.patternAt(k);
         if (pattern !== previous) {
-          matched = wild[k] ? matchesPattern(pattern, path, held) : path.startsWith(pattern);
+          if (wild[k]) {
+            if (held === null) held = this.heldBy(path);
+            matched = matchesPattern(pattern, path, held);
+          } else {
+            matched = path.startsWith(pattern);
+          }
           previous = pattern;
         }
         if (matched) visit(k);
       }
       return;
     }
+    const held = this.heldBy(path);
     const compiled = this.compiled!;
     let hi = upperBound(prefixes, path, prefixes.length);
     while (hi > 0) {
@@ -191,7 +213,9 @@ export class RuleIndex {
   }
   /** Octets of the entry's pattern; -1 for no entry (k < 0). */
   priorityAt(k: number): number {
-    return k < 0 ? -1 : this.patterns[k]!.length;
+    if (k < 0) return -1;
+    // A plain value matched in place made no pattern: it is its own.
+    return this.patterns[k]?.length ?? this.table.valueLength(this.idAt(k));
   }
   /** Line of the entry's rule; 0 for no entry (k < 0). */
   lineAt(k: number): number {

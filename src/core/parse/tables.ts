@@ -23,6 +23,8 @@ export interface Rule {
 }
 
 const ALLOW_BIT = 1;
+/** The value has no `%`, `*`, final `$` or non-ASCII character: see `isPlain`. */
+const PLAIN_BIT = 2;
 
 /**
  * Rule columns. Rule ids are positions in file order. A rule is kept as where its value is
@@ -33,7 +35,7 @@ const ALLOW_BIT = 1;
 export class RuleTable {
   /** Per rule: start and end of the value in the source text. */
   readonly #spans = new IntColumn();
-  /** Per rule: line × 2 + 1 for allow. */
+  /** Per rule: line × 4, + 2 when plain, + 1 for allow. */
   readonly #packed = new IntColumn();
   /** Values that are bytes although the text is not (a character split by the line cut). */
   #byteValues: Map<number, ByteString> | undefined;
@@ -49,9 +51,16 @@ export class RuleTable {
   ) {}
 
   /** Adds a rule whose value is `source[start, end)`, or `bytes` when given. */
-  add(allow: boolean, line: number, start: number, end: number, bytes?: ByteString): number {
+  add(
+    allow: boolean,
+    line: number,
+    start: number,
+    end: number,
+    plain: boolean,
+    bytes?: ByteString,
+  ): number {
     const id = this.#packed.length;
-    this.#packed.push(line * 2 + (allow ? ALLOW_BIT : 0));
+    this.#packed.push(line * 4 + (plain ? PLAIN_BIT : 0) + (allow ? ALLOW_BIT : 0));
     this.#spans.push(start);
     this.#spans.push(end);
     if (bytes !== undefined) (this.#byteValues ??= new Map()).set(id, bytes);
@@ -62,7 +71,30 @@ export class RuleTable {
     return this.#packed.length;
   }
   line(id: number): number {
-    return this.#packed.at(id) >> 1;
+    return this.#packed.at(id) >> 2;
+  }
+  /**
+   * The value holds no character any profile's normalisation could change or treat as
+   * special (`%`, `*`, a final `$`, non-ASCII), so where a profile keeps such values as they
+   * are (`plainValuesArePatterns`), it is its own pattern and is matched where it stands.
+   */
+  isPlain(id: number): boolean {
+    return (this.#packed.at(id) & PLAIN_BIT) !== 0;
+  }
+  /** Characters of the value as written (for a plain value: of its pattern). */
+  valueLength(id: number): number {
+    return this.#spans.at(2 * id + 1) - this.#spans.at(2 * id);
+  }
+  /** Whether `path` starts with a plain rule's value, compared where the value stands. */
+  plainMatches(id: number, path: string): boolean {
+    const start = this.#spans.at(2 * id);
+    const length = this.#spans.at(2 * id + 1) - start;
+    if (path.length < length) return false;
+    const text = this.source.text;
+    for (let i = 0; i < length; i++) {
+      if (path.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+    }
+    return true;
   }
   isAllow(id: number): boolean {
     return (this.#packed.at(id) & ALLOW_BIT) !== 0;

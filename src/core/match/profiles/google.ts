@@ -30,6 +30,7 @@ export const google: Profile = {
     if (value.indexOf('%') < 0 && isAscii(value)) return value;
     return googleEscape(value);
   },
+  plainValuesArePatterns: true,
   isWildPattern: hasWildcard,
   matchPath: pathParamsQuery,
   isImplicitlyAllowed: () => false,

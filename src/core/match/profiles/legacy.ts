@@ -33,6 +33,7 @@ export const legacy: Profile = {
     return { scope: 'none', groups: [] };
   },
   normalizePattern: legacyDecode,
+  plainValuesArePatterns: true,
   isWildPattern: () => false,
   matchPath: (url) => legacyDecode(utf8ByteString(pathParamsQuery(url))),
   isImplicitlyAllowed: (path) => path === '/robots.txt' || path.startsWith('/robots.txt?'),

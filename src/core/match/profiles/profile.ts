@@ -50,6 +50,11 @@ export interface Profile {
    * matched.
    */
   normalizePattern(value: ByteString): ByteString;
+  /**
+   * A value with no `%`, `*`, final `$` or non-ASCII character is its own pattern (so a
+   * lookup can match it where it stands in the text, without making the pattern).
+   */
+  readonly plainValuesArePatterns: boolean;
   /** Whether a pattern needs more than a prefix test (`*`, a final `$`). */
   isWildPattern(pattern: string): boolean;
   /** A URL to the string its path is matched as. */

@@ -21,6 +21,7 @@ export const rfc9309: Profile = {
   isInertRule: () => false,
   chooseGroups: chooseByName,
   normalizePattern: (value) => rfc9309Normalize(value, true),
+  plainValuesArePatterns: false,
   isWildPattern: hasWildcard,
   matchPath: (url) => rfc9309Normalize(utf8ByteString(pathParamsQuery(url)), false),
   isImplicitlyAllowed: (path) => path === '/robots.txt',
