@@ -1,12 +1,4 @@
-import {
-  charSet,
-  compilePattern,
-  LONG_PATH,
-  matchesCompiled,
-  matchesPattern,
-  type CharSet,
-  type WildcardPattern,
-} from './wildcard.ts';
+import { charSet, LONG_PATH, matchesPattern, type CharSet } from './wildcard.ts';
 import { literalPrefix } from './pattern.ts';
 import type { RuleTable } from '../parse/tables.ts';
 
@@ -33,11 +25,6 @@ export class RuleIndex {
   /** Per entry: its pattern, and whether it needs more than a prefix test. */
   private patterns: string[];
   private wild: boolean[];
-  /**
-   * Once sorted, per entry: its compiled form, made when a lookup first tests it (a crawler
-   * that checks a few URLs compiles a few patterns, and keeps nothing for the others).
-   */
-  private compiled: (WildcardPattern | undefined)[] | undefined;
   /** The characters of the path being checked, made when a long path meets a wildcard. */
   private readonly held: CharSet = { w0: 0, w1: 0, w2: 0, w3: 0, high: false };
   /** The path `held` was made for: the same path checked again (one comparison) reuses it. */
@@ -49,7 +36,7 @@ export class RuleIndex {
 
   /**
    * @param ids entry ids, or a `[first, end)` range of plain rule ids.
-   * @param plainInPlace the profile keeps plain values as they are (see `RuleTable.isPlain`):
+   * @param plainInPlace the profile keeps plain values as they are (see `RuleTable.matchInPlace`):
    *   until the index is sorted they are matched where they stand, and make no pattern.
    */
   constructor(
@@ -100,7 +87,6 @@ export class RuleIndex {
     this.patterns = order.map((k) => this.patterns[k]!);
     this.wild = order.map((k) => this.wild[k]!);
     this.prefixes = order.map((k) => prefixes[k]!);
-    this.compiled = [];
   }
 
   /** The path's characters, for a long path (see wildcard.ts); undefined for a short one. */
@@ -132,9 +118,12 @@ export class RuleIndex {
       let matched = false;
       for (let k = 0; k < this.size; k++) {
         const id = this.ids ? this.ids[k]! : this.first + k;
-        if (plainInPlace && id >= 0 && table.isPlain(id)) {
-          if (table.plainMatches(id, path)) visit(k);
-          continue;
+        if (plainInPlace && id >= 0) {
+          const inPlace = table.matchInPlace(id, path);
+          if (inPlace >= 0) {
+            if (inPlace === 1) visit(k);
+            continue;
+          }
         }
         const pattern = this.patternAt(k);
         if (pattern !== previous) {
@@ -151,7 +140,6 @@ export class RuleIndex {
       return;
     }
     const held = this.heldBy(path);
-    const compiled = this.compiled!;
     let hi = upperBound(prefixes, path, prefixes.length);
     while (hi > 0) {
       const prefix = prefixes[hi - 1]!;
@@ -167,8 +155,7 @@ export class RuleIndex {
             continue;
           }
           if (patterns[k] !== previous) {
-            const pattern = (compiled[k] ??= compilePattern(patterns[k]!));
-            matched = matchesCompiled(pattern, path, held);
+            matched = matchesPattern(patterns[k]!, path, held);
             previous = patterns[k];
           }
           if (matched) visit(k);

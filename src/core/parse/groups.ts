@@ -57,8 +57,6 @@ export class GroupBuilder implements SkimmingHandler {
   private seenSitemaps: Set<string> | undefined;
   /** The next `/index.htm` in the text, found once as the lines move forward. */
   private nextIndexHtml = -1;
-  /** The next `%`, `*` or non-ASCII character in the text. */
-  private nextSpecial = -1;
   line?: (info: LineInfo) => void;
 
   /** @param source what the tokenizer runs over (rules and extras are kept as offsets into it). */
@@ -139,12 +137,7 @@ export class GroupBuilder implements SkimmingHandler {
     const start = d.valueStart;
     const end = d.valueEnd;
     // The pattern is made from the text when a lookup first needs it (see RuleTable).
-    // The next character that would keep a value from being its own pattern, found once as
-    // the lines move forward.
-    if (this.nextSpecial < start) this.nextSpecial = nextSpecial(this.source.text, start);
-    const plain =
-      !d.valueIsBytes && this.nextSpecial >= end && this.source.text.charCodeAt(end - 1) !== 0x24;
-    const id = rules.add(allow, d.line, start, end, plain, d.valueIsBytes ? d.value : undefined);
+    const id = rules.add(allow, d.line, start, end, d.valueIsBytes ? d.value : undefined);
     const profile = this.profile;
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
@@ -164,12 +157,4 @@ export class GroupBuilder implements SkimmingHandler {
       }
     }
   }
-}
-
-const SPECIAL = /[%*\u0080-\uffff]/g;
-
-/** Position of the first `%`, `*` or non-ASCII character at or after `from`, or the length. */
-function nextSpecial(text: string, from: number): number {
-  SPECIAL.lastIndex = from;
-  return SPECIAL.exec(text)?.index ?? text.length;
 }

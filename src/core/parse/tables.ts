@@ -23,8 +23,6 @@ export interface Rule {
 }
 
 const ALLOW_BIT = 1;
-/** The value has no `%`, `*`, final `$` or non-ASCII character: see `isPlain`. */
-const PLAIN_BIT = 2;
 
 /**
  * Rule columns. Rule ids are positions in file order. A rule is kept as where its value is
@@ -35,7 +33,7 @@ const PLAIN_BIT = 2;
 export class RuleTable {
   /** Per rule: start and end of the value in the source text. */
   readonly #spans = new IntColumn();
-  /** Per rule: line × 4, + 2 when plain, + 1 for allow. */
+  /** Per rule: line × 2 + 1 for allow. */
   readonly #packed = new IntColumn();
   /** Values that are bytes although the text is not (a character split by the line cut). */
   #byteValues: Map<number, ByteString> | undefined;
@@ -51,16 +49,9 @@ export class RuleTable {
   ) {}
 
   /** Adds a rule whose value is `source[start, end)`, or `bytes` when given. */
-  add(
-    allow: boolean,
-    line: number,
-    start: number,
-    end: number,
-    plain: boolean,
-    bytes?: ByteString,
-  ): number {
+  add(allow: boolean, line: number, start: number, end: number, bytes?: ByteString): number {
     const id = this.#packed.length;
-    this.#packed.push(line * 4 + (plain ? PLAIN_BIT : 0) + (allow ? ALLOW_BIT : 0));
+    this.#packed.push(line * 2 + (allow ? ALLOW_BIT : 0));
     this.#spans.push(start);
     this.#spans.push(end);
     if (bytes !== undefined) (this.#byteValues ??= new Map()).set(id, bytes);
@@ -71,34 +62,37 @@ export class RuleTable {
     return this.#packed.length;
   }
   line(id: number): number {
-    return this.#packed.at(id) >> 2;
-  }
-  /**
-   * The value holds no character any profile's normalisation could change or treat as
-   * special (`%`, `*`, a final `$`, non-ASCII), so where a profile keeps such values as they
-   * are (`plainValuesArePatterns`), it is its own pattern and is matched where it stands.
-   */
-  isPlain(id: number): boolean {
-    return (this.#packed.at(id) & PLAIN_BIT) !== 0;
-  }
-  /** Characters of the value as written (for a plain value: of its pattern). */
-  valueLength(id: number): number {
-    return this.#spans.at(2 * id + 1) - this.#spans.at(2 * id);
-  }
-  /** Whether `path` starts with a plain rule's value, compared where the value stands. */
-  plainMatches(id: number, path: string): boolean {
-    const start = this.#spans.at(2 * id);
-    const length = this.#spans.at(2 * id + 1) - start;
-    if (path.length < length) return false;
-    const text = this.source.text;
-    for (let i = 0; i < length; i++) {
-      if (path.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-    }
-    return true;
+    return this.#packed.at(id) >> 1;
   }
   isAllow(id: number): boolean {
     return (this.#packed.at(id) & ALLOW_BIT) !== 0;
   }
+  /** Characters of the value as written (for a value that is its own pattern, its priority). */
+  valueLength(id: number): number {
+    return this.#spans.at(2 * id + 1) - this.#spans.at(2 * id);
+  }
+
+  /**
+   * Matches a rule against `path` where its value stands in the text, for profiles whose
+   * normalisation changes only `%` escapes and non-ASCII characters, one character at a time
+   * (`plainValuesArePatterns`): 1 for a match, 0 for none, -1 when it cannot tell (the value
+   * holds `%`, `*`, non-ASCII or a final `$` before a difference is found: make the pattern).
+   * A difference before any such character decides, since the pattern's prefix up to there
+   * is the value's.
+   */
+  matchInPlace(id: number, path: string): 1 | 0 | -1 {
+    if (this.#byteValues?.has(id)) return -1;
+    const text = this.source.text;
+    const start = this.#spans.at(2 * id);
+    const end = this.#spans.at(2 * id + 1);
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x25 || c === 0x2a || c >= 0x80) return -1;
+      if (path.charCodeAt(i - start) !== c) return c === 0x24 && i === end - 1 ? -1 : 0;
+    }
+    return end > start && text.charCodeAt(end - 1) === 0x24 ? -1 : 1;
+  }
+
   /** The value is empty (it matches nothing in Google's matcher). */
   isEmpty(id: number): boolean {
     return this.#spans.at(2 * id) === this.#spans.at(2 * id + 1) && !this.#byteValues?.has(id);
