@@ -4,6 +4,8 @@ import type { RuleTable } from '../parse/tables.ts';
 
 /** Below this many rules a linear scan beats sorting, and needs no memory of its own. */
 const LINEAR_LIMIT = 16;
+/** Values up to this long are matched where they stand in the text (`matchInPlace`). */
+const IN_PLACE_LIMIT = 64;
 
 /**
  * The rules of one selection (the groups that apply to one crawler), ready for matching.
@@ -118,7 +120,9 @@ export class RuleIndex {
       let matched = false;
       for (let k = 0; k < this.size; k++) {
         const id = this.ids ? this.ids[k]! : this.first + k;
-        if (plainInPlace && id >= 0) {
+        // Short values are compared where they stand; a long one is worth its pattern, which
+        // the engine compares natively, and which is then kept for the next checks.
+        if (plainInPlace && id >= 0 && table.valueLength(id) <= IN_PLACE_LIMIT) {
           const inPlace = table.matchInPlace(id, path);
           if (inPlace >= 0) {
             if (inPlace === 1) visit(k);
