@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { benchBatch } from './batch.ts';
 import { benchService } from './service.ts';
-import { PEERS } from './peers.ts';
+import { PEERS, type Peer } from './peers.ts';
 import {
   corpusFiles,
   issueWorkloads,
@@ -67,67 +67,34 @@ const subsets = [
   { metric: 'parse MB/s (robots.txt files)', files: files.filter((f) => !isHtml(f)) },
   { metric: 'parse MB/s (HTML pages served as robots.txt)', files: files.filter(isHtml) },
 ];
+/** MB/s of each peer doing `work` (given the peer) over `bytes` of input, taking turns. */
+function recordThroughput(metric: string, bytes: number, work: (peer: Peer) => void): void {
+  const times = medianTimePerRound(PEERS.map((p) => ({ name: p.name, work: () => work(p) })));
+  for (const [name, ms] of times) record(metric, name, bytes / 1e6 / (ms / 1000));
+}
+
 for (const subset of subsets) {
   const bytes = subset.files.reduce((sum, f) => sum + f.bytes, 0);
-  const times = medianTimePerRound(
-    PEERS.map((p) => ({
-      name: p.name,
-      work: () => {
-        for (const f of subset.files) p.parse(f.body);
-      },
-    })),
-  );
-  for (const [name, ms] of times) record(subset.metric, name, bytes / 1e6 / (ms / 1000));
+  recordThroughput(subset.metric, bytes, (p) => {
+    for (const f of subset.files) p.parse(f.body);
+  });
 }
 
 // 1b. Parse and check: each file parsed and asked about one URL, as a crawler does when it
 // meets a site, so work a parser defers to the first check is counted too.
-{
-  const url = 'https://example.com/some/page.html?q=1';
-  const times = medianTimePerRound(
-    PEERS.map((p) => ({
-      name: p.name,
-      work: () => {
-        for (const f of files) p.parse(f.body).check(url, 'Googlebot');
-      },
-    })),
-  );
-  for (const [name, ms] of times) {
-    record('parse + first check MB/s (whole corpus)', name, totalBytes / 1e6 / (ms / 1000));
-  }
-}
+const firstUrl = 'https://example.com/some/page.html?q=1';
+recordThroughput('parse + first check MB/s (whole corpus)', totalBytes, (p) => {
+  for (const f of files) p.parse(f.body).check(firstUrl, 'Googlebot');
+});
 
 // 1c. The same from bytes, as a crawler has them (the fetch client passes bytes): repkit
 // parses the bytes, robots-parser gets them decoded by TextDecoder first.
-{
-  const url = 'https://example.com/some/page.html?q=1';
-  const parseTimes = medianTimePerRound(
-    PEERS.map((p) => ({
-      name: p.name,
-      work: () => {
-        for (const f of files) p.parseBytes(f.raw);
-      },
-    })),
-  );
-  for (const [name, ms] of parseTimes) {
-    record('parse MB/s (whole corpus, bytes in)', name, totalBytes / 1e6 / (ms / 1000));
-  }
-  const checkTimes = medianTimePerRound(
-    PEERS.map((p) => ({
-      name: p.name,
-      work: () => {
-        for (const f of files) p.parseBytes(f.raw).check(url, 'Googlebot');
-      },
-    })),
-  );
-  for (const [name, ms] of checkTimes) {
-    record(
-      'parse + first check MB/s (whole corpus, bytes in)',
-      name,
-      totalBytes / 1e6 / (ms / 1000),
-    );
-  }
-}
+recordThroughput('parse MB/s (whole corpus, bytes in)', totalBytes, (p) => {
+  for (const f of files) p.parseBytes(f.raw);
+});
+recordThroughput('parse + first check MB/s (whole corpus, bytes in)', totalBytes, (p) => {
+  for (const f of files) p.parseBytes(f.raw).check(firstUrl, 'Googlebot');
+});
 
 // 2. Checks per second: one parse, 10,000 URLs, on each of the 50 largest files.
 const largest = [...files].sort((a, b) => b.bytes - a.bytes).slice(0, 50);
