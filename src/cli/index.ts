@@ -4,6 +4,8 @@
  * argument parser and turns failures into one line on stderr and an exit status
  * (0 ok, 1 a URL disallowed or lint errors, 2 usage or input errors).
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { RepkitError } from '../core/index.ts';
 import { registerAgents } from './commands/agents.ts';
@@ -18,9 +20,16 @@ import { registerServe } from './commands/serve.ts';
 import { CliError } from './errors.ts';
 import { processOutput, type Output } from './output.ts';
 
+/** The package's version, read from its package.json (beside dist/ or src/). */
+function packageVersion(): string {
+  const path = fileURLToPath(new URL('../../package.json', import.meta.url));
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+}
+
 export function buildProgram(output: Output): Command {
   const program = new Command('repkit')
     .description('Robots Exclusion Protocol toolkit: robots.txt checks as Google makes them')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -44,6 +53,14 @@ export function buildProgram(output: Output): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A reader that stops early (`| head`) closes the pipe: stop quietly, as Unix tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE')
+        process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+      throw error;
+    });
+  }
   const output = processOutput();
   const program = buildProgram(output);
   try {

@@ -58,8 +58,9 @@ export function isUrl(source: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(source);
 }
 
-/** Reads a robots.txt file as bytes (not all are valid UTF-8) and names it in errors. */
+/** Reads a robots.txt file as bytes (not all are valid UTF-8) and names it in errors; `-` is standard input. */
 export async function readRobotsFile(path: string): Promise<Uint8Array> {
+  if (path === '-') return readStdin();
   try {
     return await readFile(path);
   } catch (error) {
@@ -83,7 +84,8 @@ export async function readRobotsFile(path: string): Promise<Uint8Array> {
 export async function loadRobots(source: string, options: SourceOptions): Promise<LoadedRobots> {
   if (!isUrl(source)) {
     const bytes = await readRobotsFile(source);
-    return { label: source, bytes, robots: parse(bytes, { profile: options.profile }) };
+    const label = source === '-' ? '(stdin)' : source;
+    return { label, bytes, robots: parse(bytes, { profile: options.profile }) };
   }
   const client = fetchClient({
     agent: options.agent ?? ['repkit'],
@@ -137,4 +139,11 @@ export function collectAgents(value: string, previous: string[] | undefined): st
     .filter((name) => name.length > 0);
   if (names.length === 0) throw new CliError('--agent needs a crawler name');
   return [...(previous ?? []), ...names];
+}
+
+/** Standard input, whole, as bytes. */
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -10,13 +10,17 @@ export function registerLint(program: Command, output: Output): void {
     .description(
       'report what Google reads, accepts with typos, ignores, or never uses in a robots.txt',
     )
-    .argument('<file|url>', 'a robots.txt file, or a URL of the site (its robots.txt is fetched)')
+    .argument(
+      '<file|url>',
+      'a robots.txt file (- for standard input), or a URL of the site (its robots.txt is fetched)',
+    )
     .option('--json', 'the report as JSON')
     .addHelpText(
       'after',
       `
 Examples:
   $ repkit lint robots.txt
+  $ curl -s https://example.com/robots.txt | repkit lint -
   $ repkit lint https://example.com --json
 
 Severities: error (something is ignored or broken), warning (Google copes, others may not),

@@ -26,6 +26,24 @@ function integer(name: string, min: number, max: number) {
 
 const env = process.env;
 
+/** A redis:// or rediss:// URL, or a one-line error naming the option. */
+function redisUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(
+      `--redis-url must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`,
+    );
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new CliError(
+      `--redis-url must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`,
+    );
+  }
+  return value;
+}
+
 export function registerServe(program: Command, output: Output): void {
   program
     .command('serve')
@@ -37,7 +55,8 @@ export function registerServe(program: Command, output: Output): void {
     .option(
       '--redis-url <url>',
       'share the cache through this Redis (env REDIS_URL); default: in memory',
-      env.REDIS_URL,
+      redisUrl,
+      env.REDIS_URL === undefined ? undefined : redisUrl(env.REDIS_URL),
     )
     .option(
       '--allow-private-addresses',
@@ -82,6 +101,16 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         maxBatch: options.maxBatch,
         logger: Boolean(options.log),
         onWarning: (message) => output.err(`repkit: ${message}`),
+      }).catch((error: NodeJS.ErrnoException) => {
+        const where = `${options.host}:${options.port}`;
+        if (error.code === 'EADDRINUSE')
+          throw new CliError(`cannot listen on ${where}: the address is in use`);
+        if (error.code === 'EACCES')
+          throw new CliError(`cannot listen on ${where}: permission denied`);
+        if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+          throw new CliError(`cannot listen on ${where}: no such address on this machine`);
+        }
+        throw error;
       });
       output.err(
         `repkit: serving on ${service.url} (cache: ${options.redisUrl ? `Redis at ${redactUrl(options.redisUrl)}` : 'in memory'}); web tester at ${service.url}/`,
