@@ -18,6 +18,8 @@ export interface ServiceOptions {
   host?: string;
   /** A Redis to share the cache with other instances; without it, an in-memory cache. */
   redisUrl?: string;
+  /** Prefix of the service's Redis keys. Default `repkit` (keys `repkit:v1:...`). */
+  redisPrefix?: string;
   /** User-Agent header of robots.txt fetches. */
   userAgent?: string;
   /** Crawler name matched when a request names none. Default: the User-Agent's product token. */
@@ -61,6 +63,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const redis = options.redisUrl
     ? new RedisStore({
         url: options.redisUrl,
+        ...(options.redisPrefix ? { prefix: options.redisPrefix } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       })
     : undefined;

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { RedisStore } from '../../src/cache/redis-entry.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
-import { rawClient, REDIS_URL, testPrefix } from '../helpers/redis.ts';
+import { deleteTestKeys, rawClient, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
 import { ROOT } from '../helpers/shared.ts';
 
@@ -18,6 +18,7 @@ const children: ChildProcess[] = [];
 after(async () => {
   for (const child of children) child.kill('SIGKILL');
   await Promise.all(servers.map((s) => s.close()));
+  await deleteTestKeys();
 });
 
 process.on('unhandledRejection', (reason) => {

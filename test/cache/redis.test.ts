@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RedisStore } from '../../src/cache/redis-entry.ts';
-import { rawClient, REDIS_URL, testPrefix } from '../helpers/redis.ts';
+import { deleteTestKeys, rawClient, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 import { describeStoreContract, sampleEntry } from './store-contract.ts';
 
 let raw: Awaited<ReturnType<typeof rawClient>>;
 before(async () => {
   raw = await rawClient();
 });
-after(() => raw.close());
+after(async () => {
+  await raw.close();
+  await deleteTestKeys();
+});
 
 describeStoreContract('RedisStore', async () => {
   const store = new RedisStore({ url: REDIS_URL, prefix: testPrefix(), onWarning: () => {} });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { isPrivateAddress, startService, type RunningService } from '../../src/server/index.ts';
-import { REDIS_URL } from '../helpers/redis.ts';
+import { deleteTestKeys, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 
 let service: RunningService;
@@ -27,6 +27,7 @@ before(async () => {
 after(async () => {
   await service.close();
   await Promise.all([site.close(), other.close()]);
+  await deleteTestKeys();
 });
 
 async function call(method: string, path: string, body?: unknown, raw?: string) {
@@ -258,7 +259,12 @@ describe('health, metrics, OpenAPI', () => {
       status: 'ok',
       redis: 'not-configured',
     });
-    const withRedis = await startService({ port: 0, redisUrl: REDIS_URL, onWarning: () => {} });
+    const withRedis = await startService({
+      port: 0,
+      redisUrl: REDIS_URL,
+      redisPrefix: testPrefix(),
+      onWarning: () => {},
+    });
     const deadRedis = await startService({
       port: 0,
       redisUrl: 'redis://127.0.0.1:1',
