@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import {
+  crawlerName,
+  isValidProductToken,
   parse,
   type Explanation,
   type ProfileName,
@@ -131,14 +133,22 @@ export function parseProfile(value: string): ProfileName {
   return value as ProfileName;
 }
 
-/** `--agent a --agent b,c` → ['a', 'b', 'c']: several names acting as one crawler. */
+/**
+ * `--agent a --agent b,c` → ['a', 'b', 'c']: several names acting as one crawler. Each is
+ * read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`; a whole User-Agent
+ * header, which may hold commas, → its crawler's token), and a line on stderr says so.
+ */
 export function collectAgents(value: string, previous: string[] | undefined): string[] {
-  const names = value
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name.length > 0);
+  const given = value.includes('(') ? [value.trim()] : value.split(',').map((name) => name.trim());
+  const names = given.filter((name) => name.length > 0).map((name) => crawlerName(name));
   if (names.length === 0) throw new CliError('--agent needs a crawler name');
-  return [...(previous ?? []), ...names];
+  for (const name of names) {
+    if (!isValidProductToken(name.token) && name.token !== '*') {
+      throw new CliError(`--agent: ${name.note}`);
+    }
+    if (name.note) process.stderr.write(`repkit: ${name.note}\n`);
+  }
+  return [...(previous ?? []), ...names.map((name) => name.token)];
 }
 
 /** Standard input, whole, as bytes. */

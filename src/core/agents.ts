@@ -1,3 +1,5 @@
+import { KNOWN_AGENTS } from './known-agents.ts';
+
 /**
  * The product token of a user-agent value: its leading run of `[A-Za-z_-]`, as Google
  * extracts it (`Googlebot/2.1` → `Googlebot`, `Foo Bar` → `Foo`). Use it to turn a full
@@ -28,4 +30,70 @@ export function isGlobalAgent(value: string): boolean {
   if (value.length === 1) return true;
   const c = value.charCodeAt(1);
   return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+/** Products of a browser-style User-Agent header that never name a crawler. */
+const GENERIC_PRODUCTS = new Set([
+  'mozilla',
+  'applewebkit',
+  'khtml',
+  'gecko',
+  'chrome',
+  'chromium',
+  'safari',
+  'version',
+  'mobile',
+  'firefox',
+  'edg',
+  'opr',
+  'headlesschrome',
+]);
+
+/** A `name/version` product inside a header: at its start, or after a space, `(` or `;`. */
+const PRODUCT = /(?:^|[\s(;])([A-Za-z_-]+)\//g;
+
+/** What `crawlerName` made of a name: the token to match by, and why it differs, if it does. */
+export interface CrawlerName {
+  /** The name robots.txt groups are matched by. */
+  token: string;
+  /** What was given. */
+  given: string;
+  /** Why `token` is not `given`; undefined when they are the same. */
+  note?: string;
+}
+
+/**
+ * The robots.txt name of a crawler from what a user gives: a product token as it is
+ * (`Googlebot`); a product with its version, the token before it (`Googlebot/2.1` →
+ * `Googlebot`); a whole User-Agent header, the crawler's product in it, a known crawler
+ * first (`Mozilla/5.0 (compatible; Googlebot/2.1; +http://…)` → `Googlebot`). For tools that
+ * take names from people; `RobotsTxt` itself compares the name as given, as Google does.
+ */
+export function crawlerName(given: string): CrawlerName {
+  const text = given.trim();
+  // `*` asks for what every crawler without a group of its own gets.
+  if (isValidProductToken(text) || text === '*') return { token: text, given };
+  const products: string[] = [];
+  for (const match of text.matchAll(PRODUCT)) {
+    if (!GENERIC_PRODUCTS.has(match[1]!.toLowerCase())) products.push(match[1]!);
+  }
+  const known = products.find((p) =>
+    KNOWN_AGENTS.some((a) => a.name.toLowerCase() === p.toLowerCase()),
+  );
+  const header = text.includes(' ') || text.includes('(');
+  const token = known ?? (header ? products[0] : undefined) ?? productToken(text);
+  if (token === '') {
+    return {
+      token: text,
+      given,
+      note: `"${text}" holds no product token ([A-Za-z_-]): it matches no group`,
+    };
+  }
+  return {
+    token,
+    given,
+    note: header
+      ? `the User-Agent header "${text}" is matched as its crawler's product token "${token}"`
+      : `"${text}" is matched as its product token "${token}" (robots.txt names crawlers without versions)`,
+  };
 }

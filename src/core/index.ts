@@ -11,12 +11,19 @@ export type {
   Verdict,
   RuleMatch,
   VerdictReason,
+  AgentNote,
 } from './match/verdicts.ts';
 export type { Group } from './parse/groups.ts';
 export type { Rule } from './parse/tables.ts';
 export type { Extra, RequestRate, CleanParam } from './parse/extras.ts';
 export type { ProfileName } from './match/profiles/index.ts';
-export { productToken, isValidProductToken, isGlobalAgent } from './agents.ts';
+export {
+  productToken,
+  isValidProductToken,
+  isGlobalAgent,
+  crawlerName,
+  type CrawlerName,
+} from './agents.ts';
 export { pathParamsQuery } from './match/url.ts';
 export { googleEscape } from './match/pattern.ts';
 export {

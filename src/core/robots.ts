@@ -12,7 +12,9 @@ import {
 import { groupView, type Group, type ParsedFile } from './parse/groups.ts';
 import type { Profile, ProfileName } from './match/profiles/index.ts';
 import { RuleIndex, type BestMatch } from './match/rule-index.ts';
+import { crawlerName, isValidProductToken } from './agents.ts';
 import {
+  type AgentNote,
   type Explanation,
   type RuleMatch,
   type UserAgent,
@@ -126,7 +128,14 @@ export class RobotsTxt {
   explain(url: string, userAgent: UserAgent): Explanation {
     const profile = this.#profile;
     const path = profile.matchPath(String(url ?? ''));
-    const base = { path, profile: profile.name, tieBreak: false, matches: [] };
+    const notes = agentNotes(userAgent);
+    const base = {
+      path,
+      profile: profile.name,
+      tieBreak: false,
+      matches: [],
+      ...(notes.length > 0 ? { agentNotes: notes } : {}),
+    };
     if (profile.isImplicitlyAllowed(path)) {
       return { ...base, allowed: true, line: 0, reason: 'robots-txt-always-allowed' };
     }
@@ -281,4 +290,24 @@ export class RobotsTxt {
     }
     return new RuleIndex(table, ids, this.#profile.plainValuesArePatterns);
   }
+}
+
+/** Notes on the names of `userAgent` that are not product tokens (see `Explanation.agentNotes`). */
+function agentNotes(userAgent: UserAgent): AgentNote[] {
+  const names =
+    typeof userAgent === 'string' ? [userAgent] : Array.isArray(userAgent) ? userAgent : [];
+  const notes: AgentNote[] = [];
+  for (const name of names) {
+    if (typeof name !== 'string' || isValidProductToken(name)) continue;
+    const { token } = crawlerName(name);
+    notes.push({
+      agent: name,
+      meant: token,
+      message:
+        token !== name && isValidProductToken(token)
+          ? `"${name}" is not a product token: it was compared as given and may match no group; robots.txt names this crawler "${token}"`
+          : `"${name}" is not a product token ([A-Za-z_-]): it can match no group`,
+    });
+  }
+  return notes;
 }

@@ -4,7 +4,9 @@ import type { CacheEntry, CacheStore, Lease } from '../cache/store.ts';
 import {
   DEFAULT_MAX_BYTES,
   parse,
-  productToken,
+  crawlerName,
+  isValidProductToken,
+  type CrawlerName,
   type Explanation,
   type ProfileName,
   type RobotsTxt,
@@ -104,7 +106,10 @@ export interface RobotsState {
  */
 export class RobotsClient {
   readonly userAgent: string;
+  /** The names robots.txt groups are matched by (product tokens). */
   readonly agents: readonly string[];
+  /** How the names given were read, where they were not product tokens already. */
+  readonly agentNotes: readonly string[];
   /** How fetched files are interpreted, and how many of their bytes are read. */
   readonly profile: ProfileName;
   readonly maxBytes: number;
@@ -131,9 +136,10 @@ export class RobotsClient {
 
   constructor(options: RobotsClientOptions) {
     const userAgent = String(options?.userAgent ?? '').trim();
-    const agents = options.agent === undefined ? [productToken(userAgent)] : [options.agent].flat();
     if (userAgent === '') throw new InvalidOptionError('userAgent', 'must name the crawler');
-    if (agents.length === 0 || agents.some((a) => a.trim() === '')) {
+    const named = namesOf(options.agent === undefined ? userAgent : options.agent);
+    const agents = named.map((n) => n.token);
+    if (agents.length === 0 || agents.some((a) => !isValidProductToken(a))) {
       throw new InvalidOptionError(
         'agent',
         'give a crawler name (the User-Agent has no product token)',
@@ -141,6 +147,7 @@ export class RobotsClient {
     }
     this.userAgent = userAgent;
     this.agents = agents;
+    this.agentNotes = notesOf(named);
     this.store = options.store ?? new MemoryStore({ now: options.now });
     this.profile = options.profile ?? 'google';
     this.policy = { ...DEFAULT_POLICY, ...options.cache };
@@ -191,8 +198,15 @@ export class RobotsClient {
     options: { agent?: string | readonly string[] } = {},
   ): Promise<CheckResult> {
     const state = await this.robotsFor(url);
-    const agents = options.agent === undefined ? this.agents : [options.agent].flat();
-    return this.verdict(url, state, agents);
+    if (options.agent === undefined) return this.verdict(url, state);
+    const named = namesOf(options.agent);
+    return this.verdict(
+      url,
+      state,
+      named.map((n) => n.token),
+      undefined,
+      notesOf(named),
+    );
   }
 
   /** The robots.txt that governs `url`, fetched or from the cache. */
@@ -274,12 +288,14 @@ export class RobotsClient {
     state: RobotsState,
     agents: readonly string[] = this.agents,
     explanation?: Explanation,
+    agentNotes: readonly string[] = this.agentNotes,
   ): CheckResult {
-    return verdictFromState(url, state, agents, {
+    const result = verdictFromState(url, state, agents, {
       now: this.now(),
       unreachableWindow: this.policy.unreachableWindow,
       ...(explanation ? { explanation } : {}),
     });
+    return agentNotes.length > 0 ? { ...result, agentNotes: [...agentNotes] } : result;
   }
 
   private refresh(location: RobotsLocation, previous: CacheEntry | undefined): Promise<CacheEntry> {
@@ -462,6 +478,18 @@ function estimateBytes(hot: Omit<HotEntry, 'robotsFetchedAt' | 'bytes'>): number
 function withoutErrorRun(entry: CacheEntry): NonNullable<CacheEntry['lastGood']> {
   const { lastGood: _lastGood, errorSince: _errorSince, errors: _errors, ...good } = entry;
   return good;
+}
+
+/**
+ * Crawler names as given (one, several, or a User-Agent header) read as product tokens:
+ * `Googlebot/2.1` is matched as `Googlebot` (see `crawlerName`).
+ */
+function namesOf(given: string | readonly string[]): CrawlerName[] {
+  return [given].flat().map((name) => crawlerName(String(name)));
+}
+
+function notesOf(named: readonly CrawlerName[]): string[] {
+  return named.flatMap((n) => (n.note ? [n.note] : []));
 }
 
 function positive(option: string, value: number, allowZero = false): number {

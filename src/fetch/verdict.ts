@@ -15,6 +15,13 @@ export type CheckReason =
 /** The answer to "may I fetch this URL", with where it came from. */
 export interface CheckResult {
   url: string;
+  /** The crawler names the groups were matched by. */
+  agent: string[];
+  /**
+   * How names given were read where they were not product tokens (`Googlebot/2.1` is matched
+   * as `Googlebot`; a User-Agent header as its crawler's token).
+   */
+  agentNotes?: string[];
   allowed: boolean;
   robotsUrl: string;
   /** `fetched`: this call (or one it joined) fetched the file; `cache`: a fresh copy; `stale`: an older good copy, used because fetching fails. */
@@ -54,6 +61,7 @@ export function verdictFromState(
   const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
   const base = {
     url,
+    agent: [...agents],
     robotsUrl: location.robotsUrl,
     source,
     status: used.status,

@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { RedisStore } from '../cache/redis.ts';
-import type { Explanation, ProfileName } from '../core/index.ts';
+import { crawlerName, type Explanation, type ProfileName } from '../core/index.ts';
 import {
   InvalidUrlError,
   RefusedAddressError,
@@ -180,7 +180,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     states: readonly RobotsState[],
     agent: string | string[] | undefined,
   ): Promise<CheckResult[]> => {
-    const agents = agent === undefined ? client.agents : [agent].flat();
+    // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
+    // response says so (`agent`, `agentNotes`).
+    const named = agent === undefined ? undefined : [agent].flat().map((a) => crawlerName(a));
+    const agents = named ? named.map((n) => n.token) : client.agents;
+    const notes = named ? named.flatMap((n) => (n.note ? [n.note] : [])) : client.agentNotes;
     const explanations = new Array<Explanation | undefined>(urls.length);
     const large = new Map<string, number[]>();
     states.forEach((state, i) => {
@@ -202,14 +206,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       }),
     );
     return urls.map((url, i) => {
-      const result = client.verdict(url, states[i]!, agents, explanations[i]);
+      const result = client.verdict(url, states[i]!, agents, explanations[i], notes);
       metrics.check(result);
       return result;
     });
   };
 
   app.get('/v1/check', { schema: schema.checkOne }, async (request) => {
-    const { url, agent } = request.query as { url: string; agent?: string };
+    const { url, agent } = request.query as { url: string; agent?: string | string[] };
     const state = await stateFor(url, 'querystring.url');
     return present((await verdicts([url], [state], agent))[0]!);
   });

@@ -34,6 +34,16 @@ const verdict = {
   type: 'object',
   properties: {
     url: { type: 'string' },
+    agent: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'The crawler names the groups were matched by (product tokens)',
+    },
+    agentNotes: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'How names given were read where they were not product tokens',
+    },
     allowed: { type: 'boolean' },
     line: { type: 'integer', description: 'The deciding line, 0 for none' },
     reason: { type: 'string' },
@@ -48,7 +58,7 @@ const verdict = {
     expiresAt: { type: 'number' },
     error: { type: 'string' },
   },
-  required: ['url', 'allowed', 'line', 'reason', 'robotsUrl', 'source', 'status'],
+  required: ['url', 'agent', 'allowed', 'line', 'reason', 'robotsUrl', 'source', 'status'],
 } as const;
 const problem = {
   type: 'object',
@@ -59,7 +69,7 @@ export const checkOne = {
   summary: 'May the crawler fetch this URL? (robots.txt fetched and cached by the service)',
   querystring: {
     type: 'object',
-    properties: { url, agent: { type: 'string', minLength: 1, maxLength: 200 } },
+    properties: { url, agent },
     required: ['url'],
   },
   response: { 200: verdict, 400: problem },

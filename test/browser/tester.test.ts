@@ -111,6 +111,27 @@ describe('the web tester', () => {
     assert.match(await page.locator('#diagnostics li[data-code="typo"]').innerText(), /line 4/);
   });
 
+  test('a crawler given with its version or as a User-Agent header is read as its token, and said so', async () => {
+    await page.fill('#agent', 'GPTBot/1.2');
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#summary')
+        ?.textContent?.startsWith('GPTBot: 0 allowed, 3 disallowed'),
+    );
+    assert.match(
+      (await page.locator('#summary').textContent())!,
+      /"GPTBot\/1.2" is matched as its product token "GPTBot"/,
+    );
+    await page.fill(
+      '#agent',
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+    );
+    await page.waitForFunction(() =>
+      document.querySelector('#summary')?.textContent?.startsWith('GPTBot: 0 allowed'),
+    );
+    await page.fill('#agent', 'Googlebot');
+  });
+
   test('switching the crawler or the profile updates at once', async () => {
     await page.fill('#agent', 'GPTBot');
     await page.waitForFunction(

@@ -31,6 +31,41 @@ describe('repkit check --robots <file>', () => {
     assert.equal(result.stderr, '');
   });
 
+  test('--agent Googlebot/2.1 or a whole User-Agent header is matched as Googlebot, and said so', async () => {
+    for (const agent of [
+      'Googlebot/2.1',
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    ]) {
+      const result = await runCli([
+        'check',
+        '--robots',
+        ROBOTS,
+        '--agent',
+        agent,
+        'https://example.com/drafts/x',
+      ]);
+      assert.equal(result.code, 1, agent);
+      assert.match(
+        result.stdout,
+        /^disallowed\s+https:\/\/example\.com\/drafts\/x\s+line 11: Disallow: \/drafts\/$/m,
+      );
+      assert.match(
+        result.stderr,
+        /^repkit: .* is matched as (its|its crawler's) product token "Googlebot"/,
+      );
+    }
+    const none = await runCli([
+      'check',
+      '--robots',
+      ROBOTS,
+      '--agent',
+      '2bot',
+      'https://example.com/x',
+    ]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /--agent: "2bot" holds no product token/);
+  });
+
   test('--json: one object per URL, in input order, with url, allowed and line', async () => {
     const urls = ['/private/x', '/private/press/y', '/a.pdf', '/z'];
     const result = await runCli([

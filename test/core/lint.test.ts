@@ -101,6 +101,8 @@ describe('lint', () => {
         ['merged-user-agents', 6],
       ],
     );
+    // A digit ends the name: the group is for crawlers named "AI", never "AI2Bot".
+    assert.deepEqual(codes('User-agent: AI2Bot\nDisallow: /\n'), [['user-agent-unmatchable', 1]]);
   });
 
   test('sitemaps must be absolute; $ in the middle is literal', () => {

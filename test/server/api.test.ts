@@ -68,6 +68,24 @@ describe('GET /v1/check', () => {
     );
   });
 
+  test('an agent with a version or as a header is matched as its token; the response says so', async () => {
+    const url = encodeURIComponent(`${site.origin}/`);
+    const { json } = await call('GET', `/v1/check?url=${url}&agent=GPTBot%2F1.2`);
+    assert.deepEqual([json!.allowed, json!.line, json!.agent], [false, 5, ['GPTBot']]);
+    assert.match(
+      (json!.agentNotes as string[])[0]!,
+      /"GPTBot\/1.2" is matched as its product token "GPTBot"/,
+    );
+    const two = await call('GET', `/v1/check?url=${url}&agent=Foo&agent=GPTBot`);
+    assert.deepEqual([two.json!.allowed, two.json!.agent], [false, ['Foo', 'GPTBot']]);
+    const batch = await call('POST', '/v1/check', {
+      urls: [`${site.origin}/private/x`],
+      agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    });
+    const [first] = batch.json!.results as { agent: string[]; allowed: boolean }[];
+    assert.deepEqual([first!.agent, first!.allowed], [['Googlebot'], false]);
+  });
+
   test('without an agent, the service crawler name (its User-Agent product token)', async () => {
     const { json } = await call(
       'GET',

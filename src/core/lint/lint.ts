@@ -41,6 +41,7 @@ export type DiagnosticCode =
   | 'duplicate-rule'
   | 'empty-user-agent'
   | 'user-agent-token'
+  | 'user-agent-unmatchable'
   | 'merged-user-agents'
   | 'group-without-rules'
   | 'relative-sitemap'
@@ -86,6 +87,7 @@ const SEVERITY: Record<DiagnosticCode, Severity> = {
   'duplicate-rule': 'info',
   'empty-user-agent': 'warning',
   'user-agent-token': 'info',
+  'user-agent-unmatchable': 'warning',
   'merged-user-agents': 'info',
   'group-without-rules': 'warning',
   'relative-sitemap': 'error',
@@ -253,7 +255,19 @@ function checkUserAgent(d: Directive, add: Add): void {
       `"${value}" has no product token ([A-Za-z_-]): matches no crawler`,
     );
   } else if (token !== value) {
-    add('user-agent-token', d.line, d.valueColumn, `"${value}" is matched as "${token}"`);
+    const next = value.charCodeAt(token.length);
+    // A version (`/2.1`) or words after a space are expected; a digit, dot or other
+    // character inside the name cuts it where the crawler does not.
+    if (next === 0x2f || next === 0x20 || next === 0x09) {
+      add('user-agent-token', d.line, d.valueColumn, `"${value}" is matched as "${token}"`);
+    } else {
+      add(
+        'user-agent-unmatchable',
+        d.line,
+        d.valueColumn,
+        `"${value}" can never be matched as written: Google reads the name only up to the first character outside [A-Za-z_-], "${token}", so this group applies to crawlers named "${token}"`,
+      );
+    }
   }
 }
 

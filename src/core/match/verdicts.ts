@@ -57,5 +57,18 @@ export interface Explanation {
   readonly matches: readonly RuleMatch[];
   /** The string the rules were matched against. */
   readonly path: string;
+  /**
+   * Names given that are not product tokens (`Googlebot/2.1`, a whole User-Agent header):
+   * they were compared as given, as Google compares them, so they may match no group; `meant`
+   * is the token they probably stand for.
+   */
+  readonly agentNotes?: readonly AgentNote[];
   readonly profile: ProfileName;
+}
+
+/** A crawler name that is not a product token, and what it probably meant. */
+export interface AgentNote {
+  readonly agent: string;
+  readonly meant: string;
+  readonly message: string;
 }

@@ -4,6 +4,7 @@
  * "Fetch" asks the service, for a site's robots.txt.
  */
 import {
+  crawlerName,
   KNOWN_AGENTS,
   lint,
   parse,
@@ -51,7 +52,9 @@ function lines(text: string): string[] {
 
 function render(): void {
   const text = robotsInput.value;
-  const agent = agentInput.value.trim() || '*';
+  // A version or a whole User-Agent header is read as robots.txt names crawlers, and said so.
+  const name = crawlerName(agentInput.value.trim() || '*');
+  const agent = name.token;
   const robots = parse(text, { profile: profileInput.value as ProfileName });
   const urls = urlsInput.value
     .split('\n')
@@ -63,8 +66,9 @@ function render(): void {
   renderResults(verdicts);
   renderView(text, verdicts, lint(text).diagnostics);
   const blocked = verdicts.filter(([, v]) => !v.allowed).length;
+  const note = name.note ? ` (${name.note})` : '';
   summary.textContent = urls.length
-    ? `${agent}: ${urls.length - blocked} allowed, ${blocked} disallowed${describeGroup(verdicts[0]?.[1])}`
+    ? `${agent}: ${urls.length - blocked} allowed, ${blocked} disallowed${describeGroup(verdicts[0]?.[1])}${note}`
     : 'Add URLs to see verdicts.';
 }
 
