@@ -88,6 +88,28 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  // Only JSON bodies: text is not a request this API understands (a 415, not a 400 about types).
+  app.removeContentTypeParser('text/plain');
+
+  // Unknown routes and wrong methods answer in the API's own shape, with where to look.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = ['GET', 'POST'].filter((method) => app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          error: 'method-not-allowed',
+          message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
+        });
+    }
+    return reply.code(404).send({
+      error: 'not-found',
+      message: `no such route: ${request.method} ${path} (the API is under /v1; see /openapi.json)`,
+    });
+  });
+
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error.validation) {
       const first = error.validation[0]!;
@@ -107,6 +129,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       return reply
         .code(400)
         .send({ error: error.code, field: error.field, message: error.message });
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
+      return reply.code(415).send({
+        error: 'unsupported-media-type',
+        message: `send the body as application/json (got ${JSON.stringify(_request.headers['content-type'] ?? 'none')})`,
+      });
+    }
     if (error instanceof WorkRefusedError) {
       if (error.reason === 'busy') reply.header('retry-after', '1');
       return reply.code(error.reason === 'busy' ? 429 : 413).send({

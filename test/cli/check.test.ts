@@ -3,6 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { BIN, runCli } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from '../../src/core/index.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 
 const ROBOTS = 'examples/robots.txt';
@@ -91,6 +94,10 @@ describe('repkit check --robots <file>', () => {
         ['/z', true, 0],
       ],
     );
+    // The rule is the same object the library (and the service) give.
+    const robots = parse(readFileSync(join(ROOT, ROBOTS)));
+    assert.deepEqual(records[0]!.rule, robots.explain('/private/x', 'SomeBot').rule);
+    assert.equal(records[3]!.rule, undefined);
   });
 
   test('several agents act as one crawler; exit 0 when everything is allowed', async () => {

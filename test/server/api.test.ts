@@ -199,6 +199,31 @@ describe('malformed requests: 400 with a JSON error naming the field', () => {
   });
 });
 
+describe('one error shape for everything', () => {
+  test('a wrong method is a 405 naming the methods; an unknown route a 404; a non-JSON body a 415', async () => {
+    const put = await fetch(`${service.url}/v1/check`, { method: 'PUT' });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.get('allow'), 'GET, POST');
+    assert.deepEqual(await put.json(), {
+      error: 'method-not-allowed',
+      message: 'PUT is not allowed on /v1/check; use GET or POST',
+    });
+    const missing = await call('GET', '/v2/check');
+    assert.deepEqual([missing.status, missing.json!.error], [404, 'not-found']);
+    assert.match(String(missing.json!.message), /no such route: GET \/v2\/check/);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const response = await fetch(`${service.url}/v1/lint`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: 'robots=x',
+      });
+      const json = (await response.json()) as { error: string; message: string };
+      assert.deepEqual([response.status, json.error], [415, 'unsupported-media-type'], type);
+      assert.match(json.message, /application\/json/);
+    }
+  });
+});
+
 describe('private addresses', () => {
   test('refused unless --allow-private-addresses', async () => {
     const strict = await startService({ port: 0 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProfileName } from '../../core/index.ts';
+import type { ProfileName, RuleMatch } from '../../core/index.ts';
 import { InvalidUrlError, type CheckResult } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
@@ -27,7 +27,8 @@ export interface CheckRecord {
   url: string;
   allowed: boolean;
   line: number;
-  rule?: string;
+  /** The deciding rule, the same object the library and the service give. */
+  rule?: RuleMatch;
   reason: SourceVerdict['reason'];
   agent: string[];
   /** When the robots.txt was fetched: where from, its status, and whether it was cached. */
@@ -47,7 +48,7 @@ export function toRecord(
     url,
     allowed: verdict.allowed,
     line: verdict.line,
-    ...(verdict.rule ? { rule: `${capitalize(verdict.rule.kind)}: ${verdict.rule.value}` } : {}),
+    ...(verdict.rule ? { rule: verdict.rule } : {}),
     reason: verdict.reason,
     agent,
     ...(fetched
@@ -83,7 +84,9 @@ export function validateUrl(url: string): string {
 export function formatVerdict(output: Output, record: CheckRecord): string {
   const { color } = output;
   const verdict = record.allowed ? color.green('allowed   ') : color.red('disallowed');
-  const why = record.rule ? `line ${record.line}: ${record.rule}` : color.dim(record.reason);
+  const why = record.rule
+    ? `line ${record.line}: ${capitalize(record.rule.kind)}: ${record.rule.value}`
+    : color.dim(record.reason);
   const fetch =
     record.robotsUrl !== undefined
       ? color.dim(`  (${record.robotsUrl} ${record.status || record.error}, ${record.source})`)
