@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { BIN, runCli } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
-import { httpServer, type TestServer } from '../helpers/servers.ts';
+import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 
 const ROBOTS = 'examples/robots.txt';
 const dir = mkdtempSync(join(tmpdir(), 'repkit-cli-'));
@@ -225,6 +225,26 @@ describe('repkit diff', () => {
     );
   });
 
+  test('an old file that cannot be fetched cannot be compared; a --urls line that is no URL is an error', async () => {
+    const down = await httpServer(robotsRoute((_req, res) => res.writeHead(500).end()));
+    try {
+      const urls = file('urls3.txt', '/private/x\n');
+      const result = await runCli(['diff', down.origin, ROBOTS, '--urls', urls]);
+      assert.equal(result.code, 2);
+      assert.equal(result.stdout, '');
+      assert.match(
+        result.stderr,
+        /^repkit: cannot compare: .*\/robots\.txt is unreachable \(HTTP 500\)/,
+      );
+    } finally {
+      await down.close();
+    }
+    const bad = file('urls4.txt', '/a\nnot a url\n');
+    const result = await runCli(['diff', ROBOTS, ROBOTS, '--urls', bad]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /urls4\.txt:2: not a URL or a path starting with \/: "not a url"/);
+  });
+
   test('without --agent: every crawler either file names, and *; no change exits 0', async () => {
     const urls = file('urls2.txt', '/private/x\n');
     const same = await runCli(['diff', ROBOTS, ROBOTS, '--urls', urls]);
@@ -237,7 +257,7 @@ describe('repkit diff', () => {
 });
 
 describe('repkit batch', () => {
-  test('streams one JSON object per URL, in input order; bad lines go to stderr', async () => {
+  test('streams one JSON object per URL line, in input order; a bad line gets an error in its place', async () => {
     const input = [
       'https://example.com/private/a',
       '/drafts/x',
@@ -251,14 +271,41 @@ describe('repkit batch', () => {
     });
     assert.equal(result.code, 2);
     assert.deepEqual(
-      jsonLines(result.stdout).map((r) => [r.url, r.allowed, r.line]),
+      jsonLines(result.stdout).map((r) => [r.url, r.allowed, r.line, r.error]),
       [
-        ['https://example.com/private/a', false, 3],
-        ['/drafts/x', true, 0],
-        ['/private/press/y', true, 4],
+        ['https://example.com/private/a', false, 3, undefined],
+        ['/drafts/x', true, 0, undefined],
+        ['not a url', undefined, undefined, 'stdin line 5: not a URL or a path'],
+        ['/private/press/y', true, 4, undefined],
       ],
     );
     assert.match(result.stderr, /stdin line 5: not a URL or a path: "not a url"/);
+    // The deciding rule is the object check --json gives.
+    const [first] = jsonLines(result.stdout);
+    assert.deepEqual(first!.rule, {
+      kind: 'disallow',
+      line: 3,
+      value: '/private/',
+      pattern: '/private/',
+      length: 9,
+    });
+  });
+
+  test('on a terminal, a warning never shares a line with the progress line', () => {
+    const input = file('batch-input.txt', '/private/x\nnot a url\n/drafts/y\n');
+    const out = join(dir, 'batch-out.jsonl');
+    const run = spawnSync(
+      'script',
+      [
+        '-qec',
+        `${process.execPath} ${BIN} batch --agent Bot --robots ${ROBOTS} < ${input} > ${out}`,
+        '/dev/null',
+      ],
+      { encoding: 'utf8', cwd: ROOT },
+    );
+    // The progress line was drawn ("1 URLs ...") and is cleared before the warning.
+    assert.match(run.stdout, /\r1 URLs .*\r {40}\rrepkit: stdin line 2: not a URL or a path/s);
+    assert.doesNotMatch(run.stdout, /\/s repkit:/);
   });
 
   test('without --robots: fetched per origin through the cache', async () => {

@@ -26,8 +26,9 @@ Examples:
   $ repkit batch --agent ExampleBot --concurrency 64 < urls.txt   (fetches each origin's robots.txt once)
 
 Each line of stdin is a URL (a path starting with / too, with --robots); blank lines and lines
-starting with # are skipped. Output lines are the objects of "check --json". Lines that are
-not URLs are reported on stderr and skipped. A progress line goes to stderr on a terminal.
+starting with # are skipped. Output lines are the objects of "check --json", one per URL line,
+in input order; a line that is not a URL gets {"url", "error"} in its place (and a line on
+stderr). A progress line goes to stderr on a terminal.
 Exit status: 0 all allowed, 1 some URL disallowed, 2 some input line was not a URL.`,
     )
     .action(async (options: BatchOptions) => {
@@ -35,7 +36,7 @@ Exit status: 0 all allowed, 1 some URL disallowed, 2 some input line was not a U
       let invalid = 0;
       const reject: Reject = (lineNumber, line, why) => {
         invalid++;
-        output.err(`repkit: stdin line ${lineNumber}: ${why}: "${line}"`);
+        return { url: line, error: `stdin line ${lineNumber}: ${why}` };
       };
       try {
         if (options.robots) {
@@ -55,7 +56,13 @@ Exit status: 0 all allowed, 1 some URL disallowed, 2 some input line was not a U
     });
 }
 
-type Reject = (lineNumber: number, line: string, why: string) => void;
+/** An input line that is not a URL: reported, and answered in its place. */
+interface Rejected {
+  url: string;
+  error: string;
+}
+
+type Reject = (lineNumber: number, line: string, why: string) => Rejected;
 
 /**
  * One robots.txt for every URL: the core's speed, no per-URL work beyond the check and one
@@ -71,23 +78,42 @@ async function againstOne(
   if (loaded.fetched && loaded.fetched.entry.outcome !== 'ok') {
     // No file came back (404, server error): the fetch layer's verdicts.
     for await (const urls of urlChunks(reject, true)) {
-      for (const url of urls)
-        await sink.record(toRecord(url, agent, verdictFrom(loaded, url, agent)));
+      for (const url of urls) {
+        if (typeof url !== 'string') await sink.rejected(url);
+        else await sink.record(toRecord(url, agent, verdictFrom(loaded, url, agent)));
+      }
     }
     return;
   }
   const tail = `,"agent":${JSON.stringify(agent)}}`;
+  // The deciding rule as JSON, made once per line from an explanation (as `check --json`
+  // has it). Allow rules with an index.html alias are explained each time: the verdict
+  // alone does not say whether the rule or its alias matched.
   const ruleJson = new Map<number, string>();
+  const aliasLines = new Set<number>();
   for (const group of loaded.robots.groups) {
     for (const rule of group.rules) {
-      const text = `${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.value}`;
-      ruleJson.set(rule.line, `,"rule":${JSON.stringify(text)}`);
+      if (rule.kind === 'allow' && rule.pattern.includes('/index.htm')) aliasLines.add(rule.line);
     }
   }
+  const ruleFor = (url: string, line: number): string => {
+    let json = ruleJson.get(line);
+    if (json === undefined) {
+      const rule = loaded.robots.explain(url, agent).rule;
+      json = rule ? `,"rule":${JSON.stringify(rule)}` : '';
+      if (!aliasLines.has(line)) ruleJson.set(line, json);
+    }
+    return json;
+  };
   for await (const urls of urlChunks(reject, true)) {
     for (const url of urls) {
+      if (typeof url !== 'string') {
+        await sink.rejected(url);
+        continue;
+      }
       const { allowed, line, reason } = loaded.robots.verdict(url, agent);
-      const json = `{"url":${JSON.stringify(url)},"allowed":${allowed},"line":${line}${ruleJson.get(line) ?? ''},"reason":"${reason}"${tail}`;
+      const rule = line > 0 ? ruleFor(url, line) : '';
+      const json = `{"url":${JSON.stringify(url)},"allowed":${allowed},"line":${line}${rule},"reason":"${reason}"${tail}`;
       const drained = sink.line(allowed, json);
       if (drained) await drained;
     }
@@ -104,7 +130,7 @@ async function byFetching(
   sink: Sink,
   reject: Reject,
 ): Promise<void> {
-  const window: Promise<CheckRecord>[] = [];
+  const window: Promise<CheckRecord | Rejected>[] = [];
   const check = async (url: string): Promise<CheckRecord> => {
     try {
       const result = await client.check(url);
@@ -123,29 +149,32 @@ async function byFetching(
   };
   for await (const urls of urlChunks(reject, false)) {
     for (const url of urls) {
-      window.push(check(url));
-      if (window.length >= options.concurrency) await sink.record(await window.shift()!);
+      window.push(typeof url === 'string' ? check(url) : Promise.resolve(url));
+      if (window.length >= options.concurrency) await sink.either(await window.shift()!);
     }
   }
-  while (window.length > 0) await sink.record(await window.shift()!);
+  while (window.length > 0) await sink.either(await window.shift()!);
 }
 
 /**
  * The URLs of stdin a chunk at a time (checks run synchronously within a chunk, keeping the
  * per-URL overhead to the check itself); blank and # lines skipped, other non-URLs rejected.
  */
-async function* urlChunks(reject: Reject, pathsOk: boolean): AsyncGenerator<string[]> {
+async function* urlChunks(reject: Reject, pathsOk: boolean): AsyncGenerator<(string | Rejected)[]> {
   process.stdin.setEncoding('utf8');
   let lineNumber = 0;
   let rest = '';
-  const take = (lines: string[]): string[] => {
-    const urls: string[] = [];
+  const take = (lines: string[]): (string | Rejected)[] => {
+    const urls: (string | Rejected)[] = [];
     for (const raw of lines) {
       lineNumber++;
       const line = raw.trim();
       if (line === '' || line.startsWith('#')) continue;
       if ((pathsOk && line.startsWith('/')) || isUrl(line)) urls.push(line);
-      else reject(lineNumber, line, pathsOk ? 'not a URL or a path' : 'not an absolute URL');
+      else
+        urls.push(
+          reject(lineNumber, line, pathsOk ? 'not a URL or a path' : 'not an absolute URL'),
+        );
     }
     return urls;
   };
@@ -180,6 +209,23 @@ class Sink {
 
   record(record: CheckRecord): Promise<void> | void {
     return this.line(record.allowed, JSON.stringify(record));
+  }
+
+  /** An input line that was not a URL: answered in its place, and said on stderr then. */
+  rejected(rejected: Rejected): Promise<void> | void {
+    this.warn(`repkit: ${rejected.error}: "${rejected.url}"`);
+    return this.line(true, JSON.stringify(rejected));
+  }
+
+  either(record: CheckRecord | Rejected): Promise<void> | void {
+    return 'allowed' in record ? this.record(record) : this.rejected(record);
+  }
+
+  /** A line on stderr, on a line of its own even while the progress line is drawn. */
+  warn(message: string): void {
+    if (this.output.errIsTTY && this.lastDraw > 0) process.stderr.write(`\r${' '.repeat(40)}\r`);
+    this.output.err(message);
+    this.lastDraw = 0;
   }
 
   /** Adds a serialized record; returns a promise only when stdout must drain first. */

@@ -5,6 +5,8 @@ import type { Output } from '../output.ts';
 import { fetchOptions } from '../fetching.ts';
 import {
   collectAgents,
+  describeFetch,
+  isUrl,
   loadRobots,
   parseProfile,
   verdictFrom,
@@ -53,6 +55,13 @@ Examples:
         loadRobots(oldSource, options),
         loadRobots(newSource, options),
       ]);
+      // A file that could not be fetched is no version of the rules: nothing to compare.
+      for (const loaded of [before, after]) {
+        const state = loaded.fetched;
+        if (state && state.entry.outcome === 'error' && !state.entry.lastGood) {
+          throw new CliError(`cannot compare: ${loaded.label} is ${describeFetch(state)}`);
+        }
+      }
       const agents = options.agent ?? namedAgents(before, after);
       let changes = 0;
       for (const agent of agents) {
@@ -102,10 +111,15 @@ async function readUrlList(path: string): Promise<string[]> {
       `cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
     );
   }
-  const urls = text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'));
+  const urls: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    if (!line.startsWith('/') && !isUrl(line)) {
+      throw new CliError(`${path}:${i + 1}: not a URL or a path starting with /: "${line}"`);
+    }
+    urls.push(line);
+  });
   if (urls.length === 0) throw new CliError(`${path} lists no URLs`);
   return urls;
 }
