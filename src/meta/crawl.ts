@@ -42,7 +42,9 @@ export async function crawlDecision(
       fetch: false,
       index: false,
       follow: false,
-      reasons: [`robots.txt disallows fetching${where}: the page and its rules cannot be read`],
+      reasons: [
+        `robots.txt disallows fetching${where}: the page and its rules (a noindex too) are never read, so its content is not indexed; a search engine may still index the bare URL from links to it`,
+      ],
       robots,
     };
   }

@@ -17,6 +17,11 @@ before(async () => {
             '</body></html>',
         );
     }
+    if (req.url === '/gone') {
+      return void res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<html><head></head></html>');
+    }
     res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head></head></html>');
   });
 });
@@ -68,7 +73,25 @@ describe('repkit meta', () => {
     const result = await runCli(['meta', `${server.origin}/private/page`, '--agent', 'Googlebot']);
     assert.equal(result.code, 1);
     assert.match(result.stdout, /may fetch\s+no\s+\(robots\.txt line 2\)/);
+    // Blocked is not "noindex": the content is never read, but the URL may still be indexed.
+    assert.match(
+      result.stdout,
+      /may index\s+no \(not its content; the bare URL may still be indexed from links\)/,
+    );
+    assert.match(result.stdout, /a noindex too\) are never read/);
     assert.equal(server.requests.filter((r) => r.path === '/private/page').length, before);
+  });
+
+  test('a page answering 404 may not be indexed; an unset field reads "none", never "undefined"', async () => {
+    const result = await runCli(['meta', `${server.origin}/gone`, '--agent', 'Googlebot']);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /may index\s+no/);
+    assert.match(
+      result.stdout,
+      /the page answered HTTP 404: search engines do not index error pages/,
+    );
+    assert.match(result.stdout, /unavailableAfter\s+none/);
+    assert.doesNotMatch(result.stdout, /undefined/);
   });
 
   test('a missing file is an input error', async () => {

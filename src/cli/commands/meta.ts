@@ -104,11 +104,16 @@ async function fromUrl(url: string, options: MetaOptions): Promise<CrawlDecision
     options.agent,
   );
   await response.body?.cancel().catch(() => {});
+  if (response.ok) return decision;
+  // An error page is not indexed, whatever its tags say.
   return {
     ...decision,
-    reasons: response.ok
-      ? decision.reasons
-      : [`the page answered HTTP ${response.status}`, ...decision.reasons],
+    index: false,
+    follow: false,
+    reasons: [
+      `the page answered HTTP ${response.status}: search engines do not index error pages, nor follow their links`,
+      ...decision.reasons,
+    ],
   };
 }
 
@@ -137,7 +142,12 @@ function print(output: Output, source: string, decision: CrawlDecision): void {
     yes(decision.fetch) +
       (decision.robots?.line ? color.dim(`  (robots.txt line ${decision.robots.line})`) : ''),
   );
-  row('may index', yes(decision.index));
+  row(
+    'may index',
+    decision.fetch
+      ? yes(decision.index)
+      : `${color.red('no')} ${color.dim('(not its content; the bare URL may still be indexed from links)')}`,
+  );
   row('may follow links', yes(decision.follow));
   for (const reason of decision.reasons) row('', color.dim(reason));
   const page = decision.page;
@@ -146,7 +156,8 @@ function print(output: Output, source: string, decision: CrawlDecision): void {
   for (const field of SHOWN) {
     const value = page.policy[field];
     const by = page.decidedBy[field];
-    const shown = value instanceof Date ? value.toISOString() : String(value);
+    const shown =
+      value instanceof Date ? value.toISOString() : value === undefined ? 'none' : String(value);
     const where = by
       ? color.dim(
           `  ← ${by.kind === 'meta' ? `<meta name="${by.agent === '*' ? 'robots' : by.agent}"> line ${by.line}` : `X-Robots-Tag${by.agent === '*' ? '' : ` (${by.agent})`}`}: ${by.text}`,
