@@ -40,6 +40,9 @@ export class RedisStore implements CacheStore {
   private readonly warn: (message: string) => void;
   private degraded = false;
   private closed = false;
+  /** Whether Redis has ever been ready; until then, operations wait for the first connection. */
+  private everReady = false;
+  private readonly firstConnection: Promise<void>;
 
   constructor(options: RedisStoreOptions = {}) {
     this.prefix = `${options.prefix ?? 'repkit'}:${FORMAT}`;
@@ -61,8 +64,18 @@ export class RedisStore implements CacheStore {
         `Redis at ${redactUrl(url)} is unreachable (${error.message}); using the per-process cache until it is back`,
       ),
     );
-    this.client.on('ready', () => this.markUp());
-    // Connecting happens in the background; until it succeeds the fallback answers.
+    this.client.on('ready', () => {
+      this.everReady = true;
+      this.markUp();
+    });
+    // The first connection's outcome, whichever comes first: operations made at start-up wait
+    // for it (up to `timeoutMs`), so a fleet that starts together shares one fetch and logs no
+    // outage that never was.
+    this.firstConnection = new Promise<void>((done) => {
+      this.client.once('ready', () => done());
+      this.client.once('error', () => done());
+    });
+    // Connecting happens in the background; if it fails, the fallback answers.
     this.client.connect().catch(() => {});
   }
 
@@ -160,6 +173,14 @@ export class RedisStore implements CacheStore {
 
   /** Runs a Redis call with a time limit; FAILED (and a warning) when Redis cannot answer. */
   private async attempt<T>(call: () => Promise<T>): Promise<T | typeof FAILED> {
+    if (!this.client.isReady && !this.everReady && !this.closed) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.firstConnection,
+        new Promise<void>((done) => (timer = setTimeout(done, this.timeoutMs))),
+      ]);
+      clearTimeout(timer);
+    }
     if (!this.client.isReady) {
       this.markDown('Redis is not connected; using the per-process cache until it is back');
       return FAILED;

@@ -95,6 +95,32 @@ describe('a fleet on one Redis', () => {
     assert.ok(results.flat().some((v) => v.source === 'cache' || v.source === 'fetched'));
   });
 
+  test('eight processes starting together, checking one fresh origin: one fetch, no outage logged', async () => {
+    let requests = 0;
+    const server = await httpServer((req, res) => {
+      if (req.url !== '/robots.txt') return void res.writeHead(404).end();
+      requests++;
+      // Slow enough that every process asks while the first fetch is in flight.
+      setTimeout(() => res.writeHead(200).end('User-agent: *\nDisallow: /private/\n'), 1_500);
+    });
+    servers.push(server);
+    const config = {
+      redisUrl: REDIS_URL,
+      prefix: testPrefix(),
+      urls: [`${server.origin}/private/x`],
+      coldStart: true,
+    };
+    const workers = Array.from({ length: 8 }, () => startWorker(config));
+    const results = await Promise.all(workers.map((w) => w.result));
+    assert.equal(requests, 1, `robots.txt requests: ${requests}`);
+    assert.ok(results.every(([verdict]) => verdict!.allowed === false));
+    assert.deepEqual(
+      workers.map((w) => w.warnings()).filter((text) => text !== ''),
+      [],
+      'no "Redis is not connected" at start-up',
+    );
+  });
+
   test('a fetcher killed mid-lease: another takes over when the lease expires', async () => {
     let requests = 0;
     const server = await httpServer((req, res) => {

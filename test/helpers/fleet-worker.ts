@@ -1,7 +1,8 @@
 /**
  * One crawler process of a fleet, for the Redis fleet tests: checks the URLs it is given
  * through a RobotsClient on a shared RedisStore and prints the verdicts as JSON.
- * argv[2]: JSON { redisUrl, prefix, urls, timeoutMs, leaseTtlMs }.
+ * argv[2]: JSON { redisUrl, prefix, urls, timeoutMs, leaseTtlMs, coldStart }. With
+ * `coldStart` it checks at once, without waiting for Redis first, as a process just started.
  */
 import { RedisStore } from '../../src/cache/redis-entry.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
@@ -12,13 +13,14 @@ const config = JSON.parse(process.argv[2]!) as {
   urls: string[];
   timeoutMs?: number;
   leaseTtlMs?: number;
+  coldStart?: boolean;
 };
 const store = new RedisStore({
   url: config.redisUrl,
   prefix: config.prefix,
   onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
 });
-await store.ready();
+if (!config.coldStart) await store.ready();
 const client = new RobotsClient({
   userAgent: `FleetBot/1.0 (worker ${process.pid})`,
   store,
