@@ -125,8 +125,9 @@ describe('repkit lint', () => {
     const result = await runCli(['lint', robots]);
     assert.equal(result.code, 1);
     const lines = result.stdout.trim().split('\n');
+    assert.equal(lines[0], `${robots}: 2 error(s): Google ignores or misreads part of it`);
     assert.match(
-      lines[0]!,
+      lines[1]!,
       new RegExp(
         `^${robots.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:1\\s+error\\s+disallow before any user-agent line: Google ignores it\\s+rule-outside-group$`,
       ),
@@ -137,6 +138,28 @@ describe('repkit lint', () => {
     );
     assert.ok(lines.some((l) => /:5:10\s+error\s+.*relative-sitemap$/.test(l)));
     assert.equal(lines.at(-1), '2 error(s), 1 warning(s), 1 note(s)');
+    const quiet = await runCli(['lint', robots, '--quiet']);
+    assert.deepEqual(
+      quiet.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/).at(-1)),
+      ['it', 'rule-outside-group', 'relative-sitemap', '', 'note(s)'],
+    );
+  });
+
+  test('a file that is not a robots.txt: the verdict first, one error, exit 1', async () => {
+    for (const [name, code] of [
+      ['store.usps.com.txt', 'utf-16'],
+      ['www.hermes.com.txt', 'html-content'],
+    ] as const) {
+      const path = join(ROOT, '../shared/corpus/robots', name);
+      const result = await runCli(['lint', path]);
+      assert.equal(result.code, 1, name);
+      const lines = result.stdout.trim().split('\n');
+      assert.equal(lines[0], `${path}: not a robots.txt Google can use (${code})`);
+      assert.match(lines[1]!, new RegExp(`error .* ${code}$`));
+    }
   });
 
   test('a clean file: exit 0; --json gives the report', async () => {
@@ -167,6 +190,31 @@ describe('repkit lint', () => {
 });
 
 describe('repkit fetch', () => {
+  test('a site answering its robots.txt with an HTML page: fetch warns', async () => {
+    const page = await httpServer(
+      robotsRoute((_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><html><head></head><body>Welcome</body></html>'),
+      ),
+    );
+    try {
+      const human = await runCli(['fetch', page.origin]);
+      assert.match(
+        human.stdout,
+        /warning\s+the body is an HTML page, not a robots\.txt: no rule in it applies/,
+      );
+      const json = JSON.parse((await runCli(['fetch', page.origin, '--json'])).stdout) as {
+        warning?: string;
+      };
+      assert.match(json.warning!, /HTML page/);
+      const plain = await runCli(['fetch', server.origin]);
+      assert.doesNotMatch(plain.stdout, /warning/);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('status, redirects, cache headers, lifetime, then the groups', async () => {
     const result = await runCli(['fetch', `${server.origin}/some/page`]);
     assert.equal(result.code, 0);

@@ -56,7 +56,10 @@ describe('pipes', () => {
   test('lint - reads the file from standard input', async () => {
     const result = await runCli(['lint', '-'], { stdin: 'User-agent: *\nDisalow: /x\n' });
     assert.equal(result.code, 0);
-    assert.match(result.stdout, /^\(stdin\):2:1 {2}warning {2}"Disalow" is read as "disallow"/);
+    assert.match(
+      result.stdout,
+      /^\(stdin\): read by Google, with 1 warning\(s\)\n\(stdin\):2:1 {2}warning {2}"Disalow" is read as "disallow"/,
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lint, type DiagnosticCode } from '../../src/core/index.ts';
+import { lint, parse, type DiagnosticCode } from '../../src/core/index.ts';
 
 /** [code, line] pairs of a report, in order. */
 function codes(body: string | Uint8Array): [DiagnosticCode, number][] {
@@ -140,6 +140,51 @@ describe('lint', () => {
     assert.deepEqual(codes(`User-agent: *\nDisallow: /${'a'.repeat(17_000)}\n`), [
       ['line-too-long', 2],
     ]);
+  });
+
+  test('a file that is not a robots.txt is one error, first, not a warning per line', () => {
+    const text = 'User-agent: *\r\nDisallow: /cart\r\nDisallow: /checkout\r\n'.repeat(5);
+    const utf16 = new Uint8Array([0xff, 0xfe, ...Buffer.from(text, 'utf16le')]);
+    const report = lint(utf16);
+    assert.deepEqual(
+      report.diagnostics.map((d) => d.code),
+      ['utf-16'],
+    );
+    assert.equal(report.errors, 1);
+    assert.match(
+      report.diagnostics[0]!.message,
+      /UTF-16.*no rule.*\d+ line\(s\) of it are not robots\.txt lines/,
+    );
+    const withoutBom = lint(new Uint8Array(Buffer.from(text, 'utf16le')));
+    assert.deepEqual(
+      withoutBom.diagnostics.map((d) => d.code),
+      ['utf-16'],
+    );
+    const binary = new Uint8Array(2048).map((_, i) => (i * 7) % 32);
+    assert.deepEqual(
+      lint(binary).diagnostics.map((d) => d.code),
+      ['binary-content'],
+    );
+    const html = `<!DOCTYPE html>\n<html><head><title>x</title></head>\n${'<p>a: b</p>\n'.repeat(50)}</html>\n`;
+    const page = lint(html).diagnostics;
+    assert.equal(page[0]!.code, 'html-content', 'the file-level error comes first');
+    assert.ok(!page.some((d) => d.code === 'unknown-key' || d.code === 'unparsable-line'));
+  });
+
+  test('a line the 500 KiB limit cuts: said, with what Google reads of it', () => {
+    const head = 'User-agent: *\nDisallow: /a\n' + '#'.repeat(511_955) + '\n';
+    const body = head + 'Disallow: /html/Example-page\nDisallow: /z\n';
+    const report = lint(body);
+    const cut = report.diagnostics.find((d) => d.code === 'line-cut-by-limit')!;
+    assert.equal(cut.line, 4);
+    assert.match(cut.message, /Google reads it as "Disallow: \/html\/E" and ignores the rest/);
+    const past = report.diagnostics.find((d) => d.code === 'content-past-limit')!;
+    assert.deepEqual(past.related, [5], 'the cut line is read in part, not dropped');
+    assert.equal(
+      parse(body).explain('https://h/html/Else', 'x').line,
+      4,
+      'check applies the cut value',
+    );
   });
 
   test('content past 500 KiB: reported with the rules it drops', () => {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { lint } from '../../core/index.ts';
 import { freshLifetime, DEFAULT_POLICY } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
@@ -40,6 +41,12 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
         const { entry } = state;
         const lifetime = entry.expiresAt - entry.fetchedAt;
         const groups = loaded.robots.groups;
+        // A page served as robots.txt is the most common way a site loses its rules.
+        const htmlWarning =
+          entry.outcome === 'ok' &&
+          lint(loaded.bytes).diagnostics.some((d) => d.code === 'html-content')
+            ? 'the body is an HTML page, not a robots.txt: no rule in it applies'
+            : undefined;
         if (options.json) {
           output.out(
             JSON.stringify({
@@ -53,6 +60,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
               lifetimeMs: lifetime,
               defaultLifetimeMs: freshLifetime({}, entry.fetchedAt, DEFAULT_POLICY),
               ...(entry.error ? { error: entry.error } : {}),
+              ...(htmlWarning ? { warning: htmlWarning } : {}),
               groups,
               sitemaps: loaded.robots.sitemaps,
             }),
@@ -63,6 +71,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
             output.out(`${color.bold(name.padEnd(10))} ${value}`);
           row('robots', state.location.robotsUrl);
           row('result', describeFetch(state));
+          if (htmlWarning) row('warning', color.yellow(htmlWarning));
           entry.chain.slice(1).forEach((hop, i) => row(i === 0 ? 'redirects' : '', `→ ${hop}`));
           for (const name of [
             'cache-control',

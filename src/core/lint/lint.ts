@@ -1,6 +1,7 @@
 import { isGlobalAgent, productToken } from '../agents.ts';
 import { GroupBuilder } from '../parse/groups.ts';
 import { checkGroups } from './lint-groups.ts';
+import { checkWholeFile, endsLine, fileRank, withoutLineNoise } from './file-level.ts';
 import { PROFILES } from '../match/profiles/index.ts';
 import { byteStringToBytes, displayText } from '../parse/bytes.ts';
 import {
@@ -25,6 +26,9 @@ export type DiagnosticCode =
   | 'bom'
   | 'invalid-utf8'
   | 'html-content'
+  | 'utf-16'
+  | 'binary-content'
+  | 'line-cut-by-limit'
   | 'line-too-long'
   | 'nul-byte'
   | 'unparsable-line'
@@ -71,6 +75,9 @@ const SEVERITY: Record<DiagnosticCode, Severity> = {
   bom: 'info',
   'invalid-utf8': 'warning',
   'html-content': 'error',
+  'utf-16': 'error',
+  'binary-content': 'error',
+  'line-cut-by-limit': 'warning',
   'line-too-long': 'warning',
   'nul-byte': 'warning',
   'unparsable-line': 'warning',
@@ -143,8 +150,10 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
   const source = Source.ofBytes(text);
   const builder = new GroupBuilder(PROFILES.google, source);
 
+  let lastLine: { line: number; start: number; end: number } | undefined;
   tokenize(source, {
     line(info: LineInfo) {
+      lastLine = { line: info.line, start: info.start, end: info.end };
       if (info.truncated) {
         add(
           'line-too-long',
@@ -194,15 +203,32 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
     );
   }
 
-  checkWholeFile(body, read, add);
   for (const line of invalidUtf8Lines)
     add('invalid-utf8', line, 1, 'bytes that are not valid UTF-8: matched as %-escaped octets');
   checkGroups(parsed, blankLines, valueColumns, add);
-  if (total > read) checkPastLimit(body, read, total, add);
-
-  diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
-  const count = (s: Severity) => diagnostics.filter((d) => d.severity === s).length;
-  return { diagnostics, errors: count('error'), warnings: count('warning'), infos: count('info') };
+  if (total > read) {
+    checkPastLimit(body, read, total, add);
+    if (lastLine && lastLine.end === read && !endsLine(toBytes(body, read + 1)[read])) {
+      add(
+        'line-cut-by-limit',
+        lastLine.line,
+        1,
+        `this line is cut by the ${read}-byte limit: Google reads it as "${displayText(text.slice(lastLine.start, read))}" and ignores the rest, so it may match more than written`,
+      );
+    }
+  }
+  // What the file is comes first; a file that is not a robots.txt at all is one error, not
+  // a warning per line.
+  const fileLevel = checkWholeFile(toBytes(body, Math.min(read, 4096)), add);
+  const kept = fileLevel ? withoutLineNoise(diagnostics, fileLevel) : diagnostics;
+  kept.sort((a, b) => fileRank(a) - fileRank(b) || a.line - b.line || a.column - b.column);
+  const count = (s: Severity) => kept.filter((d) => d.severity === s).length;
+  return {
+    diagnostics: kept,
+    errors: count('error'),
+    warnings: count('warning'),
+    infos: count('info'),
+  };
 }
 
 export type Add = (
@@ -306,21 +332,6 @@ function checkOtherKey(d: Directive, add: Add): void {
   } else add('unknown-key', d.line, d.keyColumn, `unknown key "${displayText(d.key)}": ignored`);
 }
 
-function checkWholeFile(body: RobotsBody, read: number, add: Add): void {
-  const bytes = toBytes(body, Math.min(read, 4096));
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-    add('bom', 1, 1, 'a UTF-8 byte order mark: Google skips it');
-  const head = new TextDecoder().decode(bytes).trimStart().toLowerCase();
-  if (head.startsWith('<') && /<(!doctype html|html|head|body)[\s>]/.test(head)) {
-    add(
-      'html-content',
-      1,
-      1,
-      'this is an HTML page, not a robots.txt: no rule in it applies (is the server answering 200 for a missing file?)',
-    );
-  }
-}
-
 function checkPastLimit(body: RobotsBody, read: number, total: number, add: Add): void {
   const dropped: number[] = [];
   let limitLine = 0;
@@ -328,7 +339,8 @@ function checkPastLimit(body: RobotsBody, read: number, total: number, add: Add)
     body,
     {
       line(info) {
-        if (limitLine === 0 && info.end >= read) limitLine = info.line;
+        // The first line wholly past the limit (a line the limit cuts is read in part).
+        if (limitLine === 0 && info.start >= read) limitLine = info.line;
       },
       directive(d) {
         if (
