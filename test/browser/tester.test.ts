@@ -16,12 +16,18 @@ let service: Awaited<ReturnType<typeof startServeProcess>>;
 let browser: Browser;
 let page: Page;
 let site: TestServer;
+let down: TestServer;
+let other: TestServer;
 const apiCalls: string[] = [];
 
 before(async () => {
   service = await startServeProcess(['--allow-private-addresses']);
   site = await httpServer(
     robotsRoute((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /members/\n')),
+  );
+  down = await httpServer(robotsRoute((_req, res) => res.writeHead(500).end()));
+  other = await httpServer(
+    robotsRoute((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /shop/\n')),
   );
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -50,6 +56,8 @@ after(async () => {
   await browser?.close();
   await service?.stop();
   await site?.close();
+  await down?.close();
+  await other?.close();
 });
 
 const ROBOTS = [
@@ -175,5 +183,82 @@ describe('the web tester', () => {
     );
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts/tester.png'), fullPage: true });
+  });
+
+  test("another site's fetch replaces the last site's URLs; an unreachable one disallows every URL", async () => {
+    await page.fill('#fetch-url', `${other.origin}/`);
+    await page.click('#fetch');
+    await page.waitForFunction(() =>
+      (document.querySelector('#robots') as HTMLTextAreaElement).value.includes('/shop/'),
+    );
+    assert.equal(await page.inputValue('#urls'), `${other.origin}/`, 'the first site is gone');
+    await page.fill('#fetch-url', `${down.origin}/`);
+    await page.click('#fetch');
+    await page.waitForFunction(() =>
+      /unreachable/.test(document.querySelector('#fetch-status')!.textContent!),
+    );
+    await page.fill('#urls', `${down.origin}/\n${down.origin}/any/page`);
+    await page.waitForFunction(
+      () => document.querySelectorAll('#results .verdict.disallowed').length === 2,
+    );
+    assert.match(
+      await page.locator('#summary').innerText(),
+      /unreachable, so Google crawls nothing/,
+    );
+    assert.match(
+      await page.locator('#results tr .why').first().innerText(),
+      /robots\.txt unreachable/,
+    );
+    // Editing the text makes it the user's own file again.
+    await page.fill('#robots', 'User-agent: *\nDisallow: /any/\n');
+    await page.waitForFunction(
+      () => document.querySelectorAll('#results .verdict.disallowed').length === 1,
+    );
+  });
+
+  test('clicking a problem goes to its line; typing URLs keeps the file view as it is', async () => {
+    await page.fill('#robots', ROBOTS);
+    await page.fill('#urls', 'https://example.com/private/x');
+    await page.waitForSelector('#diagnostics li[data-code="typo"]');
+    await page.click('#diagnostics li[data-code="typo"]');
+    await page.waitForSelector('#view .line.selected[data-line="4"]');
+    const selection = await page.evaluate(() => {
+      const box = document.querySelector('#robots') as HTMLTextAreaElement;
+      return box.value.slice(box.selectionStart, box.selectionEnd);
+    });
+    assert.equal(selection, 'Disalow: /typo');
+    // The lines are built once per text: a URL typed updates the marks, not the lines.
+    await page.evaluate(() => {
+      (window as unknown as { firstLine: Element }).firstLine =
+        document.querySelector('#view .line')!;
+    });
+    await page.fill('#urls', 'https://example.com/private/public/y');
+    await page.waitForFunction(
+      () => document.querySelector('#view .line.decides-allow')?.getAttribute('data-line') === '3',
+    );
+    assert.equal(
+      await page.evaluate(
+        () => (window as unknown as { firstLine: Element }).firstLine.isConnected,
+      ),
+      true,
+    );
+  });
+
+  test('on a 390 px screen the verdicts come first, and URLs take the full width', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.fill(
+      '#urls',
+      'https://example.com/private/some/very/long/path/that/goes/on/and/on/index.html',
+    );
+    await page.waitForFunction(() => document.querySelectorAll('#results tr').length === 1);
+    const [results, file] = await Promise.all([
+      page.locator('#results').boundingBox(),
+      page.locator('#robots').boundingBox(),
+    ]);
+    assert.ok(results!.y < file!.y, 'the verdicts are above the file');
+    const url = await page.locator('#results td.url').boundingBox();
+    assert.ok(url!.width > 300, `the URL cell is ${url!.width} px wide`);
+    await page.screenshot({ path: join(ROOT, 'test-artifacts/tester-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1360, height: 900 });
   });
 });

@@ -33,6 +33,32 @@ for (const agent of KNOWN_AGENTS) {
 }
 
 let selected: string | undefined;
+/**
+ * The last fetch, while the text is still what it brought: a robots.txt that could not be
+ * reached makes every URL disallowed, whatever the (empty) text says.
+ */
+let fetched: { text: string; unreachable: boolean; origin: string } | undefined;
+
+/** Parse and lint results for the text and profile last seen: typing URLs reuses them. */
+let parsedFor:
+  | {
+      text: string;
+      profile: string;
+      robots: ReturnType<typeof parse>;
+      diagnostics: readonly Diagnostic[];
+    }
+  | undefined;
+function parsed(text: string, profile: ProfileName) {
+  if (parsedFor?.text !== text || parsedFor.profile !== profile) {
+    parsedFor = {
+      text,
+      profile,
+      robots: parse(text, { profile }),
+      diagnostics: lint(text).diagnostics,
+    };
+  }
+  return parsedFor;
+}
 
 function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -55,16 +81,24 @@ function render(): void {
   // A version or a whole User-Agent header is read as robots.txt names crawlers, and said so.
   const name = crawlerName(agentInput.value.trim() || '*');
   const agent = name.token;
-  const robots = parse(text, { profile: profileInput.value as ProfileName });
+  const { robots, diagnostics } = parsed(text, profileInput.value as ProfileName);
+  if (fetched && fetched.text !== text) {
+    // Edited: the text is the user's own now, not what the site served.
+    fetched = undefined;
+    fetchStatus.textContent = '';
+  }
+  const unreachable = fetched?.unreachable ?? false;
   const urls = urlsInput.value
     .split('\n')
     .map((u) => u.trim())
     .filter((u) => u !== '');
-  const verdicts = urls.map((url) => [url, robots.explain(url, agent)] as const);
+  const verdicts = urls.map(
+    (url) => [url, unreachable ? UNREACHABLE : robots.explain(url, agent)] as const,
+  );
   if (selected === undefined || !urls.includes(selected)) selected = urls[0];
 
   renderResults(verdicts);
-  renderView(text, verdicts, lint(text).diagnostics);
+  renderView(text, verdicts, diagnostics);
   const blocked = verdicts.filter(([, v]) => !v.allowed).length;
   const note = name.note ? ` (${name.note})` : '';
   summary.textContent = urls.length
@@ -72,8 +106,22 @@ function render(): void {
     : 'Add URLs to see verdicts.';
 }
 
+/** The verdict for every URL while the site's robots.txt cannot be reached (5xx, timeout). */
+const UNREACHABLE = {
+  allowed: false,
+  line: 0,
+  reason: 'no-matching-rule',
+  tieBreak: false,
+  matches: [],
+  path: '',
+  profile: 'google',
+  unreachable: true,
+} as unknown as Explanation;
+
 function describeGroup(verdict: Explanation | undefined): string {
   if (!verdict) return '';
+  if ((verdict as { unreachable?: boolean }).unreachable)
+    return ' · the robots.txt is unreachable, so Google crawls nothing for now';
   if (!verdict.group)
     return verdict.reason === 'no-matching-group'
       ? ' · no group applies: nothing is restricted'
@@ -93,8 +141,9 @@ function renderResults(verdicts: readonly (readonly [string, Explanation])[]): v
       const cell = element('td');
       cell.append(element('span', `badge verdict ${verdictText}`, verdictText));
       const why = element('td', 'why');
-      why.textContent =
-        verdict.rule && verdict.reason !== 'no-matching-rule'
+      why.textContent = (verdict as { unreachable?: boolean }).unreachable
+        ? 'robots.txt unreachable: nothing is crawled for now'
+        : verdict.rule && verdict.reason !== 'no-matching-rule'
           ? `line ${verdict.line}: ${verdict.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${verdict.rule.value}${verdict.tieBreak ? ' (tie: allow wins)' : ''}`
           : verdict.reason === 'no-matching-group'
             ? 'no group for this crawler'
@@ -111,46 +160,80 @@ function renderResults(verdicts: readonly (readonly [string, Explanation])[]): v
   );
 }
 
+/**
+ * The file as it reads: its lines (built when the text changes, since a large file has
+ * thousands) with lint markers, then the deciding and selected lines marked (redone on
+ * every change of URLs or crawler, touching only the lines marked before and now).
+ */
+let viewFor:
+  | {
+      text: string;
+      diagnostics: readonly Diagnostic[];
+      rows: HTMLElement[];
+      marked: HTMLElement[];
+      scrolledTo?: HTMLElement | undefined;
+    }
+  | undefined;
+
 function renderView(
   text: string,
   verdicts: readonly (readonly [string, Explanation])[],
   diagnostics: readonly Diagnostic[],
 ): void {
-  const deciding = new Map<number, boolean>();
+  if (viewFor?.text !== text || viewFor.diagnostics !== diagnostics) {
+    viewFor = { text, diagnostics, rows: buildLines(text, diagnostics), marked: [] };
+    view.replaceChildren(...viewFor.rows);
+    renderDiagnostics(diagnostics);
+  }
+  const { rows } = viewFor;
+  for (const row of viewFor.marked)
+    row.classList.remove('decides-allow', 'decides-deny', 'selected');
+  const marked: HTMLElement[] = [];
   for (const [, verdict] of verdicts) {
-    if (verdict.line > 0 && verdict.reason !== 'no-matching-rule')
-      deciding.set(verdict.line, verdict.allowed);
+    const row = rows[verdict.line - 1];
+    if (!row || verdict.reason === 'no-matching-rule') continue;
+    row.classList.add(verdict.allowed ? 'decides-allow' : 'decides-deny');
+    marked.push(row);
   }
   const selectedLine = verdicts.find(([url]) => url === selected)?.[1].line ?? 0;
+  const selectedRow = rows[selectedLine - 1];
+  if (selectedRow) {
+    selectedRow.classList.add('selected');
+    marked.push(selectedRow);
+    // Scrolling lays out the whole view: only when the selected line changes.
+    if (selectedRow !== viewFor.scrolledTo) selectedRow.scrollIntoView({ block: 'nearest' });
+  }
+  viewFor.scrolledTo = selectedRow;
+  viewFor.marked = marked;
+}
+
+function buildLines(text: string, diagnostics: readonly Diagnostic[]): HTMLElement[] {
   const byLine = new Map<number, Diagnostic[]>();
   for (const d of diagnostics) byLine.set(d.line, [...(byLine.get(d.line) ?? []), d]);
+  return lines(text).map((content, i) => {
+    const number = i + 1;
+    const row = element('div', 'line');
+    row.dataset.line = String(number);
+    const markers = element('span');
+    for (const d of byLine.get(number) ?? []) {
+      const marker = element('span', `lint-marker lint-${d.severity}`, d.code);
+      marker.title = d.message;
+      markers.append(marker);
+    }
+    row.append(element('span', 'no', String(number)), element('span', 'text', content), markers);
+    return row;
+  });
+}
 
-  view.replaceChildren(
-    ...lines(text).map((content, i) => {
-      const number = i + 1;
-      const classes = ['line'];
-      if (deciding.has(number))
-        classes.push(deciding.get(number) ? 'decides-allow' : 'decides-deny');
-      if (number === selectedLine) classes.push('selected');
-      const row = element('div', classes.join(' '));
-      row.dataset.line = String(number);
-      const markers = element('span');
-      for (const d of byLine.get(number) ?? []) {
-        const marker = element('span', `lint-marker lint-${d.severity}`, d.code);
-        marker.title = d.message;
-        markers.append(marker);
-      }
-      row.append(element('span', 'no', String(number)), element('span', 'text', content), markers);
-      return row;
-    }),
-  );
-  view.querySelector('.line.selected')?.scrollIntoView({ block: 'nearest' });
-
+function renderDiagnostics(diagnostics: readonly Diagnostic[]): void {
   diagnosticsList.replaceChildren(
     ...(diagnostics.length
       ? diagnostics.map((d) => {
           const item = element('li');
           item.dataset.code = d.code;
+          item.dataset.line = String(d.line);
+          item.title = `Go to line ${d.line}`;
+          item.addEventListener('click', () => goToLine(d.line));
           item.append(
             element('span', 'at', `line ${d.line}`),
             element('span', `lint-marker lint-${d.severity}`, d.severity),
@@ -160,6 +243,28 @@ function renderView(
         })
       : [element('li', 'none', 'No problems found.')]),
   );
+}
+
+/** Shows line `number` of the file: selected in the view and in the text box. */
+function goToLine(number: number): void {
+  for (const row of view.querySelectorAll('.line.selected')) row.classList.remove('selected');
+  const row = viewFor?.rows[number - 1];
+  if (row) {
+    row.classList.add('selected');
+    viewFor!.marked.push(row);
+    row.scrollIntoView({ block: 'center' });
+  }
+  // One pass to the line's start (CR, LF and CRLF each end a line), then select it.
+  const text = robotsInput.value;
+  let start = 0;
+  for (let line = 1; line < number && start < text.length; start++) {
+    const c = text.charCodeAt(start);
+    if (c === 0x0a || (c === 0x0d && text.charCodeAt(start + 1) !== 0x0a)) line++;
+  }
+  let end = start;
+  while (end < text.length && text[end] !== '\n' && text[end] !== '\r') end++;
+  robotsInput.focus();
+  robotsInput.setSelectionRange(start, end);
 }
 
 let pending: number | undefined;
@@ -189,14 +294,25 @@ $<HTMLButtonElement>('fetch').addEventListener('click', async () => {
       return;
     }
     robotsInput.value = data.body ?? '';
+    const origin = new URL(data.robotsUrl ?? url).origin;
+    // URLs of the site fetched before do not linger: the new site's home replaces them.
+    const previous = fetched?.origin;
+    const listed = urlsInput.value
+      .split('\n')
+      .map((u) => u.trim())
+      .filter((u) => u !== '');
+    if (listed.length === 0 || (previous && listed.every((u) => u.startsWith(previous)))) {
+      urlsInput.value = `${origin}/`;
+    }
+    // Unreachable with no earlier copy: Google crawls nothing (with one, it uses that copy).
+    const unreachable = data.outcome === 'error' && !data.body;
+    fetched = { text: robotsInput.value, unreachable, origin };
     fetchStatus.textContent =
       data.outcome === 'ok'
         ? `${data.robotsUrl}: HTTP ${data.status}`
         : data.outcome === 'not-found'
           ? `${data.robotsUrl}: no robots.txt (HTTP ${data.status}), so nothing is restricted`
           : `${data.robotsUrl}: unreachable, so Google would crawl nothing for now`;
-    const origin = new URL(data.robotsUrl ?? url).origin;
-    if (!urlsInput.value.trim()) urlsInput.value = `${origin}/`;
     render();
   } catch (error) {
     fetchStatus.textContent = `Could not fetch: ${(error as Error).message}`;
