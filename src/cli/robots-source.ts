@@ -35,6 +35,8 @@ export interface SourceVerdict {
   line: number;
   rule?: RuleMatch;
   reason: CheckReason;
+  /** The deciding line is cut by the 500 KiB limit (see `RobotsTxt.cutLine`). */
+  lineCut?: true;
   explanation?: Explanation;
 }
 
@@ -46,7 +48,15 @@ export function verdictFrom(
   if (loaded.fetched) return verdictFromState(url, loaded.fetched, agents);
   const explanation = loaded.robots.explain(url, agents);
   const { allowed, line, rule, reason } = explanation;
-  return { allowed, line, ...(rule ? { rule } : {}), reason, explanation };
+  const cut = line > 0 && line === loaded.robots.cutLine;
+  return {
+    allowed,
+    line,
+    ...(rule ? { rule } : {}),
+    reason,
+    ...(cut ? { lineCut: true as const } : {}),
+    explanation,
+  };
 }
 
 export interface SourceOptions {

@@ -47,10 +47,13 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
     const cut = prefix ? prefix.cut : body.length;
     if (cut >= 0) {
       const text = cut < body.length ? body.slice(0, cut) : body;
-      return parseText(profile, text, prefix?.ascii, () => {
+      const sizes = () => {
         const total = utf8Cut(body, 0, body.length, Infinity).bytes;
         return { total, read: prefix && cut < body.length ? prefix.bytes : total };
-      });
+      };
+      const cutMidLine =
+        cut < body.length && midLine(body.charCodeAt(cut - 1), body.charCodeAt(cut));
+      return parseText(profile, text, prefix?.ascii, sizes, cutMidLine);
     }
   } else if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
     // Bytes that are valid UTF-8 (nearly every file) are decoded natively, once, and parsed
@@ -60,10 +63,10 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
     const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
     const text = decodeStrict(read);
     if (text !== undefined) {
-      return parseText(profile, text, text.length === read.length, {
-        total: bytes.length,
-        read: read.length,
-      });
+      const sizes = { total: bytes.length, read: read.length };
+      const cutMidLine =
+        read.length < bytes.length && midLine(bytes[read.length - 1], bytes[read.length]);
+      return parseText(profile, text, text.length === read.length, sizes, cutMidLine);
     }
   }
   return parseBytes(profile, body, maxBytes);
@@ -82,7 +85,27 @@ export function parseBytes(
   const source = Source.ofBytes(text);
   const builder = new GroupBuilder(profile, source);
   const lineCount = skim(source, builder);
-  return new RobotsTxt(profile, builder.finish(), lineCount, { total, read: text.length });
+  const cutMidLine =
+    text.length < total &&
+    midLine(
+      text.charCodeAt(text.length - 1),
+      toLimitedByteString(body, maxBytes + 1).text.charCodeAt(maxBytes),
+    );
+  return new RobotsTxt(
+    profile,
+    builder.finish(),
+    lineCount,
+    { total, read: text.length },
+    cutMidLine,
+  );
+}
+
+/** The size limit falls inside a line: neither side of the cut is a line end. */
+function midLine(lastRead: number | undefined, firstUnread: number | undefined): boolean {
+  const ends = (c: number | undefined) => c === 0x0a || c === 0x0d;
+  // Nothing read (charCodeAt(-1) is NaN, bytes[-1] undefined): no line to cut.
+  const readSomething = lastRead !== undefined && !Number.isNaN(lastRead);
+  return readSomething && !ends(lastRead) && !ends(firstUnread);
 }
 
 type Sizes = { total: number; read: number } | (() => { total: number; read: number });
@@ -92,11 +115,12 @@ function parseText(
   text: string,
   ascii: boolean | undefined,
   sizes: Sizes,
+  cutMidLine: boolean,
 ): RobotsTxt {
   const source = Source.ofText(text, ascii);
   const builder = new GroupBuilder(profile, source);
   const lineCount = skim(source, builder);
-  return new RobotsTxt(profile, builder.finish(), lineCount, sizes);
+  return new RobotsTxt(profile, builder.finish(), lineCount, sizes, cutMidLine);
 }
 
 function decodeStrict(bytes: Uint8Array): string | undefined {

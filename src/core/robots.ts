@@ -43,6 +43,12 @@ export class RobotsTxt {
   readonly orphanRuleLines: readonly number[];
   /** Lines, as Google counts them, in the part that was read. */
   readonly lineCount: number;
+  /**
+   * The line the size limit cuts, read only in part (its rule then matches as cut, more than
+   * written, as Google applies it); undefined when the limit falls between lines or is not
+   * reached.
+   */
+  readonly cutLine: number | undefined;
 
   readonly #profile: Profile;
   readonly #groupTable: GroupTable;
@@ -62,6 +68,7 @@ export class RobotsTxt {
     parsed: ParsedFile,
     lineCount: number,
     bytes: { total: number; read: number } | (() => { total: number; read: number }),
+    cutMidLine = false,
   ) {
     this.profile = profile.name;
     this.#profile = profile;
@@ -72,6 +79,7 @@ export class RobotsTxt {
     this.orphanRuleLines = parsed.orphanRuleLines;
     this.lineCount = lineCount;
     this.#bytes = bytes;
+    this.cutLine = cutMidLine ? lineCount : undefined;
   }
 
   /** The groups in file order. */

@@ -39,6 +39,11 @@ export interface CheckResult {
   error?: string;
   /** The core's explanation, when rules were consulted. */
   explanation?: Explanation;
+  /**
+   * The deciding line is the one the 500 KiB limit cuts: its rule was read (and matched)
+   * only in part, as Google reads it (see `RobotsTxt.cutLine`).
+   */
+  lineCut?: true;
 }
 
 /**
@@ -72,7 +77,16 @@ export function verdictFromState(
   if (state.robots) {
     const explanation = options.explanation ?? state.robots.explain(url, agents);
     const { allowed, line, reason, rule } = explanation;
-    return { ...base, allowed, line, reason, ...(rule ? { rule } : {}), explanation };
+    const cut = line > 0 && line === state.robots.cutLine;
+    return {
+      ...base,
+      allowed,
+      line,
+      reason,
+      ...(rule ? { rule } : {}),
+      ...(cut ? { lineCut: true as const } : {}),
+      explanation,
+    };
   }
   if (used.outcome === 'not-found')
     return { ...base, allowed: true, line: 0, reason: 'no-robots-txt' };

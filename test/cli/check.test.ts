@@ -69,6 +69,25 @@ describe('repkit check --robots <file>', () => {
     assert.match(none.stderr, /--agent: "2bot" holds no product token/);
   });
 
+  test('a deciding line cut by the 500 KiB limit is said to be cut, in text and JSON', async () => {
+    const big = join(ROOT, '../shared/corpus/robots/docs.oracle.com.txt');
+    const url = 'https://docs.oracle.com/html/Eggs';
+    const human = await runCli(['check', '--robots', big, '--agent', 'Googlebot', url]);
+    assert.match(
+      human.stdout,
+      /line 19134: Disallow: \/html\/E \(line cut by the 500 KiB limit: read only this far\)/,
+    );
+    const json = JSON.parse(
+      (await runCli(['check', '--robots', big, '--agent', 'Googlebot', '--json', url])).stdout,
+    ) as { line: number; lineCut?: boolean };
+    assert.deepEqual([json.line, json.lineCut], [19134, true]);
+    const explained = await runCli(['explain', '--robots', big, '--agent', 'Googlebot', url]);
+    assert.match(
+      explained.stdout,
+      /note\s+line 19134 is cut by the 500 KiB limit: Google reads only "\/html\/E"/,
+    );
+  });
+
   test('--json: one object per URL, in input order, with url, allowed and line', async () => {
     const urls = ['/private/x', '/private/press/y', '/a.pdf', '/z'];
     const result = await runCli([

@@ -58,6 +58,7 @@ function snapshot(robots: RobotsTxt): unknown {
     extras: robots.extras,
     lineCount: robots.lineCount,
     bytes: robots.bytes,
+    cutLine: robots.cutLine,
     orphans: robots.orphanRuleLines,
   };
 }

@@ -30,6 +30,8 @@ export interface CheckRecord {
   /** The deciding rule, the same object the library and the service give. */
   rule?: RuleMatch;
   reason: SourceVerdict['reason'];
+  /** The deciding line is cut by the 500 KiB limit: its rule is read only in part. */
+  lineCut?: true;
   agent: string[];
   /** When the robots.txt was fetched: where from, its status, and whether it was cached. */
   robotsUrl?: string;
@@ -41,7 +43,7 @@ export interface CheckRecord {
 export function toRecord(
   url: string,
   agent: string[],
-  verdict: Pick<SourceVerdict, 'allowed' | 'line' | 'rule' | 'reason'>,
+  verdict: Pick<SourceVerdict, 'allowed' | 'line' | 'rule' | 'reason' | 'lineCut'>,
   fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error'>,
 ): CheckRecord {
   return {
@@ -50,6 +52,7 @@ export function toRecord(
     line: verdict.line,
     ...(verdict.rule ? { rule: verdict.rule } : {}),
     reason: verdict.reason,
+    ...(verdict.lineCut ? { lineCut: true as const } : {}),
     agent,
     ...(fetched
       ? {
@@ -84,8 +87,11 @@ export function validateUrl(url: string): string {
 export function formatVerdict(output: Output, record: CheckRecord): string {
   const { color } = output;
   const verdict = record.allowed ? color.green('allowed   ') : color.red('disallowed');
+  const cut = record.lineCut
+    ? color.yellow(' (line cut by the 500 KiB limit: read only this far)')
+    : '';
   const why = record.rule
-    ? `line ${record.line}: ${capitalize(record.rule.kind)}: ${record.rule.value}`
+    ? `line ${record.line}: ${capitalize(record.rule.kind)}: ${record.rule.value}${cut}`
     : color.dim(record.reason);
   const fetch =
     record.robotsUrl !== undefined

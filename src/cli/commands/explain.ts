@@ -115,4 +115,12 @@ function printExplanation(
     'verdict',
     `${e.allowed ? color.green('allowed') : color.red('disallowed')}: ${e.reason}${e.line ? ` (line ${e.line}: ${capitalize(e.rule!.kind)}: ${e.rule!.value})` : ''}`,
   );
+  if (verdict.lineCut) {
+    row(
+      'note',
+      color.yellow(
+        `line ${e.line} is cut by the 500 KiB limit: Google reads only "${e.rule!.value}" of its value, so it matches more than written`,
+      ),
+    );
+  }
 }
