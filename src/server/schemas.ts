@@ -48,6 +48,10 @@ const verdict = {
     line: { type: 'integer', description: 'The deciding line, 0 for none' },
     reason: { type: 'string' },
     rule: { type: 'object', additionalProperties: true },
+    lineCut: {
+      type: 'boolean',
+      description: 'The deciding line is cut by the 500 KiB limit: its rule was read in part',
+    },
     robotsUrl: { type: 'string' },
     source: { type: 'string', enum: ['fetched', 'cache', 'stale'] },
     status: {
