@@ -90,7 +90,17 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
     )
     .action(async (options: ServeOptions) => {
       // Loaded here: the service's dependencies would slow every other command's start-up.
-      const { startService } = await import('../../server/index.ts');
+      const { startService } = await import('../../server/index.ts').catch((error: unknown) => {
+        // The service's packages are optional peers: the library and the other commands
+        // do not need them.
+        const missing = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
+        if (missing) {
+          throw new CliError(
+            `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger prom-client piscina redis`,
+          );
+        }
+        throw error;
+      });
       const service = await startService({
         port: options.port,
         host: options.host,
