@@ -1,6 +1,7 @@
 // Before `npm test`: the browser tests drive Debian's Chromium and the Redis tests need a
-// Redis on REDIS_URL (default 127.0.0.1:6379). A Redis that is installed but not running is
-// started; anything else missing is one line saying exactly what to run.
+// Redis on REDIS_URL (default 127.0.0.1:6379). What is missing is installed (as root, with
+// apt-get, as on this project's machines) or started (an installed Redis that is not
+// running); anything still missing is one line saying exactly what to run.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -9,6 +10,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const host = redisUrl.hostname || '127.0.0.1';
 const port = Number(redisUrl.port || 6379);
+const local = host === '127.0.0.1' || host === 'localhost';
 
 function redisAnswers() {
   return new Promise((done) => {
@@ -24,27 +26,33 @@ function redisAnswers() {
   });
 }
 
+const canApt =
+  process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+let aptUpdated = false;
+function aptInstall(pkg) {
+  if (!canApt) return false;
+  console.error(`npm test: installing ${pkg} (apt-get install ${pkg})`);
+  if (!aptUpdated) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+    aptUpdated = true;
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  return spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'ignore', env }).status === 0;
+}
+
 const missing = [];
-if (!existsSync(CHROMIUM))
+if (!existsSync(CHROMIUM) && !(process.env.CHROMIUM_PATH === undefined && aptInstall('chromium'))) {
   missing.push('Chromium: apt-get install chromium (or set CHROMIUM_PATH)');
+}
 if (!(await redisAnswers())) {
-  const local = host === '127.0.0.1' || host === 'localhost';
-  const installed = spawnSync('redis-server', ['--version']).status === 0;
+  let installed = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (local && !installed) installed = aptInstall('redis-server');
   if (local && installed) {
-    spawnSync('redis-server', [
-      '--daemonize',
-      'yes',
-      '--bind',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ]);
-    for (let i = 0; i < 50 && !(await redisAnswers()); i++)
+    const args = ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', String(port)];
+    spawnSync('redis-server', [...args, '--save', '', '--appendonly', 'no']);
+    for (let i = 0; i < 50 && !(await redisAnswers()); i++) {
       await new Promise((d) => setTimeout(d, 100));
+    }
   }
   if (!(await redisAnswers())) {
     missing.push(
