@@ -41,4 +41,4 @@ export {
   type LintReport,
   type Severity,
 } from './lint/lint.ts';
-export { KNOWN_AGENTS, type KnownAgent } from './known-agents.ts';
+export { KNOWN_AGENTS, type KnownAgent } from './agents/known.ts';

@@ -382,6 +382,31 @@ describe('repkit batch', () => {
 });
 
 describe('repkit agents', () => {
+  test('ai.robots.txt crawlers too: names Google cannot match, special cases, who ignores robots.txt', async () => {
+    const robots = file(
+      'agents.txt',
+      'User-agent: *\nDisallow: /\n\nUser-agent: AI2Bot\nDisallow: /\n',
+    );
+    const result = await runCli(['agents', robots, '--json']);
+    const byName = new Map(jsonLines(result.stdout).map((r) => [r.agent, r]));
+    assert.ok(byName.size >= 150);
+    const ai2 = byName.get('AI2Bot')!;
+    assert.deepEqual([ai2.readsAs, ai2.source, ai2.group], ['AI', 'ai.robots.txt', '*']);
+    const ads = byName.get('AdsBot-Google')!;
+    assert.deepEqual(
+      [ads.allowed, ads.ignoresGlobalGroup],
+      [true, true],
+      'the * group does not bind it',
+    );
+    assert.equal(byName.get('Googlebot')!.allowed, false);
+    assert.match(
+      String((byName.get('Perplexity-User')!.notes as string[])[0]),
+      /does not obey robots\.txt/,
+    );
+    const human = await runCli(['agents', robots]);
+    assert.match(human.stdout, /AI2Bot .*read by Google as "AI": it never names this crawler/);
+  });
+
   test('well-known crawlers allowed or blocked on /', async () => {
     const result = await runCli(['agents', ROBOTS, '--json']);
     assert.equal(result.code, 0);
