@@ -15,7 +15,7 @@ export type {
 } from './match/verdicts.ts';
 export type { Group } from './parse/groups.ts';
 export type { Rule } from './parse/tables.ts';
-export type { Extra, RequestRate, CleanParam } from './parse/extras.ts';
+export type { Extra, RequestRate, CleanParam, ContentSignals } from './parse/extras.ts';
 export type { ProfileName } from './match/profiles/index.ts';
 export {
   productToken,

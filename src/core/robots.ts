@@ -5,6 +5,7 @@ import {
   parseCrawlDelay,
   parseRequestRate,
   type CleanParam,
+  type ContentSignals,
   type Extra,
   type ExtraTable,
   type RequestRate,
@@ -206,8 +207,8 @@ export class RobotsTxt {
   }
 
   /** Content-Signal settings of the groups that apply to the agent, merged (first wins). */
-  contentSignals(userAgent: UserAgent): Record<string, boolean> | undefined {
-    let signals: Record<string, boolean> | undefined;
+  contentSignals(userAgent: UserAgent): ContentSignals | undefined {
+    let signals: ContentSignals | undefined;
     for (const extra of this.#extrasFor(userAgent)) {
       if (extra.key !== 'content-signal') continue;
       signals = { ...parseContentSignal(extra.value), ...signals };

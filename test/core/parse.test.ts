@@ -145,6 +145,16 @@ describe('extras: the lines Google ignores', () => {
     ]);
     assert.deepEqual(robots.contentSignals('x'), { search: true, 'ai-train': false });
     assert.equal(robots.contentSignals('Yandex'), undefined);
+    // Cloudflare's newer use= value is kept as its value, beside the yes/no signals.
+    const signals = parse(
+      'User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no, use=reference\nAllow: /\n',
+    ).contentSignals('x');
+    assert.deepEqual(signals, {
+      search: true,
+      'ai-input': true,
+      'ai-train': false,
+      use: 'reference',
+    });
   });
 
   test('every extra keeps its key, value, line and group', () => {

@@ -172,13 +172,29 @@ export function parseCleanParam(value: string, line: number): CleanParam | undef
  * Content-Signal (contentsignals.org): `search=yes, ai-train=no` → `{ search: true,
  * 'ai-train': false }`. Entries that are not `name=yes|no` are left out.
  */
-export function parseContentSignal(value: string): Record<string, boolean> {
-  const signals: Record<string, boolean> = {};
+/**
+ * Cloudflare's `Content-Signal: search=yes, ai-train=no, use=reference`: each `yes`/`no`
+ * signal as a boolean, and `use` (how content may be used in answers: `immediate`,
+ * `reference`, `full`) as its value.
+ */
+export function parseContentSignal(value: string): ContentSignals {
+  const signals: ContentSignals = {};
   for (const entry of value.split(',')) {
     const [name, setting] = entry.split('=').map((part) => part.trim().toLowerCase());
-    if (name && (setting === 'yes' || setting === 'no')) signals[name] = setting === 'yes';
+    if (!name || setting === undefined) continue;
+    if (name === 'use') {
+      if (setting !== '') signals.use = setting;
+    } else if (setting === 'yes' || setting === 'no') {
+      signals[name] = setting === 'yes';
+    }
   }
   return signals;
+}
+
+/** Content-Signal settings: `search`, `ai-input`, `ai-train`... as booleans, `use` as its value. */
+export interface ContentSignals {
+  use?: string;
+  [signal: string]: boolean | string | undefined;
 }
 
 /** Keys that mean crawl-delay in the wild. */
