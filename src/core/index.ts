@@ -5,6 +5,13 @@
 export { parse, type ParseOptions } from './parse.ts';
 export { tokenizeBody, DEFAULT_MAX_BYTES, type RobotsBody } from './parse/body.ts';
 export { RobotsTxt } from './robots.ts';
+export {
+  USAGE_LABELS,
+  type ContentUsage,
+  type UsageLabel,
+  type UsagePreference,
+  type UsageRule,
+} from './match/content-usage.ts';
 export type {
   UserAgent,
   Explanation,

@@ -15,6 +15,15 @@ import type { Profile, ProfileName } from './match/profiles/index.ts';
 import { RuleIndex, type BestMatch } from './match/rule-index.ts';
 import { crawlerName, isValidProductToken } from './agents.ts';
 import {
+  combineRules,
+  noPreference,
+  splitRule,
+  type ContentUsage,
+  type UsageRule,
+} from './match/content-usage.ts';
+import { matchesPattern } from './match/wildcard.ts';
+import { utf8ByteString } from './parse/bytes.ts';
+import {
   type AgentNote,
   type Explanation,
   type RuleMatch,
@@ -214,6 +223,38 @@ export class RobotsTxt {
       signals = { ...parseContentSignal(extra.value), ...signals };
     }
     return signals;
+  }
+
+  /**
+   * What the site says `url`'s content may be used for (AI training, search), from the
+   * `Content-Usage` rules of the groups that apply to `userAgent` (draft-ietf-aipref-attach):
+   * the rules with the longest path matching the URL, matched like Allow and Disallow, a rule
+   * without a path applying to every path, combined per category (any `n` disallows). A URL
+   * robots.txt disallows gets no preference. Never throws.
+   */
+  contentUsage(url: string, userAgent: UserAgent): ContentUsage {
+    const profile = this.#profile;
+    const path = profile.matchPath(String(url ?? ''));
+    if (!this.verdict(url, userAgent).allowed) {
+      return noPreference(path, 'disallowed-by-robots-txt');
+    }
+    let longest = -1;
+    let applied: UsageRule[] = [];
+    for (const extra of this.#extrasFor(userAgent)) {
+      if (extra.key !== 'content-usage') continue;
+      const rule = { line: extra.line, ...splitRule(extra.value) };
+      // The path as a rule's would be: its bytes, normalised by the profile.
+      const pattern = rule.path === '' ? '' : profile.normalizePattern(utf8ByteString(rule.path));
+      const matches =
+        pattern === '' ||
+        (profile.isWildPattern(pattern) ? matchesPattern(pattern, path) : path.startsWith(pattern));
+      if (!matches || pattern.length < longest) continue;
+      if (pattern.length > longest) applied = [];
+      longest = pattern.length;
+      applied.push(rule);
+    }
+    if (applied.length === 0) return noPreference(path, 'no-content-usage-rule');
+    return { ...combineRules(applied), rules: applied, reason: 'stated', path };
   }
 
   /** The first `Host:` value (Yandex's preferred mirror), if any. */

@@ -19,6 +19,8 @@ const line = fc.oneof(
   fc.constant(''),
   fc.constant('Crawl-delay: 2'),
   fc.constant('allow: /a/index.html'),
+  pathish.map((p) => `Content-Usage: ${p} train-ai=n`),
+  fc.constantFrom('Content-Usage: search=y', 'Content-Usage: Train-AI=n', 'Content-Usage: x=('),
 );
 const robotsArb = fc.array(line, { maxLength: 14 }).map((lines) => lines.join('\n') + '\n');
 const urlArb = pathish.map((p) => `http://example.com/${p}`);
@@ -83,6 +85,7 @@ for (const name of Object.keys(PROFILES) as ProfileName[]) {
             const robots = parse(body, { profile: name });
             robots.explain(url, agent);
             robots.verdict(`http://h/${url}`, [agent, 'x']);
+            robots.contentUsage(`http://h/${url}`, agent);
             void robots.groups;
             void robots.extras;
           },
