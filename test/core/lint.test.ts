@@ -187,6 +187,23 @@ describe('lint', () => {
     );
   });
 
+  test('AI-usage lines: malformed Content-Usage statements and Content-Signal entries', () => {
+    const body =
+      'User-agent: *\nContent-Usage: /a/ Train-AI=n\nContent-Usage: train-ai=maybe, search=y\n' +
+      'Content-Usage: /b/ train-ai=n, search=y\nContent-Signal: search=yes, ai-train=nope, use=reference\nAllow: /\n';
+    const found = lint(body).diagnostics.filter((d) => d.code !== 'ignored-by-google');
+    assert.deepEqual(
+      found.map((d) => [d.code, d.line]),
+      [
+        ['content-usage-invalid', 2],
+        ['content-usage-invalid', 3],
+        ['content-signal-invalid', 5],
+      ],
+    );
+    assert.match(found[0]!.message, /keys are lower case/);
+    assert.match(found[2]!.message, /"ai-train=nope"/);
+  });
+
   test('content past 500 KiB: reported with the rules it drops', () => {
     const head = 'User-agent: *\nDisallow: /a\n';
     const body = head + '#'.repeat(512_000) + '\nDisallow: /b\nUser-agent: x\nDisallow: /c\n';

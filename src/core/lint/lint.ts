@@ -1,6 +1,7 @@
 import { isGlobalAgent, productToken } from '../agents.ts';
 import { GroupBuilder } from '../parse/groups.ts';
 import { checkGroups } from './lint-groups.ts';
+import { checkUsageLine } from './usage-lines.ts';
 import { checkWholeFile, endsLine, fileRank, withoutLineNoise } from './file-level.ts';
 import { PROFILES } from '../match/profiles/index.ts';
 import { byteStringToBytes, displayText } from '../parse/bytes.ts';
@@ -49,7 +50,9 @@ export type DiagnosticCode =
   | 'merged-user-agents'
   | 'group-without-rules'
   | 'relative-sitemap'
-  | 'content-past-limit';
+  | 'content-past-limit'
+  | 'content-usage-invalid'
+  | 'content-signal-invalid';
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;
@@ -99,6 +102,8 @@ const SEVERITY: Record<DiagnosticCode, Severity> = {
   'group-without-rules': 'warning',
   'relative-sitemap': 'error',
   'content-past-limit': 'error',
+  'content-usage-invalid': 'warning',
+  'content-signal-invalid': 'warning',
 };
 
 /** Keys other crawlers read and Google ignores. */
@@ -109,6 +114,7 @@ const OTHER_CRAWLERS_KEYS = new Map([
   ['request-rate', 'some crawlers read it'],
   ['visit-time', 'some crawlers read it'],
   ['content-signal', 'it states preferences for AI use (contentsignals.org)'],
+  ['content-usage', 'it states preferences for AI use (IETF AIPREF)'],
 ]);
 /** Page-level directives that belong in meta tags or headers, not in robots.txt. */
 const PAGE_LEVEL_KEYS = new Set(['noindex', 'nofollow', 'noarchive']);
@@ -321,6 +327,7 @@ function checkPath(d: Directive, add: Add): void {
 function checkOtherKey(d: Directive, add: Add): void {
   const key = displayText(d.key).toLowerCase();
   const readers = OTHER_CRAWLERS_KEYS.get(key);
+  checkUsageLine(key, displayText(d.value), d.line, d.valueColumn, add);
   if (readers) add('ignored-by-google', d.line, d.keyColumn, `Google ignores "${key}"; ${readers}`);
   else if (PAGE_LEVEL_KEYS.has(key)) {
     add(
