@@ -7,6 +7,7 @@ export { tokenizeBody, DEFAULT_MAX_BYTES, type RobotsBody } from './parse/body.t
 export { RobotsTxt } from './robots.ts';
 export {
   USAGE_LABELS,
+  statementPreferences as usagePreferences,
   type ContentUsage,
   type UsageLabel,
   type UsagePreference,

@@ -28,6 +28,10 @@ export interface PagePolicy {
   unavailableAfter: Date | undefined;
   /** May index the page when it is embedded in another (`indexifembedded`, with noindex). */
   indexIfEmbedded: boolean;
+  /** May use the page for AI (`noai` → false; a common, unstandardised directive). */
+  ai: boolean;
+  /** May use the page's images for AI (`noimageai`, `noai` → false). */
+  imageAi: boolean;
 }
 
 export type PolicyField = keyof PagePolicy;
@@ -44,6 +48,8 @@ export const OPEN_POLICY: Readonly<PagePolicy> = {
   imageIndex: true,
   unavailableAfter: undefined,
   indexIfEmbedded: false,
+  ai: true,
+  imageAi: true,
 };
 
 /** One directive as written, e.g. `max-snippet:50`, and what it sets. */
@@ -143,6 +149,8 @@ const FLAG_DIRECTIVES: Record<string, Partial<PagePolicy>> = {
   notranslate: { translate: false },
   noimageindex: { imageIndex: false },
   indexifembedded: { indexIfEmbedded: true },
+  noai: { ai: false, imageAi: false },
+  noimageai: { imageAi: false },
 };
 
 /**

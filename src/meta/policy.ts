@@ -1,4 +1,9 @@
-import { productToken } from '../core/index.ts';
+import {
+  productToken,
+  usagePreferences,
+  type UsageLabel,
+  type UsagePreference,
+} from '../core/index.ts';
 import {
   isMoreRestrictive,
   OPEN_POLICY,
@@ -44,6 +49,11 @@ export interface PagePolicyResult {
   directives: AppliedDirective[];
   /** Unknown directives and malformed values: reported, never thrown. */
   problems: PagePolicyProblem[];
+  /**
+   * The `Content-Usage` response header's preferences (draft-ietf-aipref-attach: train-ai,
+   * search), when the header is present.
+   */
+  contentUsage?: Record<UsageLabel, UsagePreference>;
   /** How much of the HTML was read: stopping at the end of the head. */
   html?: { charsRead: number; stoppedAt: HeadRead['stoppedAt'] };
 }
@@ -132,7 +142,16 @@ export async function pagePolicy(
       }
     }
   }
-  return { agent: agents, policy, decidedBy, directives, problems, ...(html ? { html } : {}) };
+  const usage = input.headers === undefined ? [] : headerValues(input.headers, 'content-usage');
+  return {
+    agent: agents,
+    policy,
+    decidedBy,
+    directives,
+    problems,
+    ...(usage.length > 0 ? { contentUsage: usagePreferences(usage.join(', ')) } : {}),
+    ...(html ? { html } : {}),
+  };
 }
 
 /**

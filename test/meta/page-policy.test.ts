@@ -374,3 +374,24 @@ describe('crawlDecision and linkRel', () => {
     assert.equal(linkRel(null, { follow: false }).follow, false);
   });
 });
+
+describe('AI-usage on the page: noai, noimageai and the Content-Usage header', () => {
+  test('noai and noimageai restrict the ai and imageAi fields, true unless restricted', async () => {
+    const open = await pagePolicy({ html: head(meta('robots', 'index')) }, 'x');
+    assert.deepEqual([open.policy.ai, open.policy.imageAi], [true, true]);
+    const noai = await pagePolicy({ html: head(meta('robots', 'noai')) }, 'x');
+    assert.deepEqual([noai.policy.ai, noai.policy.imageAi], [false, false]);
+    assert.equal(noai.decidedBy.ai?.text, 'noai');
+    const images = await pagePolicy({ headers: { 'x-robots-tag': 'noimageai' } }, 'x');
+    assert.deepEqual([images.policy.ai, images.policy.imageAi], [true, false]);
+    assert.deepEqual(images.problems, [], 'known directives, not unknown ones');
+  });
+
+  test('the Content-Usage response header gives train-ai and search preferences', async () => {
+    const result = await pagePolicy({ headers: { 'content-usage': 'train-ai=n, search=y' } }, 'x');
+    assert.deepEqual(result.contentUsage, { 'train-ai': 'disallowed', search: 'allowed' });
+    const broken = await pagePolicy({ headers: { 'Content-Usage': 'Train-AI=n' } }, 'x');
+    assert.deepEqual(broken.contentUsage, { 'train-ai': 'unknown', search: 'unknown' });
+    assert.equal((await pagePolicy({ headers: {} }, 'x')).contentUsage, undefined);
+  });
+});

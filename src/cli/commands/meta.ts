@@ -129,6 +129,8 @@ const SHOWN: PolicyField[] = [
   'imageIndex',
   'unavailableAfter',
   'indexIfEmbedded',
+  'ai',
+  'imageAi',
 ];
 
 function print(output: Output, source: string, decision: CrawlDecision): void {
