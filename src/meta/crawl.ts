@@ -63,7 +63,7 @@ export async function crawlDecision(
   const from = (field: 'index' | 'follow' | 'unavailableAfter') => {
     const d = decidedBy[field];
     return d
-      ? ` (${d.kind === 'meta' ? `meta ${d.agent === '*' ? 'robots' : d.agent}, line ${d.line}` : `X-Robots-Tag${d.agent === '*' ? '' : ` for ${d.agent}`}`}: ${d.text})`
+      ? ` (${d.kind === 'meta' ? `meta ${d.agent === '*' ? 'robots' : d.agent}, line ${d.line}` : `${d.field ?? 'X-Robots-Tag'}${d.agent === '*' ? '' : ` for ${d.agent}`}`}: ${d.text})`
       : '';
   };
   if (!policy.index) reasons.push(`noindex${from('index')}`);

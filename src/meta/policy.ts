@@ -14,6 +14,7 @@ import {
   type PagePolicy,
   type PolicyField,
 } from './directives.ts';
+import { robotsTagDirectives } from './robots-tag.ts';
 import { MAX_HEAD_CHARS, readHeadMetas, type HeadRead, type HtmlInput } from './html.ts';
 
 /** Response headers: a `Headers` object or a plain record (values may repeat as arrays). */
@@ -26,9 +27,11 @@ export interface DirectiveSource {
   agent: string;
   /** The directive as written. */
   text: string;
-  /** `meta`: the line of the tag; `header`: which X-Robots-Tag value (1-based). */
+  /** `meta`: the line of the tag; `header`: which value of its field (1-based). */
   line?: number;
   header?: number;
+  /** The header field: `Robots-Tag` (draft-illyes-repext); X-Robots-Tag when absent. */
+  field?: 'Robots-Tag';
 }
 
 export interface AppliedDirective extends DirectiveSource {
@@ -118,8 +121,10 @@ export async function pagePolicy(
       );
     }
   }
-  if (input.headers !== undefined)
+  if (input.headers !== undefined) {
     collect(headerDirectives(headerValues(input.headers, 'x-robots-tag')));
+    collect(robotsTagDirectives(headerValues(input.headers, 'robots-tag')));
+  }
 
   if (capped) limits.push(`directives past the first ${MAX_DIRECTIVES} were not read`);
   for (const message of limits) {

@@ -395,3 +395,44 @@ describe('AI-usage on the page: noai, noimageai and the Content-Usage header', (
     assert.equal((await pagePolicy({ headers: {} }, 'x')).contentUsage, undefined);
   });
 });
+
+describe('the Robots-Tag header (draft-illyes-repext)', () => {
+  const headers = { 'robots-tag': '*;nosnippet, ExampleBot;noindex' };
+
+  test("the draft's example: * gets nosnippet, ExampleBot noindex and nosnippet", async () => {
+    const example = await pagePolicy({ headers }, 'ExampleBot');
+    assert.deepEqual([example.policy.index, example.policy.snippet], [false, false]);
+    assert.equal(example.decidedBy.index?.field, 'Robots-Tag');
+    const other = await pagePolicy({ headers }, 'OtherBot');
+    assert.deepEqual([other.policy.index, other.policy.snippet], [true, false]);
+  });
+
+  test('joined with X-Robots-Tag and meta tags: the most restrictive wins', async () => {
+    const result = await pagePolicy(
+      {
+        html: head(meta('robots', 'noarchive')),
+        headers: { ...headers, 'x-robots-tag': 'nofollow' },
+      },
+      'ExampleBot',
+    );
+    const { index, snippet, archive, follow } = result.policy;
+    assert.deepEqual([index, snippet, archive, follow], [false, false, false, false]);
+  });
+
+  test('past the 8 KiB limit, complete members count and the cut one does not; a broken List gives none', async () => {
+    const filler = Array.from(
+      { length: 900 },
+      (_, i) => `Bot${String.fromCharCode(97 + (i % 26))};noarchive`,
+    ).join(', ');
+    const value = `ExampleBot;noindex, ${filler}, ExampleBot;nofollow`;
+    assert.ok(value.length > 8 * 1024);
+    const cut = await pagePolicy({ headers: { 'robots-tag': value } }, 'ExampleBot');
+    assert.deepEqual(
+      [cut.policy.index, cut.policy.follow],
+      [false, true],
+      'the member past the limit is ignored',
+    );
+    const broken = await pagePolicy({ headers: { 'robots-tag': '*;noindex,, x' } }, 'x');
+    assert.equal(broken.policy.index, true);
+  });
+});

@@ -162,7 +162,7 @@ function print(output: Output, source: string, decision: CrawlDecision): void {
       value instanceof Date ? value.toISOString() : value === undefined ? 'none' : String(value);
     const where = by
       ? color.dim(
-          `  ← ${by.kind === 'meta' ? `<meta name="${by.agent === '*' ? 'robots' : by.agent}"> line ${by.line}` : `X-Robots-Tag${by.agent === '*' ? '' : ` (${by.agent})`}`}: ${by.text}`,
+          `  ← ${by.kind === 'meta' ? `<meta name="${by.agent === '*' ? 'robots' : by.agent}"> line ${by.line}` : `${by.field ?? 'X-Robots-Tag'}${by.agent === '*' ? '' : ` (${by.agent})`}`}: ${by.text}`,
         )
       : '';
     row(field, shown + where);

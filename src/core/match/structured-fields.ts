@@ -16,6 +16,23 @@ export type SfItem =
 
 class Fail extends Error {}
 
+/** A List member (RFC 9651 §3.1): its item and its parameters' keys, in order. */
+export interface SfListMember {
+  item: SfItem;
+  params: string[];
+}
+
+/** The members of a List, or undefined if it does not parse. */
+export function parseList(input: string): SfListMember[] | undefined {
+  const parser = new Parser(input);
+  try {
+    return parser.list();
+  } catch (error) {
+    if (error instanceof Fail) return undefined;
+    throw error;
+  }
+}
+
 /** The members in order (a repeated key keeps its last value), or undefined if it fails. */
 export function parseDictionary(input: string): Map<string, SfItem> | undefined {
   const parser = new Parser(input);
@@ -40,6 +57,22 @@ class Parser {
 
   private at(): number {
     return this.text.charCodeAt(this.pos);
+  }
+
+  list(): SfListMember[] {
+    const members: SfListMember[] = [];
+    this.skip(0x20);
+    if (this.pos >= this.text.length) return members;
+    for (;;) {
+      const item = this.at() === 0x28 ? this.innerList() : this.bareItem();
+      members.push({ item, params: this.parameters() });
+      this.skipOws();
+      if (this.pos >= this.text.length) return members;
+      if (this.at() !== 0x2c) throw new Fail();
+      this.pos++;
+      this.skipOws();
+      if (this.pos >= this.text.length) throw new Fail(); // a trailing comma
+    }
   }
 
   dictionary(): Map<string, SfItem> {
@@ -81,16 +114,19 @@ class Parser {
     return this.text.slice(start, this.pos);
   }
 
-  private parameters(): void {
+  /** Parameters, read; their keys returned (values are not needed here). */
+  private parameters(): string[] {
+    const keys: string[] = [];
     while (this.at() === 0x3b) {
       this.pos++;
       this.skip(0x20);
-      this.key();
+      keys.push(this.key());
       if (this.at() === 0x3d) {
         this.pos++;
         this.bareItem();
       }
     }
+    return keys;
   }
 
   private innerList(): SfItem {
