@@ -204,6 +204,35 @@ describe('lint', () => {
     assert.match(found[2]!.message, /"ai-train=nope"/);
   });
 
+  test('Content-Usage under a disallowed path, and groups a first-match parser reads differently', () => {
+    const body =
+      'User-agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: /never/x/ train-ai=y\nContent-Usage: /ok/ train-ai=y\n\n' +
+      'User-agent: ExampleBot\nAllow: /\n\nUser-agent: *\nDisallow: /z\n';
+    const found = lint(body).diagnostics.filter((d) => d.code !== 'ignored-by-google');
+    assert.deepEqual(
+      found.map((d) => [d.code, d.line, d.related]),
+      [
+        ['content-usage-unreachable', 4, [3]],
+        ['split-group', 10, [1]],
+      ],
+    );
+    // An allow that can re-allow URLs under the path: no report.
+    const reallowed = lint(
+      'User-agent: *\nDisallow: /never/\nAllow: /never/x/open\nContent-Usage: /never/x/ train-ai=y\n',
+    );
+    assert.ok(!reallowed.diagnostics.some((d) => d.code === 'content-usage-unreachable'));
+  });
+
+  test('a line of stars is linted in linear time (no backtracking regex)', () => {
+    // The line is cut at 16,663 bytes, all stars: the shadowing check strips the trailing
+    // stars (a linear loop) and finds that /a is never decided.
+    const report = lint(`User-agent: *\nDisallow: /${'*'.repeat(200_000)}x\nAllow: /a\n`);
+    assert.deepEqual(
+      report.diagnostics.map((d) => d.code),
+      ['line-too-long', 'shadowed-rule'],
+    );
+  });
+
   test('content past 500 KiB: reported with the rules it drops', () => {
     const head = 'User-agent: *\nDisallow: /a\n';
     const body = head + '#'.repeat(512_000) + '\nDisallow: /b\nUser-agent: x\nDisallow: /c\n';

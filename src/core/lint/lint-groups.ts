@@ -1,6 +1,7 @@
 import { displayText } from '../parse/bytes.ts';
 import type { ParsedFile } from '../parse/groups.ts';
 import type { Add } from './lint.ts';
+import { splitRule } from '../match/content-usage.ts';
 import { literalPrefix } from '../match/pattern.ts';
 
 /**
@@ -65,6 +66,23 @@ export function checkGroups(
       byToken.set(token, list);
     }
   }
+  // Google merges every group naming a crawler; a parser that stops at the first (and the
+  // 1996 standard) never reads the later ones.
+  for (const [token, merged] of byToken) {
+    const name = token === '*' ? '*' : `"${token}"`;
+    for (const g of merged.slice(1)) {
+      const line = groups.agentLines[groups.agentRange(g)[0]]!;
+      const first = groups.agentLines[groups.agentRange(merged[0]!)[0]]!;
+      add(
+        'split-group',
+        line,
+        1,
+        `another group for ${name} (the first is on line ${first}): Google merges them, but parsers that take the first matching group ignore this one's rules`,
+        [first],
+      );
+    }
+  }
+  const usage = parsed.extras.list().filter((e) => e.key === 'content-usage');
   const seen = new Set<string>();
   const reported = new Set<string>();
   for (const merged of byToken.values()) {
@@ -82,6 +100,21 @@ export function checkGroups(
           line,
           column: valueColumns.get(line) ?? 1,
         });
+      }
+    }
+    for (const extra of usage) {
+      if (extra.group === undefined || !merged.includes(extra.group)) continue;
+      const { path } = splitRule(extra.value);
+      const blocker = path === '' ? undefined : disallowedUnder(selected, path);
+      if (blocker && !reported.has(`usage:${extra.line}`)) {
+        reported.add(`usage:${extra.line}`);
+        add(
+          'content-usage-unreachable',
+          extra.line,
+          1,
+          `Content-Usage for ${path} never applies: line ${blocker.line} disallows every URL under it, and disallowed URLs carry no usage preference`,
+          [blocker.line],
+        );
       }
     }
     for (const [code, rule, other] of findInertRules(selected)) {
@@ -115,7 +148,10 @@ function* findInertRules(
   for (const rule of rules) {
     if (rule.pattern === '') continue;
     byPattern.set(rule.pattern, [...(byPattern.get(rule.pattern) ?? []), rule]);
-    const prefix = rule.pattern.replace(/\*+$/, '');
+    // Trailing stars dropped by hand: a regex for it backtracks on a line of stars.
+    let cut = rule.pattern.length;
+    while (cut > 0 && rule.pattern.charCodeAt(cut - 1) === 0x2a) cut--;
+    const prefix = rule.pattern.slice(0, cut);
     if (!prefix.includes('*') && !prefix.endsWith('$')) {
       prefixRules.set(prefix, [...(prefixRules.get(prefix) ?? []), rule]);
     }
@@ -145,4 +181,25 @@ function* findInertRules(
       }
     }
   }
+}
+
+/**
+ * The disallow rule that blocks every URL under `path` for these rules, if one does: it
+ * matches `path` as a plain prefix, longer than any allow matching `path`, and no allow
+ * could re-allow a URL under `path` (none has a literal prefix extending it).
+ */
+function disallowedUnder(rules: readonly RuleSeen[], path: string): RuleSeen | undefined {
+  const plain = (r: RuleSeen) => !r.pattern.includes('*') && !r.pattern.endsWith('$');
+  const blocker = rules
+    .filter((r) => !r.allow && r.pattern !== '' && plain(r) && path.startsWith(r.pattern))
+    .sort((a, b) => b.pattern.length - a.pattern.length)[0];
+  if (!blocker) return undefined;
+  const reallows = rules.some(
+    (r) =>
+      r.allow &&
+      r.pattern.length >= blocker.pattern.length &&
+      (literalPrefix(r.pattern, true).startsWith(path) ||
+        path.startsWith(literalPrefix(r.pattern, true))),
+  );
+  return reallows ? undefined : blocker;
 }

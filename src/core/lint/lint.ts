@@ -52,6 +52,8 @@ export type DiagnosticCode =
   | 'relative-sitemap'
   | 'content-past-limit'
   | 'content-usage-invalid'
+  | 'content-usage-unreachable'
+  | 'split-group'
   | 'content-signal-invalid';
 
 export interface Diagnostic {
@@ -103,6 +105,8 @@ const SEVERITY: Record<DiagnosticCode, Severity> = {
   'relative-sitemap': 'error',
   'content-past-limit': 'error',
   'content-usage-invalid': 'warning',
+  'content-usage-unreachable': 'warning',
+  'split-group': 'info',
   'content-signal-invalid': 'warning',
 };
 
