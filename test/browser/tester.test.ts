@@ -244,6 +244,33 @@ describe('the web tester', () => {
     );
   });
 
+  test("a file stating Content-Usage: each URL's AI-use preferences beside its verdict", async () => {
+    await page.fill(
+      '#robots',
+      'User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n',
+    );
+    await page.fill('#agent', 'OtherBot');
+    await page.fill(
+      '#urls',
+      'https://example.com/test\nhttps://example.com/never/test\nhttps://example.com/ai-ok/test',
+    );
+    await page.waitForFunction(() => document.querySelectorAll('#results td.usage').length === 3);
+    assert.deepEqual(await page.locator('#results td.usage').allInnerTexts(), [
+      'train-ai: no (line 4) · search: unstated',
+      'none (not crawlable)',
+      'train-ai: yes (line 5) · search: unstated',
+    ]);
+    assert.equal(await page.locator('th.usage').isVisible(), true);
+    await page.screenshot({ path: join(ROOT, 'test-artifacts/tester-usage.png') });
+    await page.fill('#robots', ROBOTS);
+    await page.waitForFunction(() => document.querySelectorAll('#results td.usage').length === 0);
+    assert.equal(
+      await page.locator('th.usage').isVisible(),
+      false,
+      'hidden when nothing is stated',
+    );
+  });
+
   test('on a 390 px screen the verdicts come first, and URLs take the full width', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.fill(

@@ -8,6 +8,7 @@ import {
   KNOWN_AGENTS,
   lint,
   parse,
+  type ContentUsage,
   type Diagnostic,
   type Explanation,
   type ProfileName,
@@ -97,13 +98,30 @@ function render(): void {
   );
   if (selected === undefined || !urls.includes(selected)) selected = urls[0];
 
-  renderResults(verdicts);
+  // What the file says each URL may be used for (Content-Usage), shown when it says anything.
+  const usages = unreachable ? [] : urls.map((url) => robots.contentUsage(url, agent));
+  const stated = usages.some((u) => u.reason === 'stated');
+  document.body.classList.toggle('with-usage', stated);
+  renderResults(verdicts, stated ? usages : []);
   renderView(text, verdicts, diagnostics);
   const blocked = verdicts.filter(([, v]) => !v.allowed).length;
   const note = name.note ? ` (${name.note})` : '';
   summary.textContent = urls.length
     ? `${agent}: ${urls.length - blocked} allowed, ${blocked} disallowed${describeGroup(verdicts[0]?.[1])}${note}`
     : 'Add URLs to see verdicts.';
+}
+
+/** A URL's Content-Usage preferences in a few words (`train-ai: no · search: yes`). */
+function describeUsage(usage: ContentUsage): string {
+  if (usage.reason === 'disallowed-by-robots-txt') return 'none (not crawlable)';
+  if (usage.reason === 'no-content-usage-rule') return 'none stated';
+  const word = { allowed: 'yes', disallowed: 'no', unknown: 'unstated' } as const;
+  return Object.entries(usage.preferences)
+    .map(([label, preference]) => {
+      const line = usage.decidedBy[label as keyof typeof usage.decidedBy]?.line;
+      return `${label}: ${word[preference]}${line ? ` (line ${line})` : ''}`;
+    })
+    .join(' · ');
 }
 
 /** The verdict for every URL while the site's robots.txt cannot be reached (5xx, timeout). */
@@ -131,9 +149,12 @@ function describeGroup(verdict: Explanation | undefined): string {
     : ` · no group names it, so the * group (line ${verdict.group.lines.join(', ')})`;
 }
 
-function renderResults(verdicts: readonly (readonly [string, Explanation])[]): void {
+function renderResults(
+  verdicts: readonly (readonly [string, Explanation])[],
+  usages: readonly ContentUsage[],
+): void {
   results.replaceChildren(
-    ...verdicts.map(([url, verdict]) => {
+    ...verdicts.map(([url, verdict], i) => {
       const row = element('tr', url === selected ? 'selected' : undefined);
       row.dataset.url = url;
       row.dataset.line = String(verdict.line);
@@ -151,6 +172,8 @@ function renderResults(verdicts: readonly (readonly [string, Explanation])[]): v
               ? '/robots.txt is always allowed'
               : 'no rule matches';
       row.append(element('td', 'url', url), cell, why);
+      const usage = usages[i];
+      if (usage) row.append(element('td', 'usage', describeUsage(usage)));
       row.addEventListener('click', () => {
         selected = url;
         render();
