@@ -24,20 +24,18 @@ export interface SfListMember {
 
 /** The members of a List, or undefined if it does not parse. */
 export function parseList(input: string): SfListMember[] | undefined {
-  const parser = new Parser(input);
-  try {
-    return parser.list();
-  } catch (error) {
-    if (error instanceof Fail) return undefined;
-    throw error;
-  }
+  return parsed(input, (parser) => parser.list());
 }
 
 /** The members in order (a repeated key keeps its last value), or undefined if it fails. */
 export function parseDictionary(input: string): Map<string, SfItem> | undefined {
-  const parser = new Parser(input);
+  return parsed(input, (parser) => parser.dictionary());
+}
+
+/** Runs one top-level parse; a syntax failure is undefined, anything else a real error. */
+function parsed<T>(input: string, read: (parser: Parser) => T): T | undefined {
   try {
-    return parser.dictionary();
+    return read(new Parser(input));
   } catch (error) {
     if (error instanceof Fail) return undefined;
     throw error;
@@ -61,25 +59,16 @@ class Parser {
 
   list(): SfListMember[] {
     const members: SfListMember[] = [];
-    this.skip(0x20);
-    if (this.pos >= this.text.length) return members;
-    for (;;) {
+    this.members(() => {
       const item = this.at() === 0x28 ? this.innerList() : this.bareItem();
       members.push({ item, params: this.parameters() });
-      this.skipOws();
-      if (this.pos >= this.text.length) return members;
-      if (this.at() !== 0x2c) throw new Fail();
-      this.pos++;
-      this.skipOws();
-      if (this.pos >= this.text.length) throw new Fail(); // a trailing comma
-    }
+    });
+    return members;
   }
 
   dictionary(): Map<string, SfItem> {
     const members = new Map<string, SfItem>();
-    this.skip(0x20);
-    if (this.pos >= this.text.length) return members;
-    for (;;) {
+    this.members(() => {
       const key = this.key();
       let item: SfItem;
       if (this.at() === 0x3d) {
@@ -90,9 +79,18 @@ class Parser {
       }
       this.parameters();
       members.set(key, item); // a repeated key keeps its last value
+    });
+    return members;
+  }
 
+  /** The whole input as comma-separated members (§4.2.1, §4.2.2), `member` reading each. */
+  private members(member: () => void): void {
+    this.skip(0x20);
+    if (this.pos >= this.text.length) return;
+    for (;;) {
+      member();
       this.skipOws();
-      if (this.pos >= this.text.length) return members;
+      if (this.pos >= this.text.length) return;
       if (this.at() !== 0x2c) throw new Fail();
       this.pos++;
       this.skipOws();
