@@ -29,6 +29,12 @@ export interface KnownAgent {
     | 'other';
 }
 
+/** ai.robots.txt's entries by lower-cased name (names compare without case, as robots.txt does); the first of a name kept. */
+const LISTED = new Map<string, AiRobotsTxtEntry>();
+for (const entry of AI_ROBOTS_TXT) {
+  if (!LISTED.has(entry.name.toLowerCase())) LISTED.set(entry.name.toLowerCase(), entry);
+}
+
 /** repkit's own entries, by owner. */
 const REPKIT_AGENTS: readonly KnownAgent[] = (
   [
@@ -74,43 +80,43 @@ const REPKIT_AGENTS: readonly KnownAgent[] = (
     { name: 'Google-Site-Verification', owner: 'Google', purpose: 'other', userTriggered: true },
     { name: 'Google-Read-Aloud', owner: 'Google', purpose: 'other', userTriggered: true },
   ] as Omit<KnownAgent, 'source'>[]
-).map((agent) => {
+).map((agent) => ({
+  ...agent,
   // What ai.robots.txt knows of a crawler repkit also lists (what it does, whether it obeys).
-  const listed = AI_ROBOTS_TXT.find((e) => e.name.toLowerCase() === agent.name.toLowerCase());
+  ...listedFacts(LISTED.get(agent.name.toLowerCase())),
+  source: 'repkit' as const,
+}));
+
+/** The facts an ai.robots.txt entry adds to a crawler: what it does, whether it obeys. */
+function listedFacts(entry: AiRobotsTxtEntry | undefined): Partial<KnownAgent> {
   return {
-    ...agent,
-    ...(listed?.function ? { function: listed.function } : {}),
-    ...(listed?.respectsRobotsTxt !== undefined
-      ? { respectsRobotsTxt: listed.respectsRobotsTxt }
+    ...(entry?.function ? { function: entry.function } : {}),
+    ...(entry?.respectsRobotsTxt !== undefined
+      ? { respectsRobotsTxt: entry.respectsRobotsTxt }
       : {}),
-    source: 'repkit' as const,
   };
-});
+}
 
 /** The purpose an ai.robots.txt entry's function reads as. */
 function purposeOf(entry: AiRobotsTxtEntry): KnownAgent['purpose'] {
   const text = (entry.function ?? '').toLowerCase();
-  if (/train|training|dataset|data scraper|scrap/.test(text)) return 'ai-training';
+  if (/train|dataset|scrap/.test(text)) return 'ai-training';
   if (/search/.test(text)) return 'ai-search';
   if (/assistant|agent|user|prompt/.test(text)) return 'ai-assistant';
   return 'other';
 }
 
+const OWN = new Set(REPKIT_AGENTS.map((agent) => agent.name.toLowerCase()));
+
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
   ...REPKIT_AGENTS,
-  ...AI_ROBOTS_TXT.filter(
-    (entry, i) =>
-      // Names compare without case, as robots.txt does: repkit's entry, or the list's first.
-      !REPKIT_AGENTS.some((a) => a.name.toLowerCase() === entry.name.toLowerCase()) &&
-      AI_ROBOTS_TXT.findIndex((e) => e.name.toLowerCase() === entry.name.toLowerCase()) === i,
-  ).map((entry): KnownAgent => ({
-    name: entry.name,
-    owner: entry.operator ?? 'unknown',
-    purpose: purposeOf(entry),
-    ...(entry.function ? { function: entry.function } : {}),
-    ...(entry.respectsRobotsTxt !== undefined
-      ? { respectsRobotsTxt: entry.respectsRobotsTxt }
-      : {}),
-    source: 'ai.robots.txt',
-  })),
+  ...[...LISTED]
+    .filter(([name]) => !OWN.has(name))
+    .map(([, entry]): KnownAgent => ({
+      name: entry.name,
+      owner: entry.operator ?? 'unknown',
+      purpose: purposeOf(entry),
+      ...listedFacts(entry),
+      source: 'ai.robots.txt',
+    })),
 ];
