@@ -1,3 +1,9 @@
 /** repkit/cache: where the fetch layer keeps robots.txt results, and the stores for it. */
-export { isCurrentEntry, type CacheEntry, type CacheStore, type Lease } from './store.ts';
+export {
+  isCurrentEntry,
+  usedEntry,
+  type CacheEntry,
+  type CacheStore,
+  type Lease,
+} from './store.ts';
 export { MemoryStore, type MemoryStoreOptions } from './memory.ts';

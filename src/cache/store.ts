@@ -64,3 +64,11 @@ export interface Lease {
 export function isCurrentEntry(value: unknown): value is CacheEntry {
   return typeof value === 'object' && value !== null && (value as { v?: unknown }).v === 1;
 }
+
+/**
+ * The copy an entry's verdicts are made from: its last good copy while fetching fails,
+ * otherwise the entry itself.
+ */
+export function usedEntry(entry: CacheEntry): Omit<CacheEntry, 'lastGood'> {
+  return entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
+}

@@ -14,6 +14,7 @@ import {
   type CheckReason,
   type RobotsState,
 } from '../fetch/index.ts';
+import { usedEntry } from '../cache/store.ts';
 import { CliError } from './errors.ts';
 import { fetchClient } from './fetching.ts';
 
@@ -107,8 +108,7 @@ export async function loadRobots(source: string, options: SourceOptions): Promis
   });
   try {
     const state = await client.robotsFor(source);
-    const used =
-      state.entry.outcome === 'error' && state.entry.lastGood ? state.entry.lastGood : state.entry;
+    const used = usedEntry(state.entry);
     const bytes = new Uint8Array(Buffer.from(used.body ?? '', 'base64'));
     return {
       label: state.location.robotsUrl,

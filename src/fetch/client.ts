@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { MemoryStore } from '../cache/memory.ts';
-import type { CacheEntry, CacheStore, Lease } from '../cache/store.ts';
+import { usedEntry, type CacheEntry, type CacheStore, type Lease } from '../cache/store.ts';
 import {
   DEFAULT_MAX_BYTES,
   parse,
@@ -222,7 +222,7 @@ export class RobotsClient {
     // The entry in use, kept with its parsed file until it expires: most checks touch neither
     // the store nor the parser.
     const hot = this.hot.get(origin);
-    if (hot && this.now() < hot.entry.expiresAt) {
+    if (hot && this.isFresh(hot)) {
       this.hot.delete(origin);
       this.hot.set(origin, hot); // most recently used last
       return {
@@ -241,7 +241,7 @@ export class RobotsClient {
       entry = await this.refresh(location, cached);
       fetched = true;
     }
-    const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
+    const used = usedEntry(entry);
     const stale = used !== entry;
     const source = stale ? 'stale' : fetched ? 'fetched' : 'cache';
     const robots = used.outcome === 'ok' ? this.parsedFor(hot, used) : undefined;
@@ -259,7 +259,7 @@ export class RobotsClient {
   async preflight(url: string): Promise<void> {
     const location = locate(url);
     const hot = this.hot.get(location.origin);
-    if (hot && this.now() < hot.entry.expiresAt) return;
+    if (hot && this.isFresh(hot)) return;
     try {
       await this.resolver.resolve(new URL(location.origin).hostname);
     } catch (error) {
@@ -409,8 +409,7 @@ export class RobotsClient {
   }
 
   private remember(origin: string, hot: Omit<HotEntry, 'robotsFetchedAt' | 'bytes'>): void {
-    const used =
-      hot.entry.outcome === 'error' && hot.entry.lastGood ? hot.entry.lastGood : hot.entry;
+    const used = usedEntry(hot.entry);
     this.dropHot(origin);
     const kept: HotEntry = { ...hot, robotsFetchedAt: used.fetchedAt, bytes: estimateBytes(hot) };
     this.hot.set(origin, kept);
@@ -421,6 +420,11 @@ export class RobotsClient {
     ) {
       this.dropHot(this.hot.keys().next().value!);
     }
+  }
+
+  /** The entry in use is still fresh: checks need neither the store, nor a fetch, nor DNS. */
+  private isFresh(hot: HotEntry): boolean {
+    return this.now() < hot.entry.expiresAt;
   }
 
   private dropHot(origin: string): void {

@@ -1,4 +1,5 @@
 import type { VerdictReason, Explanation, RuleMatch } from '../core/index.ts';
+import { usedEntry } from '../cache/store.ts';
 import type { RobotsState } from './client.ts';
 import { DEFAULT_POLICY } from './policy.ts';
 
@@ -63,7 +64,7 @@ export function verdictFromState(
   } = {},
 ): CheckResult {
   const { entry, source, location } = state;
-  const used = entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
+  const used = usedEntry(entry);
   const base = {
     url,
     agent: [...agents],

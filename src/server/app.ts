@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { RedisStore } from '../cache/redis.ts';
+import { usedEntry } from '../cache/store.ts';
 import { crawlerName, type Explanation, type ProfileName } from '../core/index.ts';
 import {
   InvalidUrlError,
@@ -217,14 +218,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const large = new Map<string, number[]>();
     states.forEach((state, i) => {
       if (!state.robots || state.robots.bytes.read <= LARGE_BODY) return;
-      const key = `${state.location.origin} ${usedEntry(state).fetchedAt}`;
+      const key = `${state.location.origin} ${usedEntry(state.entry).fetchedAt}`;
       large.set(key, [...(large.get(key) ?? []), i]);
     });
     await Promise.all(
       [...large].map(async ([key, indexes]) => {
         const found = await work.run('checks', {
           key,
-          body: Buffer.from(usedEntry(states[indexes[0]!]!).body ?? '', 'base64'),
+          body: Buffer.from(usedEntry(states[indexes[0]!]!.entry).body ?? '', 'base64'),
           profile: client.profile,
           maxBytes: client.maxBytes,
           urls: indexes.map((i) => urls[i]!),
@@ -290,7 +291,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const { url } = request.query as { url: string };
     const state = await stateFor(url, 'querystring.url');
     const { entry } = state;
-    const used = usedEntry(state);
+    const used = usedEntry(state.entry);
     return {
       robotsUrl: state.location.robotsUrl,
       outcome: entry.outcome,
@@ -338,12 +339,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', () => work.close());
   return app;
-}
-
-/** The entry whose body the verdicts use: the last good copy while fetching fails. */
-function usedEntry(state: RobotsState) {
-  const { entry } = state;
-  return entry.outcome === 'error' && entry.lastGood ? entry.lastGood : entry;
 }
 
 /** A 400 with the request field it is about. */
