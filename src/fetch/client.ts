@@ -6,7 +6,6 @@ import {
   parse,
   crawlerName,
   isValidProductToken,
-  type CrawlerName,
   type Explanation,
   type ProfileName,
   type RobotsTxt,
@@ -137,8 +136,7 @@ export class RobotsClient {
   constructor(options: RobotsClientOptions) {
     const userAgent = String(options?.userAgent ?? '').trim();
     if (userAgent === '') throw new InvalidOptionError('userAgent', 'must name the crawler');
-    const named = namesOf(options.agent === undefined ? userAgent : options.agent);
-    const agents = named.map((n) => n.token);
+    const { agents, notes } = readNames(options.agent === undefined ? userAgent : options.agent);
     if (agents.length === 0 || agents.some((a) => !isValidProductToken(a))) {
       throw new InvalidOptionError(
         'agent',
@@ -147,7 +145,7 @@ export class RobotsClient {
     }
     this.userAgent = userAgent;
     this.agents = agents;
-    this.agentNotes = notesOf(named);
+    this.agentNotes = notes;
     this.store = options.store ?? new MemoryStore({ now: options.now });
     this.profile = options.profile ?? 'google';
     this.policy = { ...DEFAULT_POLICY, ...options.cache };
@@ -198,15 +196,20 @@ export class RobotsClient {
     options: { agent?: string | readonly string[] } = {},
   ): Promise<CheckResult> {
     const state = await this.robotsFor(url);
-    if (options.agent === undefined) return this.verdict(url, state);
-    const named = namesOf(options.agent);
-    return this.verdict(
-      url,
-      state,
-      named.map((n) => n.token),
-      undefined,
-      notesOf(named),
-    );
+    const { agents, notes } = this.names(options.agent);
+    return this.verdict(url, state, agents, undefined, notes);
+  }
+
+  /**
+   * The names groups are matched by for `agent` (the client's own when undefined), read as
+   * robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and notes where that changed
+   * a name.
+   */
+  names(agent?: string | readonly string[]): {
+    agents: readonly string[];
+    notes: readonly string[];
+  } {
+    return agent === undefined ? { agents: this.agents, notes: this.agentNotes } : readNames(agent);
   }
 
   /** The robots.txt that governs `url`, fetched or from the cache. */
@@ -485,15 +488,15 @@ function withoutErrorRun(entry: CacheEntry): NonNullable<CacheEntry['lastGood']>
 }
 
 /**
- * Crawler names as given (one, several, or a User-Agent header) read as product tokens:
- * `Googlebot/2.1` is matched as `Googlebot` (see `crawlerName`).
+ * Crawler names as given (one, several, or a User-Agent header) read as product tokens
+ * (see `crawlerName`), with a note for each name that changed.
  */
-function namesOf(given: string | readonly string[]): CrawlerName[] {
-  return [given].flat().map((name) => crawlerName(String(name)));
-}
-
-function notesOf(named: readonly CrawlerName[]): string[] {
-  return named.flatMap((n) => (n.note ? [n.note] : []));
+function readNames(given: string | readonly string[]): { agents: string[]; notes: string[] } {
+  const named = [given].flat().map((name) => crawlerName(String(name)));
+  return {
+    agents: named.map((n) => n.token),
+    notes: named.flatMap((n) => (n.note ? [n.note] : [])),
+  };
 }
 
 function positive(option: string, value: number, allowZero = false): number {

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { RedisStore } from '../cache/redis.ts';
 import { usedEntry } from '../cache/store.ts';
-import { crawlerName, type Explanation, type ProfileName } from '../core/index.ts';
+import type { Explanation, ProfileName } from '../core/index.ts';
 import {
   InvalidUrlError,
   RefusedAddressError,
@@ -211,15 +211,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   ): Promise<CheckResult[]> => {
     // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
     // response says so (`agent`, `agentNotes`).
-    const named = agent === undefined ? undefined : [agent].flat().map((a) => crawlerName(a));
-    const agents = named ? named.map((n) => n.token) : client.agents;
-    const notes = named ? named.flatMap((n) => (n.note ? [n.note] : [])) : client.agentNotes;
+    const { agents, notes } = client.names(agent);
     const explanations = new Array<Explanation | undefined>(urls.length);
     const large = new Map<string, number[]>();
     states.forEach((state, i) => {
       if (!state.robots || state.robots.bytes.read <= LARGE_BODY) return;
       const key = `${state.location.origin} ${usedEntry(state.entry).fetchedAt}`;
-      large.set(key, [...(large.get(key) ?? []), i]);
+      const indexes = large.get(key);
+      if (indexes) indexes.push(i);
+      else large.set(key, [i]);
     });
     await Promise.all(
       [...large].map(async ([key, indexes]) => {
