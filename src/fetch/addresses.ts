@@ -16,7 +16,7 @@ export type AddressFilter = (address: string) => boolean;
  * address is not public.
  */
 export function isPublicAddress(address: string): boolean {
-  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  const bare = bareHost(address);
   if (!isIP(bare)) return false;
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
@@ -32,8 +32,13 @@ export function isPublicAddress(address: string): boolean {
 
 /** An IP address that is not public (see `isPublicAddress`); false for text that is not an IP address. */
 export function isPrivateAddress(address: string): boolean {
-  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  const bare = bareHost(address);
   return isIP(bare) !== 0 && !isPublicAddress(bare);
+}
+
+/** A host without the brackets a URL writes around an IPv6 address (`[::1]` → `::1`). */
+export function bareHost(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
 /** The filter that lets every address through (a crawler inside its own network). */

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { buildConnector } from 'undici';
-import type { AddressFilter } from './addresses.ts';
+import { bareHost, type AddressFilter } from './addresses.ts';
 import { RefusedAddressError } from './errors.ts';
 import type { HostResolver } from './resolver.ts';
 
@@ -17,7 +17,7 @@ export function guardedConnector(options: {
 }): buildConnector.connector {
   const connect = buildConnector({ timeout: options.timeoutMs, lookup: options.resolver.lookup });
   return (connectOptions, callback) => {
-    const host = connectOptions.hostname.replace(/^\[(.*)\]$/, '$1');
+    const host = bareHost(connectOptions.hostname);
     if (isIP(host) && !options.allowAddress(host)) {
       callback(refused(connectOptions.hostname, host), null);
       return;

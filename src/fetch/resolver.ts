@@ -1,6 +1,6 @@
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import type { AddressFilter } from './addresses.ts';
+import { bareHost, type AddressFilter } from './addresses.ts';
 import { RefusedAddressError } from './errors.ts';
 
 export interface ResolverOptions {
@@ -59,7 +59,7 @@ export class HostResolver {
    * `RefusedAddressError` when any of them is refused, or with the lookup's error.
    */
   async resolve(host: string): Promise<LookupAddress[]> {
-    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    const bare = bareHost(host);
     const family = isIP(bare);
     const addresses = family ? [{ address: bare, family }] : await this.lookupName(bare);
     const refused = addresses.find((a) => !this.allowAddress(a.address));
