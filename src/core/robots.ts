@@ -306,18 +306,7 @@ export class RobotsTxt {
   }
 
   #computeSelection(names: string[]): Selection {
-    const groups = this.#groupTable;
-    const { scope, groups: chosen } = this.#profile.chooseGroups(
-      {
-        size: groups.size,
-        tokensOf: (g) => {
-          const [first, end] = groups.agentRange(g);
-          return groups.agentTokens.slice(first, end);
-        },
-        isGlobal: (g) => groups.isGlobal(g),
-      },
-      names,
-    );
+    const { scope, groups: chosen } = this.#profile.chooseGroups(this.#groupTable, names);
     return { scope, groups: chosen, index: this.#indexFor(chosen) };
   }
 

@@ -119,7 +119,7 @@ export class RuleIndex {
       let previous: string | undefined;
       let matched = false;
       for (let k = 0; k < this.size; k++) {
-        const id = this.ids ? this.ids[k]! : this.first + k;
+        const id = this.idAt(k);
         // Short values are compared where they stand; a long one is worth its pattern, which
         // the engine compares natively, and which is then kept for the next checks.
         if (plainInPlace && id >= 0 && table.valueLength(id) <= IN_PLACE_LIMIT) {

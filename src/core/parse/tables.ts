@@ -177,6 +177,12 @@ export class GroupTable {
     return [this.agentStart[g]!, this.agentStart[g + 1] ?? this.agentValues.length];
   }
 
+  /** The lower-cased match names of group `g`'s user-agent lines (see `GroupsToChoose`). */
+  tokensOf(g: number): readonly string[] {
+    const [first, end] = this.agentRange(g);
+    return this.agentTokens.slice(first, end);
+  }
+
   /** The user-agent values of group `g`, as written (a lone surrogate shown as U+FFFD). */
   agentsOf(g: number): string[] {
     const [first, end] = this.agentRange(g);
