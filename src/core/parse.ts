@@ -1,6 +1,11 @@
 import { InvalidInputError } from './errors.ts';
 import { PROFILES, type ProfileName } from './match/profiles/index.ts';
-import { DEFAULT_MAX_BYTES, toLimitedByteString, type RobotsBody } from './parse/body.ts';
+import {
+  cutsInsideLine,
+  DEFAULT_MAX_BYTES,
+  toLimitedByteString,
+  type RobotsBody,
+} from './parse/body.ts';
 import { utf8Cut, utf8Prefix } from './parse/bytes.ts';
 import { GroupBuilder } from './parse/groups.ts';
 import { Source } from './parse/source.ts';
@@ -52,7 +57,7 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
         return { total, read: prefix && cut < body.length ? prefix.bytes : total };
       };
       const cutMidLine =
-        cut < body.length && midLine(body.charCodeAt(cut - 1), body.charCodeAt(cut));
+        cut < body.length && cutsInsideLine(body.charCodeAt(cut - 1), body.charCodeAt(cut));
       return parseText(profile, text, prefix?.ascii, sizes, cutMidLine);
     }
   } else if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
@@ -65,7 +70,7 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
     if (text !== undefined) {
       const sizes = { total: bytes.length, read: read.length };
       const cutMidLine =
-        read.length < bytes.length && midLine(bytes[read.length - 1], bytes[read.length]);
+        read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);
       return parseText(profile, text, text.length === read.length, sizes, cutMidLine);
     }
   }
@@ -81,16 +86,11 @@ export function parseBytes(
   body: RobotsBody,
   maxBytes = DEFAULT_MAX_BYTES,
 ): RobotsTxt {
-  const { text, total } = toLimitedByteString(body, maxBytes);
+  const { text, total, next } = toLimitedByteString(body, maxBytes);
   const source = Source.ofBytes(text);
   const builder = new GroupBuilder(profile, source);
   const lineCount = skim(source, builder);
-  const cutMidLine =
-    text.length < total &&
-    midLine(
-      text.charCodeAt(text.length - 1),
-      toLimitedByteString(body, maxBytes + 1).text.charCodeAt(maxBytes),
-    );
+  const cutMidLine = text.length < total && cutsInsideLine(text.charCodeAt(text.length - 1), next);
   return new RobotsTxt(
     profile,
     builder.finish(),
@@ -98,14 +98,6 @@ export function parseBytes(
     { total, read: text.length },
     cutMidLine,
   );
-}
-
-/** The size limit falls inside a line: neither side of the cut is a line end. */
-function midLine(lastRead: number | undefined, firstUnread: number | undefined): boolean {
-  const ends = (c: number | undefined) => c === 0x0a || c === 0x0d;
-  // Nothing read (charCodeAt(-1) is NaN, bytes[-1] undefined): no line to cut.
-  const readSomething = lastRead !== undefined && !Number.isNaN(lastRead);
-  return readSomething && !ends(lastRead) && !ends(firstUnread);
 }
 
 type Sizes = { total: number; read: number } | (() => { total: number; read: number });

@@ -185,6 +185,14 @@ describe('lint', () => {
       4,
       'check applies the cut value',
     );
+    assert.equal(parse(body).cutLine, 4, 'and the parse says the line is cut');
+    assert.equal(parse(new TextEncoder().encode(body)).cutLine, 4, 'from bytes too');
+    assert.equal(parse(head + 'Disallow: /b\n').cutLine, undefined, 'a file within the limit');
+    // The limit right after a line end cuts no line: lint and the parse agree.
+    const start = 'User-agent: *\nDisallow: /a\n';
+    const between = start + '#'.repeat(512_000 - start.length - 1) + '\nDisallow: /b\n';
+    assert.ok(!lint(between).diagnostics.some((d) => d.code === 'line-cut-by-limit'));
+    assert.equal(parse(between).cutLine, undefined);
   });
 
   test('AI-usage lines: malformed Content-Usage statements and Content-Signal entries', () => {

@@ -73,11 +73,6 @@ export function fileRank(d: Diagnostic): number {
   return FILE_LEVEL.has(d.code) ? 0 : 1;
 }
 
-/** A byte that ends a line (LF or CR), or nothing (the end of the input). */
-export function endsLine(byte: number | undefined): boolean {
-  return byte === undefined || byte === 0x0a || byte === 0x0d;
-}
-
 /** A UTF-16 byte-order mark, or NUL in every other byte of mostly-ASCII text. */
 function isUtf16(head: Uint8Array): boolean {
   if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return true;

@@ -2,11 +2,12 @@ import { isGlobalAgent, productToken } from '../agents.ts';
 import { GroupBuilder } from '../parse/groups.ts';
 import { checkGroups } from './lint-groups.ts';
 import { checkUsageLine } from './usage-lines.ts';
-import { checkWholeFile, endsLine, fileRank, withoutLineNoise } from './file-level.ts';
+import { checkWholeFile, fileRank, withoutLineNoise } from './file-level.ts';
 import { PROFILES } from '../match/profiles/index.ts';
 import { byteStringToBytes, displayText } from '../parse/bytes.ts';
 import {
   DEFAULT_MAX_BYTES,
+  cutsInsideLine,
   toLimitedByteString,
   tokenizeBody,
   type RobotsBody,
@@ -154,7 +155,7 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
   const valueColumns = new Map<number, number>();
   const ruleKinds = new Map<number, string>();
   const invalidUtf8Lines: number[] = [];
-  const { text, total } = toLimitedByteString(body, maxBytes);
+  const { text, total, next } = toLimitedByteString(body, maxBytes);
   const read = text.length;
   // The group model is the matcher's own: the linter reads the same tables.
   const source = Source.ofBytes(text);
@@ -218,7 +219,8 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
   checkGroups(parsed, blankLines, valueColumns, add);
   if (total > read) {
     checkPastLimit(body, read, total, add);
-    if (lastLine && lastLine.end === read && !endsLine(toBytes(body, read + 1)[read])) {
+    // The same test the parse makes for `RobotsTxt.cutLine`.
+    if (lastLine && cutsInsideLine(text.charCodeAt(read - 1), next)) {
       add(
         'line-cut-by-limit',
         lastLine.line,

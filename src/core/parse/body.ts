@@ -24,20 +24,47 @@ export function tokenizeBody(
   return { lineCount: tokenize(Source.ofBytes(text), handler), total, read: text.length };
 }
 
+/**
+ * The first `maxBytes` of a body as a byte string, its size in bytes, and the first byte past
+ * the limit (undefined when the body is within it), which says whether the cut ends a line.
+ */
 export function toLimitedByteString(
   body: RobotsBody,
   maxBytes: number,
-): { text: ByteString; total: number } {
+): { text: ByteString; total: number; next: number | undefined } {
   if (typeof body === 'string') {
     const text = utf8ByteString(body);
-    return { text: text.length > maxBytes ? text.slice(0, maxBytes) : text, total: text.length };
+    const cut = text.length > maxBytes;
+    return {
+      text: cut ? text.slice(0, maxBytes) : text,
+      total: text.length,
+      next: cut ? text.charCodeAt(maxBytes) : undefined,
+    };
   }
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
     const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
-    return { text: bytesToByteString(bytes.subarray(0, maxBytes)), total: bytes.length };
+    return {
+      text: bytesToByteString(bytes.subarray(0, maxBytes)),
+      total: bytes.length,
+      next: bytes[maxBytes],
+    };
   }
   throw new InvalidInputError(
     'body',
     `expected a string, Uint8Array or ArrayBuffer, got ${body === null ? 'null' : typeof body}`,
   );
+}
+
+/**
+ * Whether the size limit falls inside a line, given the last byte read and the first one
+ * not read: neither is a line end (and something was read). Then that line is read in part.
+ */
+export function cutsInsideLine(
+  lastRead: number | undefined,
+  firstUnread: number | undefined,
+): boolean {
+  const ends = (c: number | undefined) => c === 0x0a || c === 0x0d;
+  // Nothing read (charCodeAt(-1) is NaN, bytes[-1] undefined): no line to cut.
+  const readSomething = lastRead !== undefined && !Number.isNaN(lastRead);
+  return readSomething && !ends(lastRead) && !ends(firstUnread);
 }
