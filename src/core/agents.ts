@@ -49,6 +49,12 @@ const GENERIC_PRODUCTS = new Set([
   'headlesschrome',
 ]);
 
+let knownLower: Set<string> | undefined;
+/** The known crawlers' names, lower-cased, made on first use. */
+function knownNames(): Set<string> {
+  return (knownLower ??= new Set(KNOWN_AGENTS.map((a) => a.name.toLowerCase())));
+}
+
 /** A `name/version` product inside a header: at its start, or after a space, `(` or `;`. */
 const PRODUCT = /(?:^|[\s(;])([A-Za-z_-]+)\//g;
 
@@ -77,9 +83,7 @@ export function crawlerName(given: string): CrawlerName {
   for (const match of text.matchAll(PRODUCT)) {
     if (!GENERIC_PRODUCTS.has(match[1]!.toLowerCase())) products.push(match[1]!);
   }
-  const known = products.find((p) =>
-    KNOWN_AGENTS.some((a) => a.name.toLowerCase() === p.toLowerCase()),
-  );
+  const known = products.find((p) => knownNames().has(p.toLowerCase()));
   const header = text.includes(' ') || text.includes('(');
   const token = known ?? (header ? products[0] : undefined) ?? productToken(text);
   if (token === '') {
