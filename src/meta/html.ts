@@ -201,16 +201,16 @@ class SniffingDecoder {
         return '';
       }
       this.decoder = new TextDecoder(sniff(joined));
+      this.head = new Uint8Array(0);
       bytes = joined;
     }
     return this.decoder.decode(bytes, { stream: true });
   }
 
+  /** What is left: the rest of the stream, or the whole input when it was under three bytes. */
   end(): string {
-    if (!this.decoder) this.decoder = new TextDecoder(sniff(this.head));
-    const rest = this.head.length > 0 && this.decoder ? this.decoder.decode(this.head) : '';
-    this.head = new Uint8Array(0);
-    return rest + this.decoder.decode();
+    if (this.decoder) return this.decoder.decode();
+    return new TextDecoder(sniff(this.head)).decode(this.head);
   }
 }
 

@@ -103,6 +103,16 @@ describe('UTF-16 pages', () => {
     });
   }
 
+  test('bytes arriving one at a time are read once each', async () => {
+    const page = new TextEncoder().encode('<html><head><meta name="robots" content="noindex">');
+    async function* bytes() {
+      for (const byte of page) yield new Uint8Array([byte]);
+    }
+    const read = await readHeadMetas(bytes());
+    assert.deepEqual([read.stoppedAt, read.charsRead], ['input-end', page.length]);
+    assert.equal(read.metas.length, 1);
+  });
+
   test('a UTF-8 BOM is dropped, and a page too short to sniff still reads', async () => {
     const utf8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(page)]);
     assert.equal((await pagePolicy({ html: new Uint8Array(utf8) }, 'x')).policy.index, false);
