@@ -11,6 +11,7 @@ import {
 import {
   InvalidUrlError,
   verdictFromState,
+  agentsFor,
   type CheckReason,
   type RobotsState,
 } from '../fetch/index.ts';
@@ -39,6 +40,8 @@ export interface SourceVerdict {
   /** The deciding line is cut by the 500 KiB limit (see `RobotsTxt.cutLine`). */
   lineCut?: true;
   explanation?: Explanation;
+  /** The names the verdict was made for (the first with a group of its own, see `agentsFor`). */
+  agent: string[];
 }
 
 export function verdictFrom(
@@ -47,7 +50,9 @@ export function verdictFrom(
   agents: readonly string[],
 ): SourceVerdict {
   if (loaded.fetched) return verdictFromState(url, loaded.fetched, agents);
-  const explanation = loaded.robots.explain(url, agents);
+  // Several names are ordered fallbacks, as the fetch layer reads them.
+  const agent = [...agentsFor(loaded.robots, agents)];
+  const explanation = loaded.robots.explain(url, agent);
   const { allowed, line, rule, reason } = explanation;
   const cut = line > 0 && line === loaded.robots.cutLine;
   return {
@@ -57,6 +62,7 @@ export function verdictFrom(
     reason,
     ...(cut ? { lineCut: true as const } : {}),
     explanation,
+    agent,
   };
 }
 
@@ -144,7 +150,7 @@ export function parseProfile(value: string): ProfileName {
 }
 
 /**
- * `--agent a --agent b,c` → ['a', 'b', 'c']: several names acting as one crawler. Each is
+ * `--agent a --agent b,c` → ['a', 'b', 'c']: several names, ordered fallbacks (the first with a group of its own decides, else `*`). Each is
  * read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`; a whole User-Agent
  * header, which may hold commas, → its crawler's token), and a line on stderr says so.
  */

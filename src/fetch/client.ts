@@ -1,4 +1,5 @@
 import type { LookupFunction } from 'node:net';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { MemoryStore } from '../cache/memory.ts';
 import { usedEntry, type CacheEntry, type CacheStore, type Lease } from '../cache/store.ts';
 import {
@@ -13,9 +14,17 @@ import {
 import { ANY_ADDRESS, type AddressFilter } from './addresses.ts';
 import { InvalidOptionError, InvalidUrlError, isRefusedAddressError } from './errors.ts';
 import { HostResolver } from './resolver.ts';
-import { verdictFromState, type CheckResult } from './verdict.ts';
+import { agentsFor, verdictFromState, type AgentMode, type CheckResult } from './verdict.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
 import { locate, type RobotsLocation } from './location.ts';
+import {
+  DEFAULT_POLITENESS,
+  backOffDelay,
+  crawlDelayInterval,
+  turnKeeper,
+  type PolitenessPolicy,
+  type Turn,
+} from './politeness.ts';
 import {
   DEFAULT_POLICY,
   freshLifetime,
@@ -71,6 +80,26 @@ export interface RobotsClientOptions {
    * fetching anyway (default: the lease TTL); `pollMs`: how often to look (default 50 ms).
    */
   fleet?: { leaseTtlMs?: number; waitMs?: number; pollMs?: number };
+  /**
+   * Sends robots.txt requests through this undici dispatcher (a `ProxyAgent`, the crawler's
+   * own pool) instead of the client's connections; the caller closes it. Not with
+   * `allowAddress`, which guards the client's own connections only.
+   */
+  dispatcher?: Dispatcher;
+  /**
+   * `'env'`: honour `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` (undici's `EnvHttpProxyAgent`).
+   * Default: connect directly. Not with `dispatcher` or `allowAddress`.
+   */
+  proxy?: 'env';
+  /**
+   * How several names in `agent` are read. `'fallback'` (default): in order, the first name
+   * that has a group of its own in the file, else `*`, as Google's crawler families work
+   * (`['Googlebot-Image', 'Googlebot']`). `'merged'`: every group of every name applies
+   * together, as one crawler with several names.
+   */
+  agentMode?: AgentMode;
+  /** Crawl-delay and back-off bounds for `turn` and `backOff`; see `PolitenessPolicy`. */
+  politeness?: Partial<PolitenessPolicy>;
   /** Called after every robots.txt fetch (for metrics and logs). */
   onFetch?: (fetch: FetchReport) => void;
 }
@@ -112,6 +141,8 @@ export class RobotsClient {
   /** How fetched files are interpreted, and how many of their bytes are read. */
   readonly profile: ProfileName;
   readonly maxBytes: number;
+  /** How several names are read: ordered fallbacks or one merged crawler. */
+  readonly agentMode: AgentMode;
   private readonly store: CacheStore;
   private readonly policy: CachePolicy;
   private readonly now: () => number;
@@ -132,6 +163,8 @@ export class RobotsClient {
   private readonly onStoreError: (error: unknown, operation: 'get' | 'set') => void;
   private readonly fleet: { leaseTtlMs: number; waitMs: number; pollMs: number };
   private readonly onFetch: ((fetch: FetchReport) => void) | undefined;
+  private readonly politeness: PolitenessPolicy;
+  private readonly turns: ReturnType<typeof turnKeeper>;
 
   constructor(options: RobotsClientOptions) {
     const userAgent = String(options?.userAgent ?? '').trim();
@@ -163,6 +196,26 @@ export class RobotsClient {
       maxRedirects: positive('maxRedirects', options.maxRedirects ?? 5, true),
       timeoutMs: positive('timeoutMs', options.timeoutMs ?? 15_000),
     };
+    if (options.proxy !== undefined && options.proxy !== 'env') {
+      throw new InvalidOptionError('proxy', `must be 'env', got ${String(options.proxy)}`);
+    }
+    if (options.proxy && options.dispatcher) {
+      throw new InvalidOptionError('proxy', 'give either a dispatcher or proxy: "env", not both');
+    }
+    if ((options.proxy || options.dispatcher) && options.allowAddress) {
+      throw new InvalidOptionError(
+        'allowAddress',
+        "the address guard holds on the client's own connections; a proxy or dispatcher connects for itself",
+      );
+    }
+    const agentMode = options.agentMode ?? 'fallback';
+    if (agentMode !== 'fallback' && agentMode !== 'merged') {
+      throw new InvalidOptionError(
+        'agentMode',
+        `must be 'fallback' or 'merged', got ${String(agentMode)}`,
+      );
+    }
+    this.agentMode = agentMode;
     const allowAddress = options.allowAddress ?? ANY_ADDRESS;
     this.resolver = new HostResolver({
       allowAddress,
@@ -175,9 +228,13 @@ export class RobotsClient {
       connectTimeoutMs: Math.min(connectTimeoutMs, this.httpOptions.timeoutMs),
       resolver: this.resolver,
       allowAddress,
+      dispatcher: options.proxy === 'env' ? proxyFromEnvironment() : options.dispatcher,
+      ownsDispatcher: options.proxy === 'env',
     });
     this.maxBytes = this.httpOptions.maxBytes;
     this.onFetch = options.onFetch;
+    this.politeness = { ...DEFAULT_POLITENESS, ...options.politeness };
+    this.turns = turnKeeper(this.store);
     const leaseTtlMs = options.fleet?.leaseTtlMs ?? this.httpOptions.timeoutMs + 5_000;
     this.fleet = {
       leaseTtlMs,
@@ -270,6 +327,32 @@ export class RobotsClient {
     }
   }
 
+  /**
+   * Politeness for `url`'s host, shared by every process on the store: `go` when the caller
+   * may request it now (the turn is taken; the next comes a Crawl-delay later), else how long
+   * to wait before asking again. The Crawl-delay is the file's for this client's names (at
+   * most `politeness.maxCrawlDelayMs`); a pause from `backOff` holds every process off.
+   */
+  async turn(url: string): Promise<Turn> {
+    const state = await this.robotsFor(url);
+    const seconds = state.robots?.crawlDelay(this.agentsFor(state));
+    const crawlDelayMs = crawlDelayInterval(seconds, this.politeness);
+    const waitMs = await this.turns.takeTurn(state.location.origin, crawlDelayMs);
+    return waitMs > 0 ? { kind: 'wait', waitMs, crawlDelayMs } : { kind: 'go', crawlDelayMs };
+  }
+
+  /**
+   * Leaves `url`'s host alone for every process on the store, after it answered 429 or 503:
+   * for its `Retry-After` (seconds or an HTTP date; default 1 minute, at most a day; see
+   * `politeness`). Answers the pause in milliseconds.
+   */
+  async backOff(url: string, retryAfter?: string | number): Promise<number> {
+    const { origin } = locate(url);
+    const ms = backOffDelay(retryAfter, this.now(), this.politeness);
+    await this.turns.holdOff(origin, ms);
+    return ms;
+  }
+
   /** Forgets the cached result for `url`'s origin. */
   async forget(url: string): Promise<void> {
     const { origin } = locate(url);
@@ -294,11 +377,20 @@ export class RobotsClient {
     agentNotes: readonly string[] = this.agentNotes,
   ): CheckResult {
     const result = verdictFromState(url, state, agents, {
+      agentMode: this.agentMode,
       now: this.now(),
       unreachableWindow: this.policy.unreachableWindow,
       ...(explanation ? { explanation } : {}),
     });
     return agentNotes.length > 0 ? { ...result, agentNotes: [...agentNotes] } : result;
+  }
+
+  /**
+   * The names a state's verdicts are made for: with `agentMode: 'fallback'`, the first name
+   * with a group of its own in the file (all of them when none has one: `*` applies alike).
+   */
+  agentsFor(state: RobotsState, agents: readonly string[] = this.agents): readonly string[] {
+    return agentsFor(state.robots, agents, this.agentMode);
   }
 
   private refresh(location: RobotsLocation, previous: CacheEntry | undefined): Promise<CacheEntry> {
@@ -507,4 +599,22 @@ function positive(option: string, value: number, allowZero = false): number {
     );
   }
   return value;
+}
+
+/**
+ * undici's proxy agent with the environment as it is now (`HTTP_PROXY`, `HTTPS_PROXY`,
+ * `NO_PROXY`, upper or lower case): read once, so that a later change of the environment
+ * does not change where an existing client's requests go.
+ */
+function proxyFromEnvironment(): EnvHttpProxyAgent {
+  const env = process.env;
+  const pick = (name: string): string | undefined => env[name] ?? env[name.toLowerCase()];
+  const httpProxy = pick('HTTP_PROXY');
+  const httpsProxy = pick('HTTPS_PROXY') ?? httpProxy;
+  const noProxy = pick('NO_PROXY');
+  return new EnvHttpProxyAgent({
+    ...(httpProxy ? { httpProxy } : {}),
+    ...(httpsProxy ? { httpsProxy } : {}),
+    noProxy: noProxy ?? '',
+  });
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { AddressFilter } from './addresses.ts';
 import { guardedConnector } from './connector.ts';
 import type { HostResolver } from './resolver.ts';
@@ -46,28 +46,39 @@ const KEPT_HEADERS = [
 
 /** The HTTP side of the fetch layer: one connection pool, closed with `close()`. */
 export class RobotsHttp {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
+  /** Whether `agent` is the caller's (closed by its owner, not here). */
+  private readonly borrowed: boolean;
 
   constructor(options: {
     connectTimeoutMs: number;
     resolver: HostResolver;
     allowAddress: AddressFilter;
+    /** The caller's dispatcher (a proxy, say): used instead of repkit's own connections. */
+    dispatcher?: Dispatcher | undefined;
+    /** Whether `close()` closes that dispatcher too (one the client made for itself). */
+    ownsDispatcher?: boolean;
   }) {
-    this.agent = new Agent({
-      connect: guardedConnector({
-        timeoutMs: options.connectTimeoutMs,
-        resolver: options.resolver,
-        allowAddress: options.allowAddress,
-      }),
-      keepAliveTimeout: 4_000,
-    });
+    this.borrowed = options.dispatcher !== undefined && !options.ownsDispatcher;
+    this.agent =
+      options.dispatcher ??
+      new Agent({
+        connect: guardedConnector({
+          timeoutMs: options.connectTimeoutMs,
+          resolver: options.resolver,
+          allowAddress: options.allowAddress,
+        }),
+        keepAliveTimeout: 4_000,
+      });
   }
 
   /**
    * Lets requests in flight finish for up to a second, then destroys what is left (a
-   * connection still pending would otherwise hold the close forever).
+   * connection still pending would otherwise hold the close forever). A borrowed dispatcher
+   * is left to its owner.
    */
   async close(): Promise<void> {
+    if (this.borrowed) return;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((done) => {
       timer = setTimeout(done, 1_000);

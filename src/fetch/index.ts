@@ -2,7 +2,13 @@
  * repkit/fetch: robots.txt fetched, cached and refreshed as Google documents, one line per
  * URL for a crawler. Node only (it opens connections); the core stays portable.
  */
-export { verdictFromState, type CheckResult, type CheckReason } from './verdict.ts';
+export {
+  verdictFromState,
+  agentsFor,
+  type AgentMode,
+  type CheckResult,
+  type CheckReason,
+} from './verdict.ts';
 export {
   RobotsClient,
   type RobotsClientOptions,
@@ -10,6 +16,7 @@ export {
   type FetchReport,
 } from './client.ts';
 export { robotsUrl, locate, type RobotsLocation } from './location.ts';
+export { DEFAULT_POLITENESS, type PolitenessPolicy, type Turn } from './politeness.ts';
 export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';
 export {
   InvalidUrlError,

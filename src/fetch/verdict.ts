@@ -1,4 +1,4 @@
-import type { VerdictReason, Explanation, RuleMatch } from '../core/index.ts';
+import type { VerdictReason, Explanation, RuleMatch, RobotsTxt } from '../core/index.ts';
 import { usedEntry } from '../cache/store.ts';
 import type { RobotsState } from './client.ts';
 import { DEFAULT_POLICY } from './policy.ts';
@@ -48,6 +48,26 @@ export interface CheckResult {
 }
 
 /**
+ * How several crawler names are read. `fallback`: in order, the first name a group of the
+ * file names decides, else `*` (Google's crawler families: `Googlebot-Image`, then
+ * `Googlebot`). `merged`: the groups of every name apply together, as one crawler.
+ */
+export type AgentMode = 'fallback' | 'merged';
+
+/** The names a file's verdicts are made for (all of them when none has a group of its own). */
+export function agentsFor(
+  robots: RobotsTxt | undefined,
+  agents: readonly string[],
+  mode: AgentMode = 'fallback',
+): readonly string[] {
+  if (mode === 'merged' || !robots || agents.length < 2) return agents;
+  for (const agent of agents) {
+    if (robots.groupsFor(agent).scope === 'specific') return [agent];
+  }
+  return agents;
+}
+
+/**
  * The verdict for `url` from a robots.txt state (as `RobotsClient.robotsFor` returns it), with
  * Google's rules for a fetch that brought no file: 4xx → no restrictions; server errors →
  * everything disallowed, or no restrictions once they have lasted `unreachableWindow`.
@@ -61,10 +81,13 @@ export function verdictFromState(
     unreachableWindow?: number;
     /** `state.robots.explain(url, agents)`, when it was computed elsewhere (a worker thread). */
     explanation?: Explanation;
+    /** How several names are read; default `fallback`. */
+    agentMode?: AgentMode;
   } = {},
 ): CheckResult {
   const { entry, source, location } = state;
   const used = usedEntry(entry);
+  agents = agentsFor(state.robots, agents, options.agentMode);
   const base = {
     url,
     agent: [...agents],

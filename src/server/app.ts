@@ -229,7 +229,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           profile: client.profile,
           maxBytes: client.maxBytes,
           urls: indexes.map((i) => urls[i]!),
-          agents: [...agents],
+          agents: [...client.agentsFor(states[indexes[0]!]!, agents)],
         });
         indexes.forEach((index, k) => (explanations[index] = found[k]));
       }),

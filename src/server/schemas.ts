@@ -3,7 +3,8 @@
  * OpenAPI document served at /openapi.json.
  */
 const agent = {
-  description: 'Crawler name matched against user-agent lines; several names act as one crawler',
+  description:
+    'Crawler name matched against user-agent lines; several names are ordered fallbacks (the first with a group of its own decides, else *)',
   anyOf: [
     { type: 'string', minLength: 1, maxLength: 200 },
     {

@@ -2,8 +2,19 @@
  * Real servers on loopback for fetch tests: a scriptable HTTP server and raw TCP servers for
  * peers that misbehave. Every server is closed by the test that starts it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import {
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import {
+  connect,
+  createServer as createTcpServer,
+  type Server as TcpServer,
+  type Socket,
+} from 'node:net';
 
 export interface RecordedRequest {
   path: string;
@@ -83,4 +94,64 @@ export class TestClock {
   advance(ms: number): void {
     this.time += ms;
   }
+}
+
+export interface TestProxy {
+  /** `http://127.0.0.1:port`, for `ProxyAgent` and `HTTP_PROXY`. */
+  url: string;
+  /** `host:port` of every target reached through the proxy, in order. */
+  targets: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A forward proxy on loopback: CONNECT tunnels and absolute-form requests, each target
+ * recorded, so a test can see which requests went through it.
+ */
+export async function proxyServer(): Promise<TestProxy> {
+  const targets: string[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const target = new URL(req.url ?? '');
+    targets.push(target.host);
+    const upstream = request(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    targets.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host!, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    targets,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RobotsClient } from '../../fetch/index.ts';
+import { agentsFor, type RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient } from '../fetching.ts';
 import type { Output } from '../output.ts';
@@ -74,7 +74,8 @@ async function againstOne(
   sink: Sink,
   reject: Reject,
 ): Promise<void> {
-  const agent = options.agent;
+  // Several names are ordered fallbacks: for one file, the same name decides every URL.
+  const agent = [...agentsFor(loaded.robots, options.agent)];
   if (loaded.fetched && loaded.fetched.entry.outcome !== 'ok') {
     // No file came back (404, server error): the fetch layer's verdicts.
     for await (const urls of urlChunks(reject, true)) {

@@ -43,7 +43,9 @@ export interface CheckRecord {
 export function toRecord(
   url: string,
   agent: string[],
-  verdict: Pick<SourceVerdict, 'allowed' | 'line' | 'rule' | 'reason' | 'lineCut'>,
+  verdict: Pick<SourceVerdict, 'allowed' | 'line' | 'rule' | 'reason' | 'lineCut'> & {
+    agent?: string[];
+  },
   fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error'>,
 ): CheckRecord {
   return {
@@ -53,7 +55,7 @@ export function toRecord(
     ...(verdict.rule ? { rule: verdict.rule } : {}),
     reason: verdict.reason,
     ...(verdict.lineCut ? { lineCut: true as const } : {}),
-    agent,
+    agent: verdict.agent ?? agent,
     ...(fetched
       ? {
           robotsUrl: fetched.robotsUrl,

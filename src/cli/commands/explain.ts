@@ -34,7 +34,6 @@ Exit status: 0 allowed, 1 disallowed, 2 usage or input error.`,
         output.out(
           JSON.stringify({
             url,
-            agent: options.agent,
             robots: loaded.label,
             ...(fetched
               ? {
@@ -56,7 +55,7 @@ Exit status: 0 allowed, 1 disallowed, 2 usage or input error.`,
         printExplanation(
           output,
           url,
-          options.agent,
+          verdict.agent,
           loaded.label,
           fetched ? describeFetch(fetched) : undefined,
           verdict,
