@@ -22,6 +22,8 @@ interface Slot {
 export class MemoryStore implements CacheStore {
   private readonly slots = new Map<string, Slot>();
   private bytes = 0;
+  /** Per key, when its next turn comes (`takeTurn`, `holdOff`). */
+  private readonly turns = new Map<string, number>();
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly now: () => number;
@@ -74,9 +76,35 @@ export class MemoryStore implements CacheStore {
     if (slot) this.remove(key, slot);
   }
 
+  async takeTurn(key: string, intervalMs: number): Promise<number> {
+    const now = this.now();
+    const next = this.turns.get(key) ?? 0;
+    if (next > now) return next - now;
+    this.setTurn(key, now + Math.max(0, intervalMs), now);
+    return 0;
+  }
+
+  async holdOff(key: string, ms: number): Promise<void> {
+    const now = this.now();
+    const until = now + Math.max(0, ms);
+    if (until > (this.turns.get(key) ?? 0)) this.setTurn(key, until, now);
+  }
+
   async close(): Promise<void> {
+    this.turns.clear();
     this.slots.clear();
     this.bytes = 0;
+  }
+
+  /** Keeps turns still to come, at most `maxEntries` of them (the oldest set go first). */
+  private setTurn(key: string, at: number, now: number): void {
+    this.turns.delete(key);
+    if (at <= now) return;
+    this.turns.set(key, at);
+    for (const oldest of this.turns.keys()) {
+      if (this.turns.size <= this.maxEntries) break;
+      this.turns.delete(oldest);
+    }
   }
 
   private remove(key: string, slot: Slot): void {

@@ -1,12 +1,17 @@
 import { redactUrl } from './redact.ts';
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
+import { openRedis, type RedisConnection } from './redis-connection.ts';
 import { MemoryStore, type MemoryStoreOptions } from './memory.ts';
 import { isCurrentEntry, type CacheEntry, type CacheStore, type Lease } from './store.ts';
 
 export interface RedisStoreOptions {
   /** Default `redis://127.0.0.1:6379`. */
   url?: string;
+  /**
+   * A Redis Cluster instead of one server: some of its nodes (the rest are discovered). Every
+   * key is used alone (entries, leases, turns), so keys and leases work across slots.
+   */
+  cluster?: { rootNodes: readonly { url: string }[] };
   /** Key prefix, so that several applications can share a Redis. Default `repkit`. */
   prefix?: string;
   /** A Redis call slower than this counts as a failure; the fallback answers. Default 1 s. */
@@ -23,6 +28,25 @@ const FORMAT = 'v1';
 const RELEASE_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
 
+/** Redis's own clock in ms, so that every process of a fleet measures turns alike. */
+const NOW =
+  "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) ";
+
+/** ARGV[1]: interval. Takes the turn if it has come (answers 0), else answers the wait. */
+const TAKE_TURN_SCRIPT =
+  NOW +
+  "local next = tonumber(redis.call('GET', KEYS[1]) or '0') " +
+  'if next > now then return next - now end ' +
+  "local interval = tonumber(ARGV[1]) if interval > 0 then redis.call('SET', KEYS[1], now + interval, 'PX', interval) end " +
+  'return 0';
+
+/** ARGV[1]: ms. Moves the next turn to at least now + ms. */
+const HOLD_OFF_SCRIPT =
+  NOW +
+  "local ms = tonumber(ARGV[1]) local next = tonumber(redis.call('GET', KEYS[1]) or '0') " +
+  "if ms > 0 and now + ms > next then redis.call('SET', KEYS[1], now + ms, 'PX', ms) end " +
+  'return 0';
+
 /**
  * A cache store on Redis, shared by a fleet of crawlers: keys are namespaced and versioned
  * (`repkit:v1:entry:<origin>`), entries expire with the TTL the client gives (cache lifetime
@@ -33,7 +57,7 @@ const RELEASE_SCRIPT =
  * by itself. No call rejects because of Redis.
  */
 export class RedisStore implements CacheStore {
-  private readonly client: ReturnType<typeof createClient>;
+  private readonly client: RedisConnection;
   private readonly prefix: string;
   private readonly timeoutMs: number;
   private readonly fallback: MemoryStore;
@@ -49,34 +73,39 @@ export class RedisStore implements CacheStore {
     this.timeoutMs = options.timeoutMs ?? 1_000;
     this.fallback = new MemoryStore(options.fallback);
     this.warn = options.onWarning ?? ((message) => console.warn(`repkit: ${message}`));
-    const url = options.url ?? 'redis://127.0.0.1:6379';
-    this.client = createClient({
-      url,
-      // Fail at once while disconnected instead of queueing: the fallback answers meanwhile.
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: 2_000,
-        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
-      },
-    });
-    this.client.on('error', (error: Error) =>
-      this.markDown(
-        `Redis at ${redactUrl(url)} is unreachable (${error.message}); using the per-process cache until it is back`,
-      ),
-    );
-    this.client.on('ready', () => {
-      this.everReady = true;
-      this.markUp();
-    });
+    if (options.url !== undefined && options.cluster !== undefined) {
+      throw new TypeError('RedisStore: give either url or cluster, not both');
+    }
+    if (options.cluster !== undefined && !(options.cluster.rootNodes?.length > 0)) {
+      throw new TypeError('RedisStore: cluster.rootNodes must name at least one node');
+    }
+    const shown = options.cluster
+      ? `the cluster at ${options.cluster.rootNodes.map((n) => redactUrl(n.url)).join(', ')}`
+      : `Redis at ${redactUrl(options.url ?? 'redis://127.0.0.1:6379')}`;
+    let signalFirst: () => void = () => {};
     // The first connection's outcome, whichever comes first: operations made at start-up wait
     // for it (up to `timeoutMs`), so a fleet that starts together shares one fetch and logs no
     // outage that never was.
-    this.firstConnection = new Promise<void>((done) => {
-      this.client.once('ready', () => done());
-      this.client.once('error', () => done());
-    });
+    this.firstConnection = new Promise<void>((done) => (signalFirst = done));
     // Connecting happens in the background; if it fails, the fallback answers.
-    this.client.connect().catch(() => {});
+    this.client = openRedis(
+      options.cluster
+        ? { kind: 'cluster', rootNodes: options.cluster.rootNodes }
+        : { kind: 'server', url: options.url ?? 'redis://127.0.0.1:6379' },
+      {
+        error: (error) => {
+          signalFirst();
+          this.markDown(
+            `${shown} is unreachable (${error.message}); using the per-process cache until it is back`,
+          );
+        },
+        ready: () => {
+          signalFirst();
+          this.everReady = true;
+          this.markUp();
+        },
+      },
+    );
   }
 
   /** Whether Redis answers right now. */
@@ -136,11 +165,31 @@ export class RedisStore implements CacheStore {
     if (taken === null) return undefined;
     return {
       release: async () => {
-        await this.attempt(() =>
-          this.client.eval(RELEASE_SCRIPT, { keys: [leaseKey], arguments: [token] }),
-        );
+        await this.attempt(() => this.client.evalOn(leaseKey, RELEASE_SCRIPT, [token]));
       },
     };
+  }
+
+  /**
+   * Takes `key`'s turn for the fleet if it has come (0), else says how long until it comes;
+   * by Redis's clock. With Redis down, the per-process cache keeps turns for this process.
+   */
+  async takeTurn(key: string, intervalMs: number): Promise<number> {
+    const interval = String(Math.max(0, Math.round(intervalMs)));
+    const wait = await this.attempt(() =>
+      this.client.evalOn(`${this.prefix}:turn:${key}`, TAKE_TURN_SCRIPT, [interval]),
+    );
+    if (wait === FAILED) return this.fallback.takeTurn(key, intervalMs);
+    return Number(wait);
+  }
+
+  /** Pushes `key`'s next turn to at least `ms` from now, for every process on this Redis. */
+  async holdOff(key: string, ms: number): Promise<void> {
+    await this.fallback.holdOff(key, ms);
+    const wait = String(Math.max(0, Math.round(ms)));
+    await this.attempt(() =>
+      this.client.evalOn(`${this.prefix}:turn:${key}`, HOLD_OFF_SCRIPT, [wait]),
+    );
   }
 
   async close(): Promise<void> {

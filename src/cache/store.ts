@@ -53,6 +53,14 @@ export interface CacheStore {
    * the client then waits, with a bound, for that holder's result.
    */
   acquireLease?(key: string, ttlMs: number): Promise<Lease | undefined>;
+  /**
+   * Optional, for politeness shared by every process on the store: when `key`'s next turn
+   * has come, takes it (the next one comes `intervalMs` later) and answers 0; otherwise
+   * answers the milliseconds until it comes, taking nothing. Measured by the store's clock.
+   */
+  takeTurn?(key: string, intervalMs: number): Promise<number>;
+  /** Optional: pushes `key`'s next turn to at least `ms` from now (a 429's `Retry-After`). */
+  holdOff?(key: string, ms: number): Promise<void>;
 }
 
 /** The right to fetch one origin for the fleet, until released or expired. */

@@ -98,6 +98,46 @@ export function describeStoreContract(name: string, make: () => Promise<StoreUnd
         assert.notEqual(await store.get('long'), undefined);
       }));
 
+    test('a turn is taken once per interval; the wait is reported, nothing taken meanwhile', () =>
+      withStore(async ({ store, advance }) => {
+        assert.ok(store.takeTurn, 'every store keeps turns (politeness shared by its users)');
+        assert.equal(await store.takeTurn('https://a.example', 600), 0);
+        const wait = await store.takeTurn('https://a.example', 600);
+        assert.ok(wait > 0 && wait <= 600, `wait ${wait}`);
+        // Another key has its own turns; an interval of 0 takes nothing.
+        assert.equal(await store.takeTurn('https://b.example', 0), 0);
+        assert.equal(await store.takeTurn('https://b.example', 0), 0);
+        await advance(700);
+        assert.equal(await store.takeTurn('https://a.example', 600), 0);
+      }));
+
+    test('holding off pushes the next turn out, never in', () =>
+      withStore(async ({ store, advance }) => {
+        assert.ok(store.holdOff && store.takeTurn);
+        await store.holdOff('https://c.example', 800);
+        await store.holdOff('https://c.example', 10); // shorter: changes nothing
+        const wait = await store.takeTurn('https://c.example', 0);
+        assert.ok(wait > 400 && wait <= 800, `wait ${wait}`);
+        await advance(900);
+        assert.equal(await store.takeTurn('https://c.example', 0), 0);
+      }));
+
+    test('a lease is exclusive until released', async (t) => {
+      await withStore(async ({ store }) => {
+        if (!store.acquireLease) {
+          t.skip('a per-process store has no leases: its one process has no fleet to share with');
+          return;
+        }
+        const lease = await store.acquireLease('https://d.example', 10_000);
+        assert.ok(lease);
+        assert.equal(await store.acquireLease('https://d.example', 10_000), undefined);
+        await lease.release();
+        const again = await store.acquireLease('https://d.example', 10_000);
+        assert.ok(again);
+        await again.release();
+      });
+    });
+
     test('keys with unusual characters work', () =>
       withStore(async ({ store }) => {
         for (const key of [

@@ -1,14 +1,16 @@
 /**
  * One crawler process of a fleet, for the Redis fleet tests: checks the URLs it is given
  * through a RobotsClient on a shared RedisStore and prints the verdicts as JSON.
- * argv[2]: JSON { redisUrl, prefix, urls, timeoutMs, leaseTtlMs, coldStart }. With
+ * argv[2]: JSON { redisUrl or cluster, prefix, urls, timeoutMs, leaseTtlMs, coldStart }. With
  * `coldStart` it checks at once, without waiting for Redis first, as a process just started.
  */
 import { RedisStore } from '../../src/cache/redis-entry.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
 
 const config = JSON.parse(process.argv[2]!) as {
-  redisUrl: string;
+  /** One Redis server, or the nodes of a Redis Cluster (`cluster`). */
+  redisUrl?: string;
+  cluster?: string[];
   prefix: string;
   urls: string[];
   timeoutMs?: number;
@@ -16,7 +18,9 @@ const config = JSON.parse(process.argv[2]!) as {
   coldStart?: boolean;
 };
 const store = new RedisStore({
-  url: config.redisUrl,
+  ...(config.cluster
+    ? { cluster: { rootNodes: config.cluster.map((url) => ({ url })) } }
+    : { url: config.redisUrl }),
   prefix: config.prefix,
   onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
 });

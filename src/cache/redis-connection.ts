@@ -1,0 +1,100 @@
+import { createClient, createCluster } from 'redis';
+
+/** Where a RedisStore connects: one server, or a cluster found from some of its nodes. */
+export type RedisTarget =
+  { kind: 'server'; url: string } | { kind: 'cluster'; rootNodes: readonly { url: string }[] };
+
+/**
+ * The few commands RedisStore uses, the same on one server and on a cluster. Every call names
+ * one key, so a cluster routes it to that key's slot; nothing spans slots.
+ */
+export interface RedisConnection {
+  /** Whether commands can be sent now. */
+  readonly isReady: boolean;
+  /** Whether a connection is open or being opened (closing it is then graceful). */
+  readonly isOpen: boolean;
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, options: { PX: number; NX?: true }): Promise<string | null>;
+  del(key: string): Promise<number>;
+  /** Runs a Lua script on the node that holds `key`. */
+  evalOn(key: string, script: string, args: readonly string[]): Promise<unknown>;
+  ping(): Promise<string>;
+  close(): Promise<void>;
+  destroy(): void;
+}
+
+interface Events {
+  ready(): void;
+  error(error: Error): void;
+}
+
+const socket = {
+  connectTimeout: 2_000,
+  reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
+};
+
+/** Connects in the background; `events` say when commands can be sent and when they cannot. */
+export function openRedis(target: RedisTarget, events: Events): RedisConnection {
+  return target.kind === 'server' ? openServer(target.url, events) : openCluster(target, events);
+}
+
+function openServer(url: string, events: Events): RedisConnection {
+  // Fail at once while disconnected instead of queueing: the store's fallback answers meanwhile.
+  const client = createClient({ url, disableOfflineQueue: true, socket });
+  client.on('error', (error: Error) => events.error(error));
+  client.on('ready', () => events.ready());
+  client.connect().catch(() => {});
+  return {
+    get isReady() {
+      return client.isReady;
+    },
+    get isOpen() {
+      return client.isOpen;
+    },
+    get: (key) => client.get(key),
+    set: (key, value, options) => client.set(key, value, options),
+    del: (key) => client.del(key),
+    evalOn: (key, script, args) => client.eval(script, { keys: [key], arguments: [...args] }),
+    ping: () => client.ping(),
+    close: () => client.close(),
+    destroy: () => client.destroy(),
+  };
+}
+
+function openCluster(
+  target: Extract<RedisTarget, { kind: 'cluster' }>,
+  events: Events,
+): RedisConnection {
+  const cluster = createCluster({
+    rootNodes: target.rootNodes.map(({ url }) => ({ url })),
+    defaults: { disableOfflineQueue: true, socket },
+  });
+  // The cluster is usable once its topology is known; a node that fails afterwards makes its
+  // keys' calls fail (and the fallback answer them) until the client reconnects to it.
+  let up = false;
+  cluster.on('connect', () => {
+    up = true;
+    events.ready();
+  });
+  cluster.on('error', (error: Error) => events.error(error));
+  cluster.on('node-error', (error: Error) => events.error(error));
+  cluster.on('node-ready', () => {
+    if (up) events.ready();
+  });
+  cluster.connect().catch((error: Error) => events.error(error));
+  return {
+    get isReady() {
+      return up && cluster.isOpen;
+    },
+    get isOpen() {
+      return cluster.isOpen;
+    },
+    get: (key) => cluster.get(key),
+    set: (key, value, options) => cluster.set(key, value, options),
+    del: (key) => cluster.del(key),
+    evalOn: (key, script, args) => cluster.eval(script, { keys: [key], arguments: [...args] }),
+    ping: () => cluster.sendCommand<string>(undefined, true, ['PING']),
+    close: () => cluster.close(),
+    destroy: () => cluster.destroy(),
+  };
+}
