@@ -101,6 +101,8 @@ export interface TestProxy {
   url: string;
   /** `host:port` of every target reached through the proxy, in order. */
   targets: string[];
+  /** `host:port METHOD path` of every plain-HTTP request seen, tunnelled or forwarded. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -110,10 +112,12 @@ export interface TestProxy {
  */
 export async function proxyServer(): Promise<TestProxy> {
   const targets: string[] = [];
+  const requests: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const target = new URL(req.url ?? '');
     targets.push(target.host);
+    requests.push(`${target.host} ${req.method} ${target.pathname}${target.search}`);
     const upstream = request(
       target,
       { method: req.method, headers: { ...req.headers, host: target.host } },
@@ -127,6 +131,13 @@ export async function proxyServer(): Promise<TestProxy> {
   });
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     targets.push(req.url ?? '');
+    // Plain HTTP inside the tunnel: note each request line that goes by.
+    client.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('latin1').split('\r\n')) {
+        const m = /^(GET|HEAD|POST|PUT|DELETE) (\S+) HTTP\/1\.[01]$/.exec(line);
+        if (m) requests.push(`${req.url} ${m[1]} ${m[2]}`);
+      }
+    });
     const [host, port] = (req.url ?? '').split(':');
     const upstream = connect(Number(port), host!, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -148,6 +159,7 @@ export async function proxyServer(): Promise<TestProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     targets,
+    requests,
     close: () =>
       new Promise<void>((done) => {
         for (const socket of sockets) socket.destroy();

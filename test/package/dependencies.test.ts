@@ -1,7 +1,7 @@
 /**
  * A light install: `npm i repkit` brings the core (no dependencies), the fetch client, page
- * rules and the command line; the service's and Redis's packages are optional peers, loaded
- * only by `repkit serve` and `repkit/cache/redis`. Checked on the built files' imports.
+ * rules and the command line; the service's, Redis's and Crawlee's packages are optional peers, loaded
+ * only by `repkit serve`, `repkit/cache/redis` and `repkit/crawlee`. Checked on the built files' imports.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,8 +34,15 @@ function staticImports(path: string): string[] {
     );
 }
 
-test('the service and Redis packages are optional peers, not dependencies', () => {
-  for (const name of ['fastify', '@fastify/swagger', 'prom-client', 'piscina', 'redis']) {
+test('the service, Redis and Crawlee packages are optional peers, not dependencies', () => {
+  for (const name of [
+    'fastify',
+    '@fastify/swagger',
+    'prom-client',
+    'piscina',
+    'redis',
+    'crawlee',
+  ]) {
     assert.equal(pkg.dependencies[name], undefined, `${name} is not installed with the library`);
     assert.ok(pkg.peerDependencies[name], `${name} is a peer`);
     assert.equal(pkg.peerDependenciesMeta[name]?.optional, true, `${name} is optional`);
@@ -50,7 +57,11 @@ test('the core imports nothing; fetch, meta, cache and the CLI only dependencies
     const imports = staticImports(path);
     if (where.startsWith('core/')) {
       assert.deepEqual(imports, [], `${where} has no dependencies`);
-    } else if (where.startsWith('server/') || where.startsWith('cache/redis')) {
+    } else if (
+      where.startsWith('server/') ||
+      where.startsWith('cache/redis') ||
+      where.startsWith('crawlee/')
+    ) {
       for (const name of imports) {
         assert.ok(pkg.dependencies[name] || pkg.peerDependencies[name], `${where}: ${name}`);
       }

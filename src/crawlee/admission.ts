@@ -1,0 +1,50 @@
+import { isRefusedAddressError, type RobotsClient } from '../fetch/index.ts';
+
+/** What to do with a request whose turn has come. */
+export type Admission =
+  /** Crawl it now (the host's turn is taken). */
+  | { kind: 'go' }
+  /** The robots.txt disallows it: Crawlee's own robots check skips it (never requested). */
+  | { kind: 'disallowed' }
+  /** Not now: put it back in the queue after `ms`, untouched (no retry counted). */
+  | { kind: 'defer'; ms: number; why: 'robots-txt-unreachable' | 'politeness' };
+
+/** Shortest deferral, so that a robots.txt failing fast is not asked again in a tight loop. */
+const MIN_DEFER_MS = 1_000;
+
+/**
+ * Whether a request may go now: its robots.txt verdict (fetched or cached), then the host's
+ * turn (Crawl-delay, and pauses after 429/503, shared through the client's store). While the
+ * robots.txt is unreachable the request waits until the client tries the file again.
+ */
+export async function admit(client: RobotsClient, url: string): Promise<Admission> {
+  let state;
+  try {
+    state = await client.robotsFor(url);
+  } catch (error) {
+    // A URL without a robots.txt (not http/https) is Crawlee's to fail; a refused address
+    // is not crawled at all.
+    return isRefusedAddressError(error) ? { kind: 'disallowed' } : { kind: 'go' };
+  }
+  const verdict = client.verdict(url, state);
+  if (verdict.reason === 'robots-txt-unreachable') {
+    const ms = Math.max(state.entry.expiresAt - Date.now(), MIN_DEFER_MS);
+    return { kind: 'defer', ms, why: 'robots-txt-unreachable' };
+  }
+  if (!verdict.allowed) return { kind: 'disallowed' };
+  const turn = await client.turn(url);
+  return turn.kind === 'go'
+    ? { kind: 'go' }
+    : { kind: 'defer', ms: turn.waitMs, why: 'politeness' };
+}
+
+/** Whether Crawlee may keep `url` (enqueue it): false only for a URL the file disallows. */
+export async function mayKeep(client: RobotsClient, url: string): Promise<boolean> {
+  try {
+    const state = await client.robotsFor(url);
+    const verdict = client.verdict(url, state);
+    return verdict.allowed || verdict.reason === 'robots-txt-unreachable';
+  } catch (error) {
+    return !isRefusedAddressError(error);
+  }
+}

@@ -1,0 +1,208 @@
+import type { BasicCrawler, Request, RobotsTxtFile } from 'crawlee';
+import { ProxyAgent, type Dispatcher } from 'undici';
+import type { CacheStore } from '../cache/index.ts';
+import { RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
+import { admit, mayKeep } from './admission.ts';
+import { RepkitRobotsTxtFile } from './robots-file.ts';
+
+export interface RepkitRobotsOptions {
+  /**
+   * Sent as the User-Agent of robots.txt requests; its product token is the crawler's name
+   * for matching (`ExampleBot/1.0` → `ExampleBot`).
+   */
+  userAgent: string;
+  /** Names to match groups by instead, as ordered fallbacks (`['Googlebot-Image', 'Googlebot']`). */
+  agent?: string | readonly string[];
+  /** Where robots.txt results and per-host turns are kept: a `RedisStore` shares them with a fleet. */
+  store?: CacheStore;
+  /** A client of your own (its options win; it is not closed by the crawler). */
+  client?: RobotsClient;
+  /**
+   * The dispatcher robots.txt requests go through. Default: the crawler's
+   * `proxyConfiguration` when it has one (a `ProxyAgent` on its first proxy URL), else direct.
+   */
+  dispatcher?: Dispatcher;
+  /** Any other `RobotsClient` option (cache lifetimes, timeouts, politeness bounds...). */
+  clientOptions?: Omit<RobotsClientOptions, 'userAgent' | 'agent' | 'store' | 'dispatcher'>;
+}
+
+/** What `withRepkitRobots` adds to a crawler. */
+export interface RepkitRobotsCrawler {
+  /** The robots.txt client the crawler's decisions come from (made at first use). */
+  robotsClient(): Promise<RobotsClient>;
+}
+
+// TypeScript's mixin rule: the base constructor takes `...args: any[]`; the crawler's context
+// type is the caller's.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type AnyCrawlerClass = abstract new (...args: any[]) => BasicCrawler<any>;
+
+interface ProxyConfigurationLike {
+  newUrl(): Promise<string | undefined>;
+}
+
+interface NavigationResponse {
+  statusCode?: number;
+  status?: () => number;
+  headers?: Record<string, string | string[] | undefined> | (() => Record<string, string>);
+}
+
+/** Page statuses that ask a crawler to slow down for the whole host. */
+const SLOW_DOWN = new Set([429, 503]);
+
+/**
+ * A subclass of a Crawlee crawler class (BasicCrawler, HttpCrawler, CheerioCrawler,
+ * PlaywrightCrawler...) whose robots.txt decisions come from repkit with Google's semantics:
+ *
+ * ```ts
+ * const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
+ * await new Crawler({ respectRobotsTxtFile: true, requestHandler }).run(['https://example.com/']);
+ * ```
+ *
+ * - A disallowed URL is never requested (Crawlee skips it, `onSkippedRequest` says so).
+ * - While a robots.txt is unreachable (5xx, 429, timeout) requests for that origin are put back
+ *   in the queue until the client tries the file again, then crawled if allowed.
+ * - Each host's turns are spaced by its Crawl-delay, and a page answering 429 or 503 pauses the
+ *   host for its `Retry-After`, for every process on the store.
+ * - `getRobotsTxtFileForUrl` gives an object with the methods of Crawlee's `RobotsTxtFile`
+ *   (`isAllowed`, `getSitemaps`, `parseSitemaps`, `parseUrlsFromSitemaps`).
+ *
+ * Robots.txt is respected unless the crawler is given `respectRobotsTxtFile: false`.
+ */
+export function withRepkitRobots<C extends AnyCrawlerClass>(
+  Crawler: C,
+  options: RepkitRobotsOptions,
+): C & (abstract new (...args: any[]) => RepkitRobotsCrawler) {
+  if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
+    throw new TypeError('withRepkitRobots: options.userAgent must name the crawler');
+  }
+
+  abstract class RepkitCrawler extends Crawler implements RepkitRobotsCrawler {
+    #client: Promise<RobotsClient> | undefined;
+    #ownsClient = !options.client;
+    /** A ProxyAgent made from the crawler's proxy configuration, closed with the client. */
+    #ownDispatcher: Dispatcher | undefined;
+    readonly #timers = new Set<NodeJS.Timeout>();
+    readonly #enabled: boolean;
+
+    constructor(...args: any[]) {
+      /* eslint-enable @typescript-eslint/no-explicit-any */
+      super(...args);
+      this.#enabled =
+        (args[0] as { respectRobotsTxtFile?: unknown })?.respectRobotsTxtFile !== false;
+      if (!this.#enabled) return;
+      const self = this as unknown as Record<string, unknown>;
+      // Crawlee's own checks (enqueueLinks, addRequests, before a request) read this flag.
+      self['respectRobotsTxtFile'] = true;
+      // Private in Crawlee's types, a plain method at runtime: shadowed on the instance.
+      self['isAllowedBasedOnRobotsTxtFile'] = async (url: string) =>
+        mayKeep(await this.robotsClient(), url);
+      // Crawlers that navigate (HttpCrawler, CheerioCrawler, PlaywrightCrawler...) report
+      // 429/503 pages so the whole fleet backs off from that host.
+      const hooks = self['postNavigationHooks'];
+      if (Array.isArray(hooks)) {
+        hooks.push(async (context: { request: Request; response?: NavigationResponse }) => {
+          const response = context.response;
+          if (!response) return;
+          const status =
+            typeof response.status === 'function' ? response.status() : response.statusCode;
+          if (status === undefined || !SLOW_DOWN.has(status)) return;
+          const headers =
+            typeof response.headers === 'function' ? response.headers() : response.headers;
+          const retryAfter = headers?.['retry-after'];
+          const client = await this.robotsClient();
+          const ms = await client.backOff(
+            context.request.url,
+            Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+          );
+          this.log.info(`repkit: ${status} from ${context.request.url}; host paused for ${ms} ms`);
+        });
+      }
+    }
+
+    robotsClient(): Promise<RobotsClient> {
+      this.#client ??= this.#makeClient();
+      return this.#client;
+    }
+
+    protected override async getRobotsTxtFileForUrl(
+      url: string,
+    ): Promise<RobotsTxtFile | undefined> {
+      if (!this.#enabled) return super.getRobotsTxtFileForUrl(url);
+      try {
+        const client = await this.robotsClient();
+        const state = await client.robotsFor(url);
+        return new RepkitRobotsTxtFile(client, state) as unknown as RobotsTxtFile;
+      } catch (error) {
+        this.log.warning(`repkit: no robots.txt for ${url}: ${String(error)}`);
+        return undefined;
+      }
+    }
+
+    protected override async _fetchNextRequest(): Promise<Request | null> {
+      const request = await super._fetchNextRequest();
+      if (!request || !this.#enabled) return request;
+      const admission = await admit(await this.robotsClient(), request.url);
+      if (admission.kind !== 'defer') return request;
+      this.log.debug(
+        `repkit: ${request.url} deferred ${admission.ms} ms (${admission.why === 'politeness' ? 'host turn' : 'robots.txt unreachable'})`,
+      );
+      this.#putBack(request, admission.ms);
+      return null;
+    }
+
+    override async teardown(): Promise<void> {
+      for (const timer of this.#timers) clearTimeout(timer);
+      this.#timers.clear();
+      await super.teardown();
+      if (this.#ownsClient && this.#client) {
+        const client = this.#client;
+        this.#client = undefined;
+        await (await client).close();
+        await this.#ownDispatcher?.close();
+        this.#ownDispatcher = undefined;
+      }
+    }
+
+    /** Back into the queue after `ms`, as Crawlee's `sameDomainDelaySecs` does: no retry counted. */
+    #putBack(request: Request, ms: number): void {
+      const queue = (
+        this as unknown as {
+          requestManager?: {
+            reclaimRequest(request: Request, options: { forefront: boolean }): Promise<unknown>;
+          };
+        }
+      ).requestManager;
+      if (!queue) return;
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        const forefront = Boolean(
+          (request.userData as { __crawlee?: { forefront?: boolean } })?.__crawlee?.forefront,
+        );
+        Promise.resolve(queue.reclaimRequest(request, { forefront })).catch((error: unknown) =>
+          this.log.warning(`repkit: could not put ${request.url} back: ${String(error)}`),
+        );
+      }, ms);
+      this.#timers.add(timer);
+    }
+
+    async #makeClient(): Promise<RobotsClient> {
+      if (options.client) return options.client;
+      let dispatcher = options.dispatcher;
+      const proxies = (this as unknown as { proxyConfiguration?: ProxyConfigurationLike })
+        .proxyConfiguration;
+      if (!dispatcher && proxies) {
+        const proxyUrl = await proxies.newUrl();
+        if (proxyUrl) dispatcher = this.#ownDispatcher = new ProxyAgent(proxyUrl);
+      }
+      return new RobotsClient({
+        ...options.clientOptions,
+        userAgent: options.userAgent,
+        ...(options.agent !== undefined ? { agent: options.agent } : {}),
+        ...(options.store ? { store: options.store } : {}),
+        ...(dispatcher ? { dispatcher } : {}),
+      });
+    }
+  }
+  return RepkitCrawler;
+}
