@@ -1,0 +1,65 @@
+/**
+ * withRepkitRobots on a browser crawler: PlaywrightCrawler driving Debian's Chromium (through
+ * playwright-core), against a local site. The browser's responses reach the back-off hook.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { Configuration, PlaywrightCrawler, log } from 'crawlee';
+import { chromium } from 'playwright-core';
+import { withRepkitRobots } from '../../src/crawlee/index.ts';
+import { httpServer, type TestServer } from '../helpers/servers.ts';
+
+log.setLevel(log.LEVELS.OFF);
+const servers: TestServer[] = [];
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+test('PlaywrightCrawler: disallowed never loaded, allowed loaded, a 429 pauses the host', async () => {
+  let busy = 0;
+  const site = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      return void res.writeHead(200).end('User-agent: ExampleBot\nDisallow: /private/\n');
+    }
+    if (req.url === '/busy' && busy++ === 0) {
+      return void res.writeHead(429, { 'retry-after': '2' }).end('slow down');
+    }
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(
+      req.url === '/'
+        ? '<title>Home</title><a href="/private/a">p</a><a href="/busy">b</a>'
+        : `<title>${req.url}</title>`,
+    );
+  });
+  servers.push(site);
+  const Crawler = withRepkitRobots(PlaywrightCrawler, { userAgent: 'ExampleBot/1.0' });
+  const loaded: { path: string; at: number }[] = [];
+  let pausedAt = 0;
+  const crawler = new Crawler(
+    {
+      respectRobotsTxtFile: true,
+      maxConcurrency: 1,
+      maxRequestRetries: 2,
+      launchContext: {
+        launcher: chromium,
+        launchOptions: { executablePath: '/usr/bin/chromium', headless: true },
+      },
+      postNavigationHooks: [
+        async ({ response }) => {
+          if (response?.status() === 429) pausedAt = Date.now();
+        },
+      ],
+      requestHandler: async ({ request, enqueueLinks }) => {
+        loaded.push({ path: new URL(request.url).pathname, at: Date.now() });
+        await enqueueLinks({ strategy: 'same-origin' });
+      },
+    },
+    new Configuration({ persistStorage: false, purgeOnStart: true }),
+  );
+  await crawler.run([`${site.origin}/`]);
+  assert.deepEqual(loaded.map((l) => l.path).sort(), ['/', '/busy']);
+  assert.ok(site.requests.every((r) => !r.path.startsWith('/private/')));
+  assert.ok(pausedAt > 0, 'the 429 was seen');
+  const busyAt = loaded.find((l) => l.path === '/busy')!.at;
+  assert.ok(busyAt - pausedAt >= 1_800, `retried ${busyAt - pausedAt} ms after the 429`);
+});
