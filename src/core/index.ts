@@ -50,3 +50,15 @@ export {
   type Severity,
 } from './lint/lint.ts';
 export { KNOWN_AGENTS, type KnownAgent } from './agents/known.ts';
+export {
+  parseTdmrep,
+  readTdmReservation,
+  resolveTdm,
+  type TdmAnswer,
+  type TdmSource,
+  type TdmStatement,
+  MAX_TDMREP_RULES,
+  type TdmrepFile,
+  type TdmrepRule,
+  type TdmReservation,
+} from './tdmrep/tdmrep.ts';

@@ -1,0 +1,159 @@
+/**
+ * W3C TDMRep (TDM Reservation Protocol): a site's text-and-data-mining reservations, from
+ * `/.well-known/tdmrep.json` (rules by path), the `tdm-reservation` / `tdm-policy` response
+ * headers and `<meta name="tdm-reservation">` tags. Pure: fetching is the fetch layer's.
+ */
+import { utf8ByteString } from '../parse/bytes.ts';
+import { rfc9309Normalize } from '../match/pattern.ts';
+import { pathParamsQuery } from '../match/url.ts';
+import { matchesPattern } from '../match/wildcard.ts';
+
+/** `1`: TDM rights are reserved; `0`: not reserved. */
+export type TdmReservation = 'reserved' | 'not-reserved';
+
+/** Most rules read from one tdmrep.json; the rest are reported and ignored. */
+export const MAX_TDMREP_RULES = 1_000;
+
+/** One rule of a tdmrep.json, in file order. */
+export interface TdmrepRule {
+  /** 0-based position in the file's array: the first match in sequence wins. */
+  readonly index: number;
+  readonly location: string;
+  /** Undefined when the value is not 0 or 1: the spec makes the reservation unset then. */
+  readonly reservation: TdmReservation | undefined;
+  readonly policy?: string;
+}
+
+/** A parsed tdmrep.json. Never thrown on: problems are listed, bad rules skipped. */
+export interface TdmrepFile {
+  readonly rules: readonly TdmrepRule[];
+  /** What was wrong and where (`rule 3: ...`); the file is still used as far as it can be. */
+  readonly problems: readonly string[];
+  /** The first rule whose location matches `url` (robots.txt-style `*` and `$`), if any. */
+  match(url: string): TdmrepRule | undefined;
+}
+
+/** Reads a `tdm-reservation` value (header, meta tag or file): 1 and 0, as numbers or text. */
+export function readTdmReservation(value: unknown): TdmReservation | undefined {
+  const text =
+    typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  return text === '1' ? 'reserved' : text === '0' ? 'not-reserved' : undefined;
+}
+
+/**
+ * Parses a tdmrep.json body: a JSON array of `{ location, "tdm-reservation", "tdm-policy"? }`.
+ * Lenient as a crawler must be: a body that is not a JSON array gives no rules (the site does
+ * not implement the protocol) and a problem; a rule without a string `location` is skipped;
+ * a reservation other than 0 or 1 keeps the rule, unset (as the spec says).
+ */
+export function parseTdmrep(text: string): TdmrepFile {
+  const problems: string[] = [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    return file([], [`not JSON: ${(error as Error).message}`]);
+  }
+  if (!Array.isArray(value)) return file([], ['not a JSON array of rules']);
+  const rules: TdmrepRule[] = [];
+  value.forEach((item: unknown, index) => {
+    if (index >= MAX_TDMREP_RULES) {
+      if (index === MAX_TDMREP_RULES) {
+        problems.push(`rules past the first ${MAX_TDMREP_RULES} are ignored`);
+      }
+      return;
+    }
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      problems.push(`rule ${index + 1}: not an object; skipped`);
+      return;
+    }
+    const fields = item as Record<string, unknown>;
+    const location = fields['location'];
+    if (typeof location !== 'string' || location === '') {
+      problems.push(`rule ${index + 1}: no "location"; skipped`);
+      return;
+    }
+    const reservation = readTdmReservation(fields['tdm-reservation']);
+    if (reservation === undefined) {
+      problems.push(
+        `rule ${index + 1}: "tdm-reservation" is ${JSON.stringify(fields['tdm-reservation']) ?? 'missing'}, not 0 or 1: unset for its location`,
+      );
+    }
+    const policy = fields['tdm-policy'];
+    if (policy !== undefined && typeof policy !== 'string') {
+      problems.push(`rule ${index + 1}: "tdm-policy" is not a string; ignored`);
+    }
+    rules.push({
+      index,
+      location,
+      reservation,
+      ...(typeof policy === 'string' && policy !== '' ? { policy } : {}),
+    });
+  });
+  return file(rules, problems);
+}
+
+function file(rules: TdmrepRule[], problems: string[]): TdmrepFile {
+  // Patterns normalised once, as robots.txt paths are (RFC 9309 §2.2.2: unreserved escapes
+  // decoded, reserved characters encoded), so both spellings of a path compare equal.
+  const patterns = rules.map((rule) => rfc9309Normalize(utf8ByteString(rule.location), true));
+  return {
+    rules,
+    problems,
+    match(url: string): TdmrepRule | undefined {
+      const path = rfc9309Normalize(utf8ByteString(pathParamsQuery(url)), false);
+      for (let i = 0; i < rules.length; i++) {
+        if (matchesPattern(patterns[i]!, path)) return rules[i];
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Where a TDMRep value was said. */
+export type TdmSource =
+  | { kind: 'tdmrep'; url: string; rule: number; location: string }
+  | { kind: 'header'; field: 'tdm-reservation' | 'tdm-policy'; text: string }
+  | { kind: 'meta'; name: 'tdm-reservation' | 'tdm-policy'; line: number; text: string };
+
+/** One source's values; a property it does not state is absent. */
+export interface TdmStatement {
+  readonly source: TdmSource;
+  readonly reservation?: TdmReservation;
+  readonly policy?: string;
+}
+
+/** The TDMRep answer for one resource. */
+export interface TdmAnswer {
+  readonly reservation: TdmReservation | 'unset';
+  /** The TDM Policy URL, only while rights are reserved (the spec: not processed otherwise). */
+  readonly policy?: string;
+  /** Where the reservation came from (none when unset). */
+  readonly decidedBy?: TdmSource;
+  /** Every statement considered, in the order of precedence (later ones supersede). */
+  readonly statements: readonly TdmStatement[];
+}
+
+/**
+ * Combines statements given in the spec's processing order (the tdmrep.json rule, then the
+ * response headers, then the HTML meta tags): each later value supersedes the earlier one of
+ * the same property, and a source that is silent on a property does not reset it.
+ */
+export function resolveTdm(statements: readonly TdmStatement[]): TdmAnswer {
+  let reservation: TdmReservation | undefined;
+  let decidedBy: TdmSource | undefined;
+  let policy: string | undefined;
+  for (const statement of statements) {
+    if (statement.reservation !== undefined) {
+      reservation = statement.reservation;
+      decidedBy = statement.source;
+    }
+    if (statement.policy !== undefined) policy = statement.policy;
+  }
+  return {
+    reservation: reservation ?? 'unset',
+    ...(reservation === 'reserved' && policy !== undefined ? { policy } : {}),
+    ...(decidedBy ? { decidedBy } : {}),
+    statements,
+  };
+}
