@@ -10,6 +10,8 @@ import {
   type Explanation,
   type ProfileName,
   type RobotsTxt,
+  parseTdmrep,
+  type TdmrepFile,
 } from '../core/index.ts';
 import { ANY_ADDRESS, type AddressFilter } from './addresses.ts';
 import { InvalidOptionError, InvalidUrlError, isRefusedAddressError } from './errors.ts';
@@ -17,6 +19,7 @@ import { HostResolver } from './resolver.ts';
 import { agentsFor, verdictFromState, type AgentMode, type CheckResult } from './verdict.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
 import { locate, type RobotsLocation } from './location.ts';
+import { usageFor, type UsageAnswer } from './usage.ts';
 import {
   DEFAULT_POLITENESS,
   backOffDelay,
@@ -114,6 +117,28 @@ export interface FetchReport {
   error?: string;
 }
 
+/** An origin's TDMRep file as the client holds it. */
+export interface TdmrepState {
+  /** `scheme://host[:port]/.well-known/tdmrep.json`. */
+  url: string;
+  entry: CacheEntry;
+  /** The parsed file, when one was served (2xx, or a stale good copy). */
+  file?: TdmrepFile;
+}
+
+/** Bytes of a tdmrep.json read (real ones are a few hundred). */
+const TDMREP_MAX_BYTES = 64 * 1024;
+/** Parsed TDMRep files kept at hand: with the byte cap, a few MB at most. */
+const TDMREP_PARSED = 256;
+/** The response headers page rules are read from. */
+const PAGE_RULE_HEADERS = [
+  'x-robots-tag',
+  'robots-tag',
+  'content-usage',
+  'tdm-reservation',
+  'tdm-policy',
+] as const;
+
 /** A robots.txt as the client holds it for one origin. */
 export interface RobotsState {
   location: RobotsLocation;
@@ -164,6 +189,8 @@ export class RobotsClient {
   private readonly fleet: { leaseTtlMs: number; waitMs: number; pollMs: number };
   private readonly onFetch: ((fetch: FetchReport) => void) | undefined;
   private readonly politeness: PolitenessPolicy;
+  /** Parsed TDMRep files at hand, by store key (at most `TDMREP_PARSED`). */
+  private readonly tdmrepHot = new Map<string, { entry: CacheEntry; file?: TdmrepFile }>();
   private readonly turns: ReturnType<typeof turnKeeper>;
 
   constructor(options: RobotsClientOptions) {
@@ -298,7 +325,7 @@ export class RobotsClient {
     if (cached && this.now() < cached.expiresAt) {
       entry = cached;
     } else {
-      entry = await this.refresh(location, cached);
+      entry = await this.refresh(origin, location.robotsUrl, cached);
       fetched = true;
     }
     const used = usedEntry(entry);
@@ -353,6 +380,64 @@ export class RobotsClient {
     return ms;
   }
 
+  /**
+   * The TDMRep file of `url`'s origin (`/.well-known/tdmrep.json`, W3C TDMRep), fetched and
+   * cached through the same store as robots.txt (same lifetimes, leases and error backoff),
+   * read up to 64 KiB. `file` is undefined when the site has none (4xx) or it cannot be
+   * reached; a body that is not a JSON array of rules gives a file with no rules and a problem.
+   */
+  async tdmrepFor(url: string): Promise<TdmrepState> {
+    const { origin } = locate(url);
+    const key = `${origin}#tdmrep`;
+    const tdmrepUrl = `${origin}/.well-known/tdmrep.json`;
+    const hot = this.tdmrepHot.get(key);
+    if (hot && this.now() < hot.entry.expiresAt) {
+      return { url: tdmrepUrl, entry: hot.entry, ...(hot.file ? { file: hot.file } : {}) };
+    }
+    const cached = await this.storeGet(key);
+    const entry =
+      cached && this.now() < cached.expiresAt
+        ? cached
+        : await this.refresh(key, tdmrepUrl, cached, TDMREP_MAX_BYTES);
+    const used = usedEntry(entry);
+    const file =
+      used.outcome === 'ok'
+        ? parseTdmrep(new TextDecoder().decode(Buffer.from(used.body ?? '', 'base64')))
+        : undefined;
+    this.tdmrepHot.delete(key);
+    this.tdmrepHot.set(key, { entry, ...(file ? { file } : {}) });
+    for (const oldest of this.tdmrepHot.keys()) {
+      if (this.tdmrepHot.size <= TDMREP_PARSED) break;
+      this.tdmrepHot.delete(oldest);
+    }
+    return { url: tdmrepUrl, entry, ...(file ? { file } : {}) };
+  }
+
+  /**
+   * A page, for its rules: fetched through the client's own connections (so `allowAddress`
+   * holds on every hop), its status, the headers that carry rules (`x-robots-tag`,
+   * `robots-tag`, `content-usage`, `tdm-reservation`, `tdm-policy`) and up to `maxBytes`
+   * (default 1 MiB, what page rules read of a head) of its body. Not cached. Never throws.
+   */
+  fetchPage(url: string, maxBytes = 1024 * 1024): Promise<FetchOutcome> {
+    return this.http.fetch(url, {
+      ...this.httpOptions,
+      maxBytes,
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+      keepHeaders: PAGE_RULE_HEADERS,
+    });
+  }
+
+  /**
+   * One explained answer for the crawler and `url`: may it fetch, index, use for AI training,
+   * use for search, and is text-and-data mining reserved (TDMRep), each with the robots.txt
+   * line, header, meta tag or tdmrep.json rule that said so. The page and its origin's
+   * tdmrep.json are fetched (not cached: the page) only where robots.txt allows them.
+   */
+  usage(url: string, options: { agent?: string | readonly string[] } = {}): Promise<UsageAnswer> {
+    return usageFor(this, url, options.agent);
+  }
+
   /** Forgets the cached result for `url`'s origin. */
   async forget(url: string): Promise<void> {
     const { origin } = locate(url);
@@ -393,22 +478,29 @@ export class RobotsClient {
     return agentsFor(state.robots, agents, this.agentMode);
   }
 
-  private refresh(location: RobotsLocation, previous: CacheEntry | undefined): Promise<CacheEntry> {
-    let pending = this.inflight.get(location.origin);
+  /** The file at `url`, fetched once however many ask, and kept in the store under `key`. */
+  private refresh(
+    key: string,
+    url: string,
+    previous: CacheEntry | undefined,
+    maxBytes = this.httpOptions.maxBytes,
+  ): Promise<CacheEntry> {
+    let pending = this.inflight.get(key);
     if (!pending) {
-      pending = this.fetchAndStore(location, previous).finally(() =>
-        this.inflight.delete(location.origin),
+      pending = this.fetchAndStore(key, url, previous, maxBytes).finally(() =>
+        this.inflight.delete(key),
       );
-      this.inflight.set(location.origin, pending);
+      this.inflight.set(key, pending);
     }
     return pending;
   }
 
   private async fetchAndStore(
-    location: RobotsLocation,
+    origin: string,
+    url: string,
     previous: CacheEntry | undefined,
+    maxBytes: number,
   ): Promise<CacheEntry> {
-    const origin = location.origin;
     let lease: Lease | undefined;
     if (this.store.acquireLease) {
       // Fleet-wide single flight: whoever takes the lease fetches; the others wait for it.
@@ -428,15 +520,15 @@ export class RobotsClient {
     }
     try {
       const started = performance.now();
-      const result = await this.http.fetch(location.robotsUrl, this.httpOptions);
+      const result = await this.http.fetch(url, { ...this.httpOptions, maxBytes });
       this.onFetch?.({
-        robotsUrl: location.robotsUrl,
+        robotsUrl: url,
         outcome: result.outcome,
         status: result.status,
         durationMs: performance.now() - started,
         ...(result.error ? { error: result.error } : {}),
       });
-      const entry = this.entryFor(location, result, previous);
+      const entry = this.entryFor(url, result, previous);
       const ttl = entry.expiresAt - this.now() + this.policy.unreachableWindow;
       await this.storeSet(origin, entry, ttl);
       return entry;
@@ -457,14 +549,14 @@ export class RobotsClient {
 
   /** Turns a fetch result into the entry to keep, carrying an error run's history along. */
   private entryFor(
-    location: RobotsLocation,
+    url: string,
     result: FetchOutcome,
     previous: CacheEntry | undefined,
   ): CacheEntry {
     const now = this.now();
     const entry: CacheEntry = {
       v: 1,
-      robotsUrl: location.robotsUrl,
+      robotsUrl: url,
       outcome: result.outcome,
       status: result.status,
       ...(result.body ? { body: Buffer.from(result.body).toString('base64') } : {}),

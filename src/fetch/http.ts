@@ -28,6 +28,13 @@ export interface HttpOptions {
   maxRedirects: number;
   /** Whole fetch, redirects and body included. */
   timeoutMs: number;
+  /**
+   * Headers kept besides those that matter for caching (a page's `x-robots-tag`...), their
+   * repeated values joined by a line feed.
+   */
+  keepHeaders?: readonly string[];
+  /** The Accept header. Default: plain text first, as for a robots.txt. */
+  accept?: string;
 }
 
 const KEPT_HEADERS = [
@@ -133,12 +140,12 @@ export class RobotsHttp {
           bodyTimeout: options.timeoutMs,
           headers: {
             'user-agent': options.userAgent,
-            accept: 'text/plain, */*;q=0.5',
+            accept: options.accept ?? 'text/plain, */*;q=0.5',
             'accept-encoding': 'gzip, deflate, br',
           },
         });
         const status = response.statusCode;
-        const headers = keptHeaders(response.headers);
+        const headers = keptHeaders(response.headers, options.keepHeaders);
         if (status >= 300 && status < 400) {
           discard(response.body);
           const next = redirectTarget(current, headers['location']);
@@ -187,11 +194,20 @@ function discard(stream: Readable): void {
   stream.destroy();
 }
 
-function keptHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+function keptHeaders(
+  raw: Record<string, string | string[] | undefined>,
+  extra: readonly string[] = [],
+): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = raw[name];
     if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  // Rule-carrying fields keep their repeated values apart (one per line): a new
+  // X-Robots-Tag field starts over with no crawler scope.
+  for (const name of extra) {
+    const value = raw[name];
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join('\n') : value;
   }
   return kept;
 }

@@ -14,8 +14,19 @@ export {
   type RobotsClientOptions,
   type RobotsState,
   type FetchReport,
+  type TdmrepState,
 } from './client.ts';
 export { robotsUrl, locate, type RobotsLocation } from './location.ts';
+export {
+  usageFor,
+  type UsageAnswer,
+  type UsageDecision,
+  type UsageSource,
+  type UsageStatement,
+  type Permission,
+} from './usage.ts';
+export type { FetchOutcome } from './http.ts';
+export { describeSource } from './usage-source.ts';
 export { DEFAULT_POLITENESS, type PolitenessPolicy, type Turn } from './politeness.ts';
 export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';
 export {

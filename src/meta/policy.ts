@@ -1,6 +1,9 @@
 import {
   productToken,
+  readTdmReservation,
   usagePreferences,
+  type TdmSource,
+  type TdmStatement,
   type UsageLabel,
   type UsagePreference,
 } from '../core/index.ts';
@@ -57,6 +60,12 @@ export interface PagePolicyResult {
    * search), when the header is present.
    */
   contentUsage?: Record<UsageLabel, UsagePreference>;
+  /**
+   * W3C TDMRep values the page states, in precedence order: `tdm-reservation` / `tdm-policy`
+   * response headers, then meta tags (later ones supersede; see `resolveTdm`). A value other
+   * than 0 or 1 is listed without a reservation: the spec makes it unset, resetting nothing.
+   */
+  tdm?: TdmStatement[];
   /** How much of the HTML was read: stopping at the end of the head. */
   html?: { charsRead: number; stoppedAt: HeadRead['stoppedAt'] };
 }
@@ -96,6 +105,14 @@ export async function pagePolicy(
     }
   };
   const parsed = new Map<AppliedDirective, Directive>();
+  const tdm: TdmStatement[] = [];
+  if (input.headers !== undefined) {
+    for (const field of ['tdm-reservation', 'tdm-policy'] as const) {
+      for (const text of headerValues(input.headers, field)) {
+        tdm.push(tdmStatement({ kind: 'header', field, text: text.trim() }, field, text));
+      }
+    }
+  }
 
   let html: PagePolicyResult['html'];
   const limits: string[] = [];
@@ -111,6 +128,12 @@ export async function pagePolicy(
       limits.push(`${head.metasDropped} meta tags past the first 1,000 were not read`);
     }
     for (const meta of head.metas) {
+      const name = meta.name;
+      if (name === 'tdm-reservation' || name === 'tdm-policy') {
+        const source: TdmSource = { kind: 'meta', name, line: meta.line, text: meta.content };
+        tdm.push(tdmStatement(source, name, meta.content));
+        continue;
+      }
       collect(
         splitDirectives(meta.content).map((text) => ({
           kind: 'meta',
@@ -155,6 +178,7 @@ export async function pagePolicy(
     directives,
     problems,
     ...(usage.length > 0 ? { contentUsage: usagePreferences(usage.join(', ')) } : {}),
+    ...(tdm.length > 0 ? { tdm } : {}),
     ...(html ? { html } : {}),
   };
 }
@@ -214,7 +238,24 @@ export function headerValues(headers: HeadersInput, name: string): string[] {
   const values: string[] = [];
   for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
     if (key.toLowerCase() !== name || value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) values.push(String(item));
+    // A line feed separates repeated fields kept in one string (`RobotsClient.fetchPage`).
+    for (const item of Array.isArray(value) ? value : [value]) {
+      values.push(...String(item).split('\n'));
+    }
   }
   return values;
+}
+
+/** One TDMRep header field or meta tag as a statement (an unreadable reservation states none). */
+function tdmStatement(
+  source: TdmStatement['source'],
+  name: 'tdm-reservation' | 'tdm-policy',
+  text: string,
+): TdmStatement {
+  if (name === 'tdm-policy') {
+    const policy = text.trim();
+    return policy === '' ? { source } : { source, policy };
+  }
+  const reservation = readTdmReservation(text);
+  return reservation === undefined ? { source } : { source, reservation };
 }

@@ -241,6 +241,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     });
   };
 
+  app.get('/v1/usage', { schema: schema.usage }, async (request) => {
+    const { url, agent } = request.query as { url: string; agent?: string | string[] };
+    // The robots.txt first (and the address guard on the host); the tdmrep.json and the page
+    // are fetched by the client's own guarded connections, only where robots.txt allows.
+    await stateFor(url, 'querystring.url');
+    return client.usage(url, agent === undefined ? {} : { agent });
+  });
+
   app.get('/v1/check', { schema: schema.checkOne }, async (request) => {
     const { url, agent } = request.query as { url: string; agent?: string | string[] };
     const state = await stateFor(url, 'querystring.url');

@@ -80,6 +80,78 @@ export const checkOne = {
   response: { 200: verdict, 400: problem },
 } as const;
 
+const decision = {
+  type: 'object',
+  properties: {
+    preference: { type: 'string', enum: ['allowed', 'disallowed', 'unknown'] },
+    statements: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          preference: { type: 'string' },
+          source: { type: 'object', additionalProperties: true },
+        },
+      },
+    },
+  },
+} as const;
+const permission = {
+  type: 'object',
+  properties: {
+    may: { type: 'boolean' },
+    why: { type: 'string' },
+    source: { type: 'object', additionalProperties: true },
+  },
+} as const;
+
+export const usage = {
+  summary:
+    'May the crawler fetch, index, use for AI training, use for search; is TDM reserved? Each with its source',
+  description:
+    "robots.txt (Allow/Disallow, Content-Usage, Content-Signal), then, where robots.txt allows them, the origin's /.well-known/tdmrep.json and the page itself (headers and head), fetched through the same address guard as robots.txt.",
+  querystring: {
+    type: 'object',
+    properties: { url, agent },
+    required: ['url'],
+  },
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        url: { type: 'string' },
+        agent: { type: 'array', items: { type: 'string' } },
+        fetch: permission,
+        index: permission,
+        'train-ai': decision,
+        search: decision,
+        tdm: {
+          type: 'object',
+          properties: {
+            reservation: { type: 'string', enum: ['reserved', 'not-reserved', 'unset'] },
+            policy: { type: 'string' },
+            decidedBy: { type: 'object', additionalProperties: true },
+            statements: { type: 'array', items: { type: 'object', additionalProperties: true } },
+          },
+        },
+        robotsTxt: {
+          type: 'object',
+          properties: {
+            url: { type: 'string' },
+            status: { type: 'integer' },
+            source: { type: 'string' },
+          },
+        },
+        page: {
+          type: 'object',
+          properties: { status: { type: 'integer' }, error: { type: 'string' } },
+        },
+      },
+    },
+    400: problem,
+  },
+} as const;
+
 export const checkMany = (maxBatch: number) =>
   ({
     summary: 'Verdicts for many URLs, of one origin or many',

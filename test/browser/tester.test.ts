@@ -18,6 +18,8 @@ let page: Page;
 let site: TestServer;
 let down: TestServer;
 let other: TestServer;
+/** A site with page rules and a tdmrep.json, for the live panel. */
+let usageSite: TestServer;
 const apiCalls: string[] = [];
 
 before(async () => {
@@ -29,6 +31,15 @@ before(async () => {
   other = await httpServer(
     robotsRoute((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /shop/\n')),
   );
+  usageSite = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nAllow: /\n');
+    if (req.url === '/.well-known/tdmrep.json') {
+      return void res.writeHead(200).end('[{"location": "/papers/", "tdm-reservation": 1}]');
+    }
+    res
+      .writeHead(200, { 'content-type': 'text/html', 'x-robots-tag': 'noai' })
+      .end('<html><head><meta name="robots" content="noindex"></head></html>');
+  });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -58,6 +69,7 @@ after(async () => {
   await site?.close();
   await down?.close();
   await other?.close();
+  await usageSite?.close();
 });
 
 const ROBOTS = [
@@ -269,6 +281,36 @@ describe('the web tester', () => {
       false,
       'hidden when nothing is stated',
     );
+  });
+
+  test("the selected URL's page, live: fetch, index, AI use, search and TDM from the service", async () => {
+    await page.fill('#agent', 'ExampleBot');
+    await page.fill('#urls', `${usageSite.origin}/papers/a.html`);
+    await page.waitForFunction(() => document.querySelectorAll('#results tr').length === 1);
+    await page.click('#usage-check');
+    await page.waitForFunction(() => document.querySelectorAll('#usage dt').length === 5);
+    assert.deepEqual(await page.locator('#usage dt').allInnerTexts(), [
+      'Fetch',
+      'Index',
+      'Train AI',
+      'Search',
+      'TDM',
+    ]);
+    const answers = await page.locator('#usage dd').allInnerTexts();
+    assert.match(answers[0]!, /^yes/);
+    assert.match(answers[1]!, /^no\s+noindex/);
+    assert.match(answers[2]!, /^disallowed[\s\S]*X-Robots-Tag header: noai/);
+    assert.match(answers[4]!, /^reserved[\s\S]*tdmrep\.json rule 1 \(\/papers\/\)/);
+    assert.ok(apiCalls.some((call) => call.includes('/v1/usage?')));
+    await page.screenshot({ path: join(ROOT, 'test-artifacts/tester-page.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    const panel = await page.locator('#usage').boundingBox();
+    assert.ok(panel!.width <= 390, `the panel fits: ${panel!.width} px`);
+    await page.screenshot({
+      path: join(ROOT, 'test-artifacts/tester-page-390.png'),
+      fullPage: true,
+    });
+    await page.setViewportSize({ width: 1360, height: 900 });
   });
 
   test('on a 390 px screen the verdicts come first, and URLs take the full width', async () => {

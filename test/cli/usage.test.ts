@@ -1,4 +1,7 @@
-/** `repkit usage`: robots.txt and the page together, each answer with where it comes from. */
+/**
+ * `repkit usage`: robots.txt, the site's tdmrep.json and the page together, each answer with
+ * where it comes from.
+ */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
@@ -14,50 +17,120 @@ before(async () => {
           'User-agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\nContent-Signal: search=yes\n',
         );
     }
+    if (req.url === '/.well-known/tdmrep.json') {
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify([
+          {
+            location: '/papers/*.pdf$',
+            'tdm-reservation': 1,
+            'tdm-policy': 'https://p.example/policy.json',
+          },
+          { location: '/papers/', 'tdm-reservation': 0 },
+        ]),
+      );
+    }
     const noai = req.url?.includes('noai') ? '<meta name="robots" content="noai">' : '';
-    res
-      .writeHead(200, { 'content-type': 'text/html', 'content-usage': 'search=y' })
-      .end(`<html><head>${noai}</head><body>x</body></html>`);
+    const tdmMeta = req.url?.includes('tdm-meta')
+      ? '<meta name="tdm-reservation" content="0">'
+      : '';
+    const headers: Record<string, string> = {
+      'content-type': 'text/html',
+      'content-usage': 'search=y',
+    };
+    if (req.url?.includes('tdm-header')) headers['tdm-reservation'] = '1';
+    res.writeHead(200, headers).end(`<html><head>${noai}${tdmMeta}</head><body>x</body></html>`);
   });
 });
 after(() => site.close());
 
-async function usage(path: string) {
+interface Source {
+  kind: string;
+  line?: number;
+  text?: string;
+  field?: string;
+  name?: string;
+  rule?: number;
+}
+interface Answer {
+  fetch: { may: boolean };
+  index: { may: boolean };
+  'train-ai': { preference: string; statements: { preference: string; source: Source }[] };
+  search: { preference: string; statements: { preference: string; source: Source }[] };
+  tdm: { reservation: string; policy?: string; decidedBy?: Source };
+}
+
+async function usage(path: string): Promise<{ code: number; json: Answer; stdout: string }> {
   const result = await runCli(['usage', `${site.origin}${path}`, '--agent', 'GPTBot', '--json']);
-  return {
-    code: result.code,
-    json: JSON.parse(result.stdout) as Record<
-      string,
-      { may?: boolean; preference?: string; statements?: { source: string }[] }
-    >,
-  };
+  return { code: result.code, json: JSON.parse(result.stdout) as Answer, stdout: result.stdout };
 }
 
 test("the attach draft's paths: train-ai from the longest Content-Usage path, search from every source", async () => {
   const plain = await usage('/test');
   assert.equal(plain.code, 0);
-  assert.deepEqual([plain.json.fetch!.may, plain.json.index!.may], [true, true]);
-  assert.equal(plain.json['train-ai']!.preference, 'disallowed');
-  assert.equal(plain.json.search!.preference, 'allowed');
+  assert.deepEqual([plain.json.fetch.may, plain.json.index.may], [true, true]);
+  assert.equal(plain.json['train-ai'].preference, 'disallowed');
+  assert.equal(plain.json.search.preference, 'allowed');
   assert.deepEqual(
-    plain.json.search!.statements!.map((s) => s.source),
-    ['robots.txt Content-Signal: search=yes', 'Content-Usage header: search'],
+    plain.json.search.statements.map((s) => s.source),
+    [
+      { kind: 'robots-txt', text: 'Content-Signal: search=yes' },
+      { kind: 'header', field: 'Content-Usage', text: 'search=y' },
+    ],
   );
-  assert.equal((await usage('/ai-ok/test')).json['train-ai']!.preference, 'allowed');
+  assert.equal((await usage('/ai-ok/test')).json['train-ai'].preference, 'allowed');
 });
 
 test('a noai meta tag disallows AI training whatever robots.txt allows; a blocked URL has no preference', async () => {
-  assert.equal((await usage('/ai-ok/x')).json['train-ai']!.preference, 'allowed');
+  assert.equal((await usage('/ai-ok/x')).json['train-ai'].preference, 'allowed');
   const both = await usage('/ai-ok/noai');
-  assert.equal(both.json['train-ai']!.preference, 'disallowed', 'any no wins');
+  assert.equal(both.json['train-ai'].preference, 'disallowed', 'any no wins');
   assert.deepEqual(
-    both.json['train-ai']!.statements!.map((s) => s.source),
-    ['robots.txt line 5: Content-Usage: /ai-ok/ train-ai=y', 'robots meta tag: noai'],
+    both.json['train-ai'].statements.map((s) => s.source),
+    [
+      { kind: 'robots-txt', line: 5, text: 'Content-Usage: /ai-ok/ train-ai=y' },
+      { kind: 'meta', name: 'robots', line: 1, text: 'noai' },
+    ],
   );
   const blocked = await usage('/never/x');
   assert.equal(blocked.code, 1);
   assert.deepEqual(
-    [blocked.json.fetch!.may, blocked.json['train-ai']!.preference],
-    [false, 'unknown'],
+    [blocked.json.fetch.may, blocked.json['train-ai'].preference, blocked.json.tdm.reservation],
+    [false, 'unknown', 'unset'],
   );
+  assert.ok(
+    site.requests.every((r) => !r.path.startsWith('/never/')),
+    'a blocked page is never fetched',
+  );
+});
+
+test('TDMRep: the first matching tdmrep.json rule, superseded by the header, then by the meta tag', async () => {
+  const pdf = await usage('/papers/a.pdf');
+  assert.equal(pdf.json.tdm.reservation, 'reserved');
+  assert.equal(pdf.json.tdm.policy, 'https://p.example/policy.json');
+  assert.deepEqual(pdf.json.tdm.decidedBy, {
+    kind: 'tdmrep',
+    url: `${site.origin}/.well-known/tdmrep.json`,
+    rule: 0,
+    location: '/papers/*.pdf$',
+  });
+  // A reservation is a "no" to training, beside robots.txt's own.
+  assert.ok(pdf.json['train-ai'].statements.some((s) => s.source.kind === 'tdmrep'));
+  const page = await usage('/papers/a.pdf.html');
+  assert.equal(page.json.tdm.reservation, 'not-reserved', 'second rule: $ ends the first');
+  assert.equal(page.json.tdm.policy, undefined, 'no policy when not reserved');
+  const header = await usage('/papers/tdm-header');
+  assert.equal(header.json.tdm.reservation, 'reserved');
+  assert.equal(header.json.tdm.decidedBy?.kind, 'header');
+  const meta = await usage('/papers/tdm-header-and-tdm-meta');
+  assert.equal(meta.json.tdm.reservation, 'not-reserved', 'the meta tag supersedes the header');
+  assert.equal(meta.json.tdm.decidedBy?.kind, 'meta');
+  const none = await usage('/elsewhere');
+  assert.equal(none.json.tdm.reservation, 'unset');
+  const human = await runCli(['usage', `${site.origin}/papers/a.pdf`, '--agent', 'GPTBot']);
+  assert.match(
+    human.stdout,
+    /tdm\s+reserved\s+.*tdmrep\.json rule 1 \(\/papers\/\*\.pdf\$\); policy https:\/\/p\.example\/policy\.json/,
+  );
+  const fetches = site.requests.filter((r) => r.path === '/.well-known/tdmrep.json').length;
+  assert.ok(fetches >= 1);
 });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { UsagePreference } from '../../core/index.ts';
-import { pagePolicy, type PagePolicyResult } from '../../meta/index.ts';
+import type { UsageAnswer } from '../../fetch/index.ts';
+import { describeSource } from '../../fetch/usage-source.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
@@ -11,18 +11,6 @@ interface UsageOptions {
   json?: boolean;
   userAgent: string;
   timeout: number;
-}
-
-/** One statement about a usage, and where it was made. */
-interface Said {
-  preference: UsagePreference;
-  source: string;
-}
-
-/** A usage category's combined answer (any no wins, then any yes), with every statement. */
-interface UsageAnswer {
-  preference: UsagePreference;
-  statements: Said[];
 }
 
 export function registerUsage(program: Command, output: Output): void {
@@ -37,7 +25,8 @@ export function registerUsage(program: Command, output: Output): void {
       'after',
       `
 Reads robots.txt (Allow/Disallow, Content-Usage, Content-Signal) and, when fetching is
-allowed, the page's headers and head (noindex, noai, Content-Usage, Robots-Tag, X-Robots-Tag).
+allowed, the site's /.well-known/tdmrep.json and the page's headers and head (noindex,
+noai, Content-Usage, Robots-Tag, X-Robots-Tag, tdm-reservation, tdm-policy).
 Preferences combine as the AIPREF vocabulary says: any "no" wins, then any "yes".
 Exit status: 0 the page may be fetched, 1 it may not, 2 usage or input error.
 
@@ -47,132 +36,54 @@ Example:
     .action(async (url: string, options: UsageOptions) => {
       if (!isUrl(url)) throw new CliError(`not a URL: "${url}"`);
       const client = fetchClient({ ...options, profile: 'google' });
-      let answer;
+      let answer: UsageAnswer;
       try {
-        const state = await client.robotsFor(url);
-        const verdict = client.verdict(url, state, options.agent);
-        const robots = state.robots;
-        const trainAi: Said[] = [];
-        const search: Said[] = [];
-        const usage = robots?.contentUsage(url, options.agent);
-        for (const [label, list] of [
-          ['train-ai', trainAi],
-          ['search', search],
-        ] as const) {
-          const rule = usage?.decidedBy[label];
-          if (rule) {
-            list.push({
-              preference: usage!.preferences[label],
-              source: `robots.txt line ${rule.line}: Content-Usage: ${rule.path ? `${rule.path} ` : ''}${rule.statement}`,
-            });
-          }
-        }
-        const signals = robots?.contentSignals(options.agent);
-        for (const [name, list] of [
-          ['ai-train', trainAi],
-          ['search', search],
-        ] as const) {
-          const value = signals?.[name];
-          if (typeof value === 'boolean') {
-            list.push({
-              preference: value ? 'allowed' : 'disallowed',
-              source: `robots.txt Content-Signal: ${name}=${value ? 'yes' : 'no'}`,
-            });
-          }
-        }
-        let page: PagePolicyResult | undefined;
-        let pageStatus: number | undefined;
-        if (verdict.allowed) {
-          const response = await fetch(url, {
-            headers: { 'user-agent': options.userAgent },
-            signal: AbortSignal.timeout(options.timeout),
-          }).catch((error: Error) => {
-            throw new CliError(`cannot fetch ${url}: ${String(error.cause ?? error.message)}`);
-          });
-          pageStatus = response.status;
-          page = await pagePolicy(
-            { headers: response.headers, ...(response.body ? { html: response.body } : {}) },
-            options.agent,
-          );
-          await response.body?.cancel().catch(() => {});
-          for (const label of ['train-ai', 'search'] as const) {
-            const said = page.contentUsage?.[label];
-            if (said && said !== 'unknown') {
-              (label === 'train-ai' ? trainAi : search).push({
-                preference: said,
-                source: `Content-Usage header: ${label}`,
-              });
-            }
-          }
-          if (!page.policy.ai) {
-            const by = page.decidedBy.ai;
-            trainAi.push({
-              preference: 'disallowed',
-              source: `${by?.kind === 'meta' ? 'robots meta tag' : (by?.field ?? 'X-Robots-Tag')}: ${by?.text ?? 'noai'}`,
-            });
-          }
-        }
-        const index = !verdict.allowed
-          ? {
-              may: false,
-              why: 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
-            }
-          : pageStatus !== undefined && pageStatus >= 400
-            ? { may: false, why: `the page answered HTTP ${pageStatus}` }
-            : {
-                may: page?.policy.index ?? true,
-                why: page?.decidedBy.index ? `${page.decidedBy.index.text}` : 'no noindex',
-              };
-        answer = {
-          url,
-          agent: options.agent,
-          fetch: {
-            may: verdict.allowed,
-            why: verdict.line ? `robots.txt line ${verdict.line}` : verdict.reason,
-          },
-          index,
-          'train-ai': combined(trainAi, verdict.allowed),
-          search: combined(search, verdict.allowed),
-        };
+        answer = await client.usage(url, { agent: options.agent });
       } finally {
         await client.close();
       }
       if (options.json) {
         output.out(JSON.stringify(answer));
       } else {
-        const { color } = output;
-        const yes = (ok: boolean) => (ok ? color.green('yes') : color.red('no'));
-        const row = (name: string, value: string) =>
-          output.out(`${color.bold(name.padEnd(10))} ${value}`);
-        row('url', url);
-        row('agent', options.agent.join(', '));
-        row('fetch', `${yes(answer.fetch.may)}  ${color.dim(answer.fetch.why)}`);
-        row('index', `${yes(answer.index.may)}  ${color.dim(answer.index.why)}`);
-        for (const label of ['train-ai', 'search'] as const) {
-          const { preference, statements } = answer[label];
-          const shown =
-            preference === 'allowed'
-              ? color.green('allowed')
-              : preference === 'disallowed'
-                ? color.red('disallowed')
-                : 'no preference stated';
-          row(
-            label,
-            `${shown}  ${color.dim(statements.map((s) => `${s.source} (${s.preference})`).join('; ') || (answer.fetch.may ? 'nothing says' : 'the URL may not be fetched'))}`,
-          );
-        }
+        printUsage(output, answer);
       }
       if (!answer.fetch.may) process.exitCode = 1;
     });
 }
 
-/** Statements combined as the vocabulary says; none for a URL that may not be fetched. */
-function combined(statements: Said[], fetchable: boolean): UsageAnswer {
-  if (!fetchable) return { preference: 'unknown', statements: [] };
-  const preference = statements.some((s) => s.preference === 'disallowed')
-    ? 'disallowed'
-    : statements.some((s) => s.preference === 'allowed')
-      ? 'allowed'
-      : 'unknown';
-  return { preference, statements };
+function printUsage(output: Output, answer: UsageAnswer): void {
+  const { color } = output;
+  const yes = (ok: boolean) => (ok ? color.green('yes') : color.red('no'));
+  const row = (name: string, value: string) =>
+    output.out(`${color.bold(name.padEnd(10))} ${value}`);
+  row('url', answer.url);
+  row('agent', answer.agent.join(', '));
+  row('fetch', `${yes(answer.fetch.may)}  ${color.dim(answer.fetch.why)}`);
+  row('index', `${yes(answer.index.may)}  ${color.dim(answer.index.why)}`);
+  for (const label of ['train-ai', 'search'] as const) {
+    const { preference, statements } = answer[label];
+    const shown =
+      preference === 'allowed'
+        ? color.green('allowed')
+        : preference === 'disallowed'
+          ? color.red('disallowed')
+          : 'no preference stated';
+    const why =
+      statements.map((s) => `${describeSource(s.source)} (${s.preference})`).join('; ') ||
+      (answer.fetch.may ? 'nothing says' : 'the URL may not be fetched');
+    row(label, `${shown}  ${color.dim(why)}`);
+  }
+  const { tdm } = answer;
+  const reserved =
+    tdm.reservation === 'reserved'
+      ? color.red('reserved')
+      : tdm.reservation === 'not-reserved'
+        ? color.green('not reserved')
+        : 'no reservation stated';
+  const tdmWhy = tdm.decidedBy
+    ? describeSource(tdm.decidedBy)
+    : answer.fetch.may
+      ? 'no tdmrep.json rule, header or meta tag'
+      : 'the URL may not be fetched';
+  row('tdm', `${reserved}  ${color.dim(tdmWhy + (tdm.policy ? `; policy ${tdm.policy}` : ''))}`);
 }

@@ -1,0 +1,240 @@
+/**
+ * One explained answer for a crawler and a URL: may it fetch the page, index it, use it to
+ * train AI, use it for search, and is text-and-data mining reserved; each with the line,
+ * header, tag or file that said so. robots.txt first; the TDMRep file and the page (headers
+ * and head) only where robots.txt lets the crawler fetch them.
+ */
+import {
+  resolveTdm,
+  type TdmAnswer,
+  type TdmSource,
+  type TdmStatement,
+  type UsageLabel,
+  type UsagePreference,
+} from '../core/index.ts';
+import { pagePolicy, type PagePolicyResult } from '../meta/index.ts';
+import type { RobotsClient } from './client.ts';
+import type { UsageSource } from './usage-source.ts';
+
+export type { UsageSource } from './usage-source.ts';
+
+export interface UsageStatement {
+  preference: UsagePreference;
+  source: UsageSource;
+}
+
+/** A usage category's answer: any `disallowed` wins, then any `allowed` (the vocabulary's rule). */
+export interface UsageDecision {
+  preference: UsagePreference;
+  statements: UsageStatement[];
+}
+
+export interface Permission {
+  may: boolean;
+  /** In words, for people. */
+  why: string;
+  source?: UsageSource;
+}
+
+export interface UsageAnswer {
+  url: string;
+  /** The crawler names used (the first with a group of its own, for several). */
+  agent: string[];
+  fetch: Permission;
+  index: Permission;
+  'train-ai': UsageDecision;
+  search: UsageDecision;
+  /** W3C TDMRep: the site's tdmrep.json rule, then the page's headers and meta tags. */
+  tdm: TdmAnswer;
+  robotsTxt: { url: string; status: number; source: 'fetched' | 'cache' | 'stale' };
+  /** The page, when it was fetched (only when robots.txt allows it). */
+  page?: { status: number; error?: string };
+}
+
+/** Combines a category's statements; none count for a URL that may not be fetched. */
+function decide(statements: UsageStatement[], fetchable: boolean): UsageDecision {
+  if (!fetchable) return { preference: 'unknown', statements: [] };
+  const preference = statements.some((s) => s.preference === 'disallowed')
+    ? 'disallowed'
+    : statements.some((s) => s.preference === 'allowed')
+      ? 'allowed'
+      : 'unknown';
+  return { preference, statements };
+}
+
+/** The combined answer; see `RobotsClient.usage`. */
+export async function usageFor(
+  client: RobotsClient,
+  url: string,
+  names?: string | readonly string[],
+): Promise<UsageAnswer> {
+  const state = await client.robotsFor(url);
+  const given = client.names(names);
+  const verdict = client.verdict(url, state, given.agents, undefined, given.notes);
+  const agents = verdict.agent;
+  const robots = state.robots;
+  const said: Record<UsageLabel, UsageStatement[]> = { 'train-ai': [], search: [] };
+
+  const usage = robots?.contentUsage(url, agents);
+  for (const label of ['train-ai', 'search'] as const) {
+    const rule = usage?.decidedBy[label];
+    if (rule) {
+      said[label].push({
+        preference: usage!.preferences[label],
+        source: {
+          kind: 'robots-txt',
+          line: rule.line,
+          text: `Content-Usage: ${rule.path ? `${rule.path} ` : ''}${rule.statement}`,
+        },
+      });
+    }
+  }
+  const signals = robots?.contentSignals(agents);
+  for (const [name, label] of [
+    ['ai-train', 'train-ai'],
+    ['search', 'search'],
+  ] as const) {
+    const value = signals?.[name];
+    if (typeof value === 'boolean') {
+      said[label].push({
+        preference: value ? 'allowed' : 'disallowed',
+        source: { kind: 'robots-txt', text: `Content-Signal: ${name}=${value ? 'yes' : 'no'}` },
+      });
+    }
+  }
+
+  // TDMRep: the file's rule first (fetched only where robots.txt allows it), then the page.
+  const tdmStatements: TdmStatement[] = [];
+  const tdmrepUrl = `${state.location.origin}/.well-known/tdmrep.json`;
+  if (verdict.allowed && client.verdict(tdmrepUrl, state, agents).allowed) {
+    const tdmrep = await client.tdmrepFor(url);
+    const rule = tdmrep.file?.match(url);
+    if (rule) {
+      const source: TdmSource = {
+        kind: 'tdmrep',
+        url: tdmrep.url,
+        rule: rule.index,
+        location: rule.location,
+      };
+      tdmStatements.push({
+        source,
+        ...(rule.reservation ? { reservation: rule.reservation } : {}),
+        ...(rule.policy ? { policy: rule.policy } : {}),
+      });
+    }
+  }
+
+  let page: PagePolicyResult | undefined;
+  let pageFetch: UsageAnswer['page'];
+  if (verdict.allowed) {
+    const response = await client.fetchPage(url);
+    pageFetch = {
+      status: response.status,
+      ...(response.error ? { error: response.error } : {}),
+    };
+    page = await pagePolicy(
+      { headers: response.headers, ...(response.body ? { html: response.body } : {}) },
+      agents,
+    );
+    tdmStatements.push(...(page.tdm ?? []));
+    for (const label of ['train-ai', 'search'] as const) {
+      const preference = page.contentUsage?.[label];
+      if (preference && preference !== 'unknown') {
+        said[label].push({
+          preference,
+          source: {
+            kind: 'header',
+            field: 'Content-Usage',
+            text: response.headers['content-usage'] ?? '',
+          },
+        });
+      }
+    }
+    if (!page.policy.ai) {
+      const by = page.decidedBy.ai;
+      said['train-ai'].push({
+        preference: 'disallowed',
+        source:
+          by?.kind === 'meta'
+            ? {
+                kind: 'meta',
+                name: by.agent === '*' ? 'robots' : by.agent,
+                line: by.line ?? 0,
+                text: by.text,
+              }
+            : { kind: 'header', field: by?.field ?? 'X-Robots-Tag', text: by?.text ?? 'noai' },
+      });
+    }
+  }
+  const tdm = resolveTdm(tdmStatements);
+  if (tdm.decidedBy) {
+    // Text and data mining covers training: a reservation says no to it, and its absence yes.
+    said['train-ai'].push({
+      preference: tdm.reservation === 'reserved' ? 'disallowed' : 'allowed',
+      source: tdm.decidedBy,
+    });
+  }
+
+  const robotsSource: UsageSource | undefined = verdict.line
+    ? {
+        kind: 'robots-txt',
+        line: verdict.line,
+        text: verdict.rule ? `${verdict.rule.kind}: ${verdict.rule.pattern}` : '',
+      }
+    : undefined;
+  const status = pageFetch?.status ?? 0;
+  const index: Permission = !verdict.allowed
+    ? {
+        may: false,
+        why: 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
+        ...(robotsSource ? { source: robotsSource } : {}),
+      }
+    : status === 0 || status >= 400
+      ? {
+          may: false,
+          why:
+            status === 0
+              ? `the page could not be fetched (${pageFetch?.error ?? 'no response'})`
+              : `the page answered HTTP ${status}`,
+          source: {
+            kind: 'fetch',
+            text: status === 0 ? (pageFetch?.error ?? 'no response') : `HTTP ${status}`,
+          },
+        }
+      : page?.decidedBy.index
+        ? {
+            may: page.policy.index,
+            why: page.decidedBy.index.text,
+            source: directiveSource(page.decidedBy.index),
+          }
+        : { may: true, why: 'no noindex' };
+
+  return {
+    url,
+    agent: [...agents],
+    fetch: {
+      may: verdict.allowed,
+      why: verdict.line ? `robots.txt line ${verdict.line}` : verdict.reason,
+      ...(robotsSource ? { source: robotsSource } : {}),
+    },
+    index,
+    'train-ai': decide(said['train-ai'], verdict.allowed),
+    search: decide(said.search, verdict.allowed),
+    tdm,
+    robotsTxt: { url: state.location.robotsUrl, status: verdict.status, source: verdict.source },
+    ...(pageFetch ? { page: pageFetch } : {}),
+  };
+}
+
+function directiveSource(
+  applied: NonNullable<PagePolicyResult['decidedBy']['index']>,
+): UsageSource {
+  return applied.kind === 'meta'
+    ? {
+        kind: 'meta',
+        name: applied.agent === '*' ? 'robots' : applied.agent,
+        line: applied.line ?? 0,
+        text: applied.text,
+      }
+    : { kind: 'header', field: applied.field ?? 'X-Robots-Tag', text: applied.text };
+}
