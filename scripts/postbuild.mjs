@@ -1,10 +1,26 @@
-// After tsc: makes the CLI executable (npx runs it by its shebang), and bundles the web tester
+// After tsc: makes the CLI executable (npx runs it by its shebang), bundles its toolkit, and bundles the web tester
 // (src/server/tester) with the core into dist/server/tester, so the page computes verdicts in
 // the browser with the same code as everything else.
 import { chmod, copyFile, mkdir } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 await chmod('dist/cli/index.js', 0o755);
+
+// The CLI's own libraries (commander, picocolors) go into its toolkit module, replacing what
+// tsc wrote: they are development dependencies, so `npm i repkit` does not install them.
+await build({
+  entryPoints: ['src/cli/toolkit.ts'],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outfile: 'dist/cli/toolkit.js',
+  // commander is CommonJS and requires Node's modules: give the bundle a real `require`.
+  banner: {
+    js: "import { createRequire as repkitRequire } from 'node:module'; const require = repkitRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
 
 const out = 'dist/server/tester';
 await mkdir(out, { recursive: true });

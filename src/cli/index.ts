@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError } from './toolkit.ts';
 import { RepkitError } from '../core/index.ts';
 import { registerAgents } from './commands/agents.ts';
 import { registerBatch } from './commands/batch.ts';

@@ -1,4 +1,4 @@
-import pc from 'picocolors';
+import { pc } from './toolkit.ts';
 
 /** Where commands write, and whether colour is on: only on a terminal, never with NO_COLOR. */
 export interface Output {
