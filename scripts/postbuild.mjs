@@ -34,4 +34,15 @@ await build({
   outfile: `${out}/tester.js`,
   logLevel: 'warning',
 });
+// Its worker: parsing, lint and verdicts off the page's thread.
+await build({
+  entryPoints: ['src/server/tester/worker.ts'],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  outfile: `${out}/tester-worker.js`,
+  logLevel: 'warning',
+});
 await copyFile('src/server/tester/index.html', `${out}/index.html`);

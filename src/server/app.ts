@@ -344,6 +344,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     { schema: { hide: true } },
     asset('tester.js', 'text/javascript; charset=utf-8'),
   );
+  app.get(
+    '/tester-worker.js',
+    { schema: { hide: true } },
+    asset('tester-worker.js', 'text/javascript; charset=utf-8'),
+  );
 
   app.addHook('onClose', () => work.close());
   return app;

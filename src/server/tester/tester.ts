@@ -1,20 +1,12 @@
 /**
- * The web tester, in the browser: verdicts and lint for the pasted text come from the same
- * core as everything else (bundled into tester.js), recomputed on every change; only
- * "Fetch" asks the service, for a site's robots.txt.
+ * The web tester, in the browser: verdicts and lint for the text in the editor come from the
+ * same core as everything else, run in a worker (tester-worker.js) so that typing never waits
+ * for them; "Fetch" and "Check its page" ask the service.
  */
-import {
-  crawlerName,
-  KNOWN_AGENTS,
-  lint,
-  parse,
-  type ContentUsage,
-  type Diagnostic,
-  type Explanation,
-  type ProfileName,
-} from '../../core/index.ts';
+import { crawlerName, KNOWN_AGENTS, type Diagnostic, type ProfileName } from '../../core/index.ts';
 import type { UsageAnswer } from '../../fetch/usage.ts';
 import { describeSource } from '../../fetch/usage-source.ts';
+import type { TesterAnswer, TesterRequest, VerdictRow } from './protocol.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const robotsInput = $<HTMLTextAreaElement>('robots');
@@ -22,6 +14,7 @@ const agentInput = $<HTMLInputElement>('agent');
 const profileInput = $<HTMLSelectElement>('profile');
 const urlsInput = $<HTMLTextAreaElement>('urls');
 const view = $<HTMLDivElement>('view');
+const viewLines = view.querySelector<HTMLDivElement>('.lines')!;
 const results = $<HTMLTableSectionElement>('results');
 const summary = $<HTMLDivElement>('summary');
 const diagnosticsList = $<HTMLUListElement>('diagnostics');
@@ -35,33 +28,17 @@ for (const agent of KNOWN_AGENTS) {
   $<HTMLDataListElement>('agents').append(option);
 }
 
+/** Pixel height of an editor line (the CSS says the same). */
+const LINE_HEIGHT = 20;
+/** Lines drawn beyond those in sight, so that scrolling rarely shows an undrawn one. */
+const OVERSCAN = 30;
+
 let selected: string | undefined;
 /**
  * The last fetch, while the text is still what it brought: a robots.txt that could not be
  * reached makes every URL disallowed, whatever the (empty) text says.
  */
 let fetched: { text: string; unreachable: boolean; origin: string } | undefined;
-
-/** Parse and lint results for the text and profile last seen: typing URLs reuses them. */
-let parsedFor:
-  | {
-      text: string;
-      profile: string;
-      robots: ReturnType<typeof parse>;
-      diagnostics: readonly Diagnostic[];
-    }
-  | undefined;
-function parsed(text: string, profile: ProfileName) {
-  if (parsedFor?.text !== text || parsedFor.profile !== profile) {
-    parsedFor = {
-      text,
-      profile,
-      robots: parse(text, { profile }),
-      diagnostics: lint(text).diagnostics,
-    };
-  }
-  return parsedFor;
-}
 
 function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -74,211 +51,222 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** Splits the text into lines as Google counts them (CR, LF and CRLF each end one). */
-function lines(text: string): string[] {
-  return text.replace(/^\ufeff/, '').split(/\r\n|\r|\n/);
-}
+const worker = new Worker(new URL('/tester-worker.js', location.href), { type: 'module' });
+let asked = 0;
+let sentText: string | undefined;
+/** What the page shows: the latest answer, and the crawler name it was for. */
+let shown: { rows: VerdictRow[]; agent: string; note?: string | undefined } = {
+  rows: [],
+  agent: '*',
+};
+let diagnostics: readonly Diagnostic[] = [];
+let pendingAgent: { agent: string; note?: string | undefined } = { agent: '*' };
 
+/** Sends what changed to the worker; its answer repaints (the latest only). */
 function render(): void {
   const text = robotsInput.value;
   // A version or a whole User-Agent header is read as robots.txt names crawlers, and said so.
   const name = crawlerName(agentInput.value.trim() || '*');
-  const agent = name.token;
-  const { robots, diagnostics } = parsed(text, profileInput.value as ProfileName);
   if (fetched && fetched.text !== text) {
     // Edited: the text is the user's own now, not what the site served.
     fetched = undefined;
     fetchStatus.textContent = '';
   }
-  const unreachable = fetched?.unreachable ?? false;
   const urls = urlsInput.value
     .split('\n')
     .map((u) => u.trim())
     .filter((u) => u !== '');
-  const verdicts = urls.map(
-    (url) => [url, unreachable ? UNREACHABLE : robots.explain(url, agent)] as const,
-  );
   if (selected === undefined || !urls.includes(selected)) selected = urls[0];
-
-  // What the file says each URL may be used for (Content-Usage), shown when it says anything.
-  const usages = unreachable ? [] : urls.map((url) => robots.contentUsage(url, agent));
-  const stated = usages.some((u) => u.reason === 'stated');
-  document.body.classList.toggle('with-usage', stated);
-  renderResults(verdicts, stated ? usages : []);
-  renderView(text, verdicts, diagnostics);
-  const blocked = verdicts.filter(([, v]) => !v.allowed).length;
-  const note = name.note ? ` (${name.note})` : '';
-  summary.textContent = urls.length
-    ? `${agent}: ${urls.length - blocked} allowed, ${blocked} disallowed${describeGroup(verdicts[0]?.[1])}${note}`
-    : 'Add URLs to see verdicts.';
+  if (usageFor !== undefined && usageFor !== selected) clearUsage();
+  const request: TesterRequest = {
+    id: ++asked,
+    profile: profileInput.value as ProfileName,
+    agent: name.token,
+    urls,
+    ...(text !== sentText ? { text } : {}),
+  };
+  if (text !== sentText) countLines();
+  sentText = text;
+  pendingAgent = { agent: name.token, note: name.note };
+  worker.postMessage(request);
+  paintLines(); // the line count may have changed; marks follow with the answer
 }
 
-/** A URL's Content-Usage preferences in a few words (`train-ai: no · search: yes`). */
-function describeUsage(usage: ContentUsage): string {
+worker.onmessage = (event: MessageEvent<TesterAnswer>) => {
+  const answer = event.data;
+  if (answer.diagnostics) {
+    diagnostics = answer.diagnostics;
+    renderDiagnostics();
+    markedFor = undefined; // problem marks are drawn with the lines
+  }
+  if (answer.id !== asked) return; // a newer request is on its way
+  const rows: VerdictRow[] = fetched?.unreachable
+    ? answer.rows.map((row) => ({ kind: 'unreachable', url: row.url, allowed: false, line: 0 }))
+    : answer.rows;
+  shown = { rows, ...pendingAgent };
+  const stated = rows.some((row) => row.kind === 'rules' && row.usage.reason === 'stated');
+  document.body.classList.toggle('with-usage', stated);
+  renderResults(rows, stated);
+  paintLines();
+  const blocked = rows.filter((row) => !row.allowed).length;
+  const note = shown.note ? ` (${shown.note})` : '';
+  summary.textContent = rows.length
+    ? `${shown.agent}: ${rows.length - blocked} allowed, ${blocked} disallowed${describeGroup(rows[0])}${note}`
+    : 'Add URLs to see verdicts.';
+};
+
+/** A URL's Content-Usage preferences in a few words (`train-ai: no (line 4) · search: yes`). */
+function describeUsage(row: VerdictRow): string {
+  if (row.kind === 'unreachable') return '';
+  const { usage } = row;
   if (usage.reason === 'disallowed-by-robots-txt') return 'none (not crawlable)';
   if (usage.reason === 'no-content-usage-rule') return 'none stated';
   const word = { allowed: 'yes', disallowed: 'no', unknown: 'unstated' } as const;
   return Object.entries(usage.preferences)
     .map(([label, preference]) => {
-      const line = usage.decidedBy[label as keyof typeof usage.decidedBy]?.line;
+      const line = usage.lines[label as keyof typeof usage.lines];
       return `${label}: ${word[preference]}${line ? ` (line ${line})` : ''}`;
     })
     .join(' · ');
 }
 
-/** The verdict for every URL while the site's robots.txt cannot be reached (5xx, timeout). */
-const UNREACHABLE = {
-  allowed: false,
-  line: 0,
-  reason: 'no-matching-rule',
-  tieBreak: false,
-  matches: [],
-  path: '',
-  profile: 'google',
-  unreachable: true,
-} as unknown as Explanation;
-
-function describeGroup(verdict: Explanation | undefined): string {
-  if (!verdict) return '';
-  if ((verdict as { unreachable?: boolean }).unreachable)
+function describeGroup(row: VerdictRow | undefined): string {
+  if (!row) return '';
+  if (row.kind === 'unreachable')
     return ' · the robots.txt is unreachable, so Google crawls nothing for now';
-  if (!verdict.group)
-    return verdict.reason === 'no-matching-group'
-      ? ' · no group applies: nothing is restricted'
-      : '';
-  return verdict.group.scope === 'specific'
-    ? ` · rules of its own group (line ${verdict.group.lines.join(', ')})`
-    : ` · no group names it, so the * group (line ${verdict.group.lines.join(', ')})`;
+  if (!row.group)
+    return row.reason === 'no-matching-group' ? ' · no group applies: nothing is restricted' : '';
+  return row.group.scope === 'specific'
+    ? ` · rules of its own group (line ${row.group.lines.join(', ')})`
+    : ` · no group names it, so the * group (line ${row.group.lines.join(', ')})`;
 }
 
-function renderResults(
-  verdicts: readonly (readonly [string, Explanation])[],
-  usages: readonly ContentUsage[],
-): void {
+function describeRow(row: VerdictRow): string {
+  if (row.kind === 'unreachable') return 'robots.txt unreachable: nothing is crawled for now';
+  if (row.rule && row.reason !== 'no-matching-rule') {
+    return `line ${row.line}: ${row.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${row.rule.value}${row.tieBreak ? ' (tie: allow wins)' : ''}`;
+  }
+  return row.reason === 'no-matching-group'
+    ? 'no group for this crawler'
+    : row.reason === 'robots-txt-always-allowed'
+      ? '/robots.txt is always allowed'
+      : 'no rule matches';
+}
+
+function renderResults(rows: readonly VerdictRow[], withUsage: boolean): void {
   results.replaceChildren(
-    ...verdicts.map(([url, verdict], i) => {
-      const row = element('tr', url === selected ? 'selected' : undefined);
-      row.dataset.url = url;
-      row.dataset.line = String(verdict.line);
-      const verdictText = verdict.allowed ? 'allowed' : 'disallowed';
+    ...rows.map((row) => {
+      const tr = element('tr', row.url === selected ? 'selected' : undefined);
+      tr.dataset.url = row.url;
+      tr.dataset.line = String(row.line);
+      const verdictText = row.allowed ? 'allowed' : 'disallowed';
       const cell = element('td');
       cell.append(element('span', `badge verdict ${verdictText}`, verdictText));
-      const why = element('td', 'why');
-      why.textContent = (verdict as { unreachable?: boolean }).unreachable
-        ? 'robots.txt unreachable: nothing is crawled for now'
-        : verdict.rule && verdict.reason !== 'no-matching-rule'
-          ? `line ${verdict.line}: ${verdict.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${verdict.rule.value}${verdict.tieBreak ? ' (tie: allow wins)' : ''}`
-          : verdict.reason === 'no-matching-group'
-            ? 'no group for this crawler'
-            : verdict.reason === 'robots-txt-always-allowed'
-              ? '/robots.txt is always allowed'
-              : 'no rule matches';
-      row.append(element('td', 'url', url), cell, why);
-      const usage = usages[i];
-      if (usage) row.append(element('td', 'usage', describeUsage(usage)));
-      row.addEventListener('click', () => {
-        selected = url;
-        render();
+      tr.append(element('td', 'url', row.url), cell, element('td', 'why', describeRow(row)));
+      if (withUsage) tr.append(element('td', 'usage', describeUsage(row)));
+      tr.addEventListener('click', () => {
+        selected = row.url;
+        if (usageFor !== undefined && usageFor !== selected) clearUsage();
+        for (const other of results.querySelectorAll('tr.selected'))
+          other.classList.remove('selected');
+        tr.classList.add('selected');
+        if (row.line > 0) revealLine(row.line, false);
+        paintLines();
       });
-      return row;
+      return tr;
     }),
   );
 }
 
 /**
- * The file as it reads: its lines (built when the text changes, since a large file has
- * thousands) with lint markers, then the deciding and selected lines marked (redone on
- * every change of URLs or crawler, touching only the lines marked before and now).
+ * The layer over the editor: line numbers, the deciding and selected lines tinted, problems
+ * marked. Only the lines in sight (and some around them) exist; they are kept while the
+ * window and the marks stay the same, and only their classes change when the verdicts do.
  */
-let viewFor:
-  | {
-      text: string;
-      diagnostics: readonly Diagnostic[];
-      rows: HTMLElement[];
-      marked: HTMLElement[];
-      scrolledTo?: HTMLElement | undefined;
-    }
-  | undefined;
+let drawn = new Map<number, HTMLElement>();
+let markedFor: readonly Diagnostic[] | undefined;
+/** A line chosen from the problem list, shown as selected until the URLs select another. */
+let pinned: number | undefined;
 
-function renderView(
-  text: string,
-  verdicts: readonly (readonly [string, Explanation])[],
-  diagnostics: readonly Diagnostic[],
-): void {
-  if (viewFor?.text !== text || viewFor.diagnostics !== diagnostics) {
-    viewFor = { text, diagnostics, rows: buildLines(text, diagnostics), marked: [] };
-    view.replaceChildren(...viewFor.rows);
-    renderDiagnostics(diagnostics);
-  }
-  const { rows } = viewFor;
-  for (const row of viewFor.marked)
-    row.classList.remove('decides-allow', 'decides-deny', 'selected');
-  const marked: HTMLElement[] = [];
-  for (const [, verdict] of verdicts) {
-    const row = rows[verdict.line - 1];
-    if (!row || verdict.reason === 'no-matching-rule') continue;
-    row.classList.add(verdict.allowed ? 'decides-allow' : 'decides-deny');
-    marked.push(row);
-  }
-  const selectedLine = verdicts.find(([url]) => url === selected)?.[1].line ?? 0;
-  const selectedRow = rows[selectedLine - 1];
-  if (selectedRow) {
-    selectedRow.classList.add('selected');
-    marked.push(selectedRow);
-    // Scrolling lays out the whole view: only when the selected line changes.
-    if (selectedRow !== viewFor.scrolledTo) selectedRow.scrollIntoView({ block: 'nearest' });
-  }
-  viewFor.scrolledTo = selectedRow;
-  viewFor.marked = marked;
+/** Lines in the editor, counted when its text changes (the text box's value ends lines with LF). */
+let lines = 1;
+function countLines(): void {
+  const text = robotsInput.value;
+  let count = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  lines = count;
 }
 
-function buildLines(text: string, diagnostics: readonly Diagnostic[]): HTMLElement[] {
+function paintLines(): void {
+  const top = robotsInput.scrollTop;
+  viewLines.style.transform = `translateY(${-top}px)`;
+  const first = Math.max(1, Math.floor(top / LINE_HEIGHT) + 1 - OVERSCAN);
+  const last = Math.min(
+    lines,
+    Math.ceil((top + robotsInput.clientHeight) / LINE_HEIGHT) + OVERSCAN,
+  );
+  // Lint marks by line, redrawn when the problems change.
+  if (markedFor !== diagnostics) {
+    for (const row of drawn.values()) row.remove();
+    drawn = new Map();
+    markedFor = diagnostics;
+  }
   const byLine = new Map<number, Diagnostic[]>();
-  for (const d of diagnostics) byLine.set(d.line, [...(byLine.get(d.line) ?? []), d]);
-  return lines(text).map((content, i) => {
-    const number = i + 1;
+  for (const d of diagnostics) {
+    if (d.line >= first && d.line <= last) byLine.set(d.line, [...(byLine.get(d.line) ?? []), d]);
+  }
+  for (const [number, row] of drawn) {
+    if (number < first || number > last) {
+      row.remove();
+      drawn.delete(number);
+    }
+  }
+  for (let number = first; number <= last; number++) {
+    if (drawn.has(number)) continue;
     const row = element('div', 'line');
     row.dataset.line = String(number);
-    const markers = element('span');
-    for (const d of byLine.get(number) ?? []) {
-      const marker = element('span', `lint-marker lint-${d.severity}`, d.code);
-      marker.title = d.message;
-      markers.append(marker);
+    row.style.top = `${(number - 1) * LINE_HEIGHT}px`;
+    row.append(element('span', 'no', String(number)));
+    const marks = byLine.get(number);
+    if (marks) {
+      const box = element('span', 'marks');
+      for (const d of marks) {
+        const marker = element('span', `lint-marker lint-${d.severity}`, d.code);
+        marker.title = d.message;
+        box.append(marker);
+      }
+      row.append(box);
     }
-    row.append(element('span', 'no', String(number)), element('span', 'text', content), markers);
-    return row;
-  });
-}
-
-function renderDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  diagnosticsList.replaceChildren(
-    ...(diagnostics.length
-      ? diagnostics.map((d) => {
-          const item = element('li');
-          item.dataset.code = d.code;
-          item.dataset.line = String(d.line);
-          item.title = `Go to line ${d.line}`;
-          item.addEventListener('click', () => goToLine(d.line));
-          item.append(
-            element('span', 'at', `line ${d.line}`),
-            element('span', `lint-marker lint-${d.severity}`, d.severity),
-            element('span', undefined, d.message),
-          );
-          return item;
-        })
-      : [element('li', 'none', 'No problems found.')]),
-  );
-}
-
-/** Shows line `number` of the file: selected in the view and in the text box. */
-function goToLine(number: number): void {
-  for (const row of view.querySelectorAll('.line.selected')) row.classList.remove('selected');
-  const row = viewFor?.rows[number - 1];
-  if (row) {
-    row.classList.add('selected');
-    viewFor!.marked.push(row);
-    row.scrollIntoView({ block: 'center' });
+    viewLines.append(row);
+    drawn.set(number, row);
   }
+  const deciding = new Map<number, string>();
+  for (const row of shown.rows) {
+    if (row.kind === 'rules' && row.line > 0 && row.reason !== 'no-matching-rule') {
+      deciding.set(row.line, row.allowed ? 'decides-allow' : 'decides-deny');
+    }
+  }
+  const selectedLine = pinned ?? shown.rows.find((row) => row.url === selected)?.line ?? 0;
+  for (const [number, row] of drawn) {
+    const kind = deciding.get(number);
+    row.classList.toggle('decides-allow', kind === 'decides-allow');
+    row.classList.toggle('decides-deny', kind === 'decides-deny');
+    row.classList.toggle('selected', number === selectedLine);
+  }
+}
+
+/** Scrolls the editor to line `number` (centred), optionally selecting its text. */
+function revealLine(number: number, selectText: boolean): void {
+  const target = (number - 1) * LINE_HEIGHT - robotsInput.clientHeight / 2 + LINE_HEIGHT;
+  const top = robotsInput.scrollTop;
+  if (
+    selectText ||
+    (number - 1) * LINE_HEIGHT < top ||
+    number * LINE_HEIGHT > top + robotsInput.clientHeight
+  ) {
+    robotsInput.scrollTop = Math.max(0, target);
+  }
+  if (!selectText) return;
   // One pass to the line's start (CR, LF and CRLF each end a line), then select it.
   const text = robotsInput.value;
   let start = 0;
@@ -288,18 +276,61 @@ function goToLine(number: number): void {
   }
   let end = start;
   while (end < text.length && text[end] !== '\n' && text[end] !== '\r') end++;
-  robotsInput.focus();
+  robotsInput.focus({ preventScroll: true });
   robotsInput.setSelectionRange(start, end);
+  robotsInput.scrollTop = Math.max(0, target);
+}
+
+/** Problems listed at most: a hostile file can have one per line. */
+const MAX_LISTED = 500;
+
+function renderDiagnostics(): void {
+  const more = diagnostics.length - MAX_LISTED;
+  diagnosticsList.replaceChildren(
+    ...(diagnostics.length
+      ? diagnostics.slice(0, MAX_LISTED).map((d) => {
+          const item = element('li');
+          item.dataset.code = d.code;
+          item.dataset.line = String(d.line);
+          item.title = `Go to line ${d.line}`;
+          item.addEventListener('click', () => {
+            pinned = d.line;
+            revealLine(d.line, true);
+            paintLines();
+          });
+          item.append(
+            element('span', 'at', `line ${d.line}`),
+            element('span', `lint-marker lint-${d.severity}`, d.severity),
+            element('span', undefined, d.message),
+          );
+          return item;
+        })
+      : [element('li', 'none', 'No problems found.')]),
+    ...(more > 0 ? [element('li', 'none', `… and ${more} more (repkit lint lists them all)`)] : []),
+  );
 }
 
 let pending: number | undefined;
 function schedule(): void {
   window.clearTimeout(pending);
-  pending = window.setTimeout(render, 60);
+  pending = window.setTimeout(render, 30);
 }
 
-for (const input of [robotsInput, agentInput, urlsInput]) input.addEventListener('input', schedule);
+robotsInput.addEventListener('scroll', () => paintLines(), { passive: true });
+robotsInput.addEventListener('input', () => {
+  pinned = undefined;
+  countLines();
+  paintLines();
+  schedule();
+});
+for (const input of [agentInput, urlsInput]) {
+  input.addEventListener('input', () => {
+    pinned = undefined;
+    schedule();
+  });
+}
 profileInput.addEventListener('change', render);
+new ResizeObserver(() => paintLines()).observe(robotsInput);
 
 $<HTMLButtonElement>('fetch').addEventListener('click', async () => {
   const url = fetchUrl.value.trim();
@@ -346,6 +377,13 @@ $<HTMLButtonElement>('fetch').addEventListener('click', async () => {
 
 const usageList = $<HTMLDListElement>('usage');
 const usageStatus = $<HTMLDivElement>('usage-status');
+/** The URL the live panel shows, until another is selected. */
+let usageFor: string | undefined;
+function clearUsage(): void {
+  usageFor = undefined;
+  usageList.replaceChildren();
+  usageStatus.textContent = '';
+}
 
 /** The combined answer for the selected URL, from the service (`GET /v1/usage`). */
 $<HTMLButtonElement>('usage-check').addEventListener('click', async () => {
@@ -355,6 +393,7 @@ $<HTMLButtonElement>('usage-check').addEventListener('click', async () => {
     return;
   }
   const agent = agentInput.value.trim() || '*';
+  usageFor = url;
   usageStatus.textContent = `Checking ${url}…`;
   usageList.replaceChildren();
   try {

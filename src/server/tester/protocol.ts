@@ -1,0 +1,40 @@
+/** What the tester page and its worker say to each other. */
+import type { Diagnostic, ProfileName, UsageLabel, UsagePreference } from '../../core/index.ts';
+
+export interface TesterRequest {
+  /** Answers come back with it; the page paints only the latest. */
+  id: number;
+  /** The file, when it changed since the last request. */
+  text?: string;
+  profile: ProfileName;
+  agent: string;
+  urls: string[];
+}
+
+/** One URL's row: what the rules say, or that the robots.txt could not be reached. */
+export type VerdictRow =
+  | {
+      kind: 'rules';
+      url: string;
+      allowed: boolean;
+      /** The deciding line, 0 for none. */
+      line: number;
+      reason: string;
+      rule?: { kind: 'allow' | 'disallow'; value: string };
+      tieBreak: boolean;
+      group?: { scope: 'specific' | 'global'; lines: number[] };
+      usage: {
+        reason: string;
+        preferences: Record<UsageLabel, UsagePreference>;
+        /** Per label, the line of the rule that decided it (0 for none). */
+        lines: Partial<Record<UsageLabel, number>>;
+      };
+    }
+  | { kind: 'unreachable'; url: string; allowed: false; line: 0 };
+
+export interface TesterAnswer {
+  id: number;
+  rows: VerdictRow[];
+  /** Lint problems, when the text changed. */
+  diagnostics?: readonly Diagnostic[];
+}
