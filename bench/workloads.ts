@@ -119,6 +119,11 @@ export function worstCases(): { name: string; body: string; url: string }[] {
     return body;
   };
   const path = (s: string) => `https://example.com${s}`;
+  // Every digit occurs in the path, never two in a row: a rule ending in a number of two or
+  // more digits passes the character-set test and fails only after searching the whole path.
+  const digits = (fill: string) => [...'0123456789'].join(fill);
+  let n = 10;
+  const number = () => n++;
   return [
     {
       name: 'near-miss segments: /*a…ac rules (4,096 characters) vs /c + 8,150 a',
@@ -126,19 +131,19 @@ export function worstCases(): { name: string; body: string; url: string }[] {
       url: path(`/c${'a'.repeat(8150)}`),
     },
     {
-      name: '13 matching stars, 500 KiB of distinct rules vs 8,150 a',
-      body: fill((i) => `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*a*${i}`),
-      url: path(`/${'a'.repeat(8150)}`),
+      name: '13 matching stars, 500 KiB of distinct rules vs 8,130 a and every digit',
+      body: fill(() => `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*a*${number()}`),
+      url: path(`/${'a'.repeat(8130)}${digits('a')}`),
     },
     {
-      name: 'shared-prefix wildcards: /a*N* × 500 KiB vs /a + 8,150 b',
-      body: fill((i) => `Allow: /a*${i}*`),
-      url: path(`/a${'b'.repeat(8150)}`),
+      name: 'shared-prefix wildcards: /a*N* × 500 KiB vs /a + 8,130 b and every digit',
+      body: fill(() => `Allow: /a*${number()}*`),
+      url: path(`/a${'b'.repeat(8130)}${digits('b')}`),
     },
     {
-      name: 'anchored near-miss: /*aN$ × 500 KiB vs 8,150 a',
-      body: fill((i) => `Disallow: /*a${i}$`),
-      url: path(`/${'a'.repeat(8150)}`),
+      name: 'anchored near-miss: /*aN$ × 500 KiB vs 8,130 a and every digit',
+      body: fill(() => `Disallow: /*a${number()}$`),
+      url: path(`/${'a'.repeat(8130)}${digits('a')}`),
     },
     {
       name: 'long literal near-miss: /a…ab rules vs /a…aa',
