@@ -46,6 +46,25 @@ function config(): Configuration {
   return new Configuration({ persistStorage: false, purgeOnStart: true });
 }
 
+/** A CheerioCrawler with repkit, noting the paths crawled and skipped; `follow`: enqueue links. */
+function cheerio(follow: boolean) {
+  const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
+  const handled: string[] = [];
+  const skipped: string[] = [];
+  const crawler = new Crawler(
+    {
+      respectRobotsTxtFile: true,
+      onSkippedRequest: ({ url }) => void skipped.push(new URL(url).pathname),
+      requestHandler: async ({ request, enqueueLinks }) => {
+        handled.push(new URL(request.url).pathname);
+        if (follow) await enqueueLinks({ strategy: 'same-origin' });
+      },
+    },
+    config(),
+  );
+  return { crawler, handled, skipped };
+}
+
 const FILE = 'User-agent: ExampleBot\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n';
 
 describe('withRepkitRobots(CheerioCrawler)', () => {
@@ -54,20 +73,7 @@ describe('withRepkitRobots(CheerioCrawler)', () => {
       '/': ['/public/a', '/private/b', '/public/c'],
       '/public/a': ['/private/d'],
     });
-    const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
-    const handled: string[] = [];
-    const skipped: string[] = [];
-    const crawler = new Crawler(
-      {
-        respectRobotsTxtFile: true,
-        onSkippedRequest: ({ url }) => void skipped.push(new URL(url).pathname),
-        requestHandler: async ({ request, enqueueLinks }) => {
-          handled.push(new URL(request.url).pathname);
-          await enqueueLinks({ strategy: 'same-origin' });
-        },
-      },
-      config(),
-    );
+    const { crawler, handled, skipped } = cheerio(true);
     await crawler.run([`${origin.origin}/`, `${origin.origin}/private/x`]);
     assert.deepEqual(handled.sort(), ['/', '/public/a', '/public/c']);
     assert.ok(
@@ -86,17 +92,7 @@ describe('withRepkitRobots(CheerioCrawler)', () => {
         ? { status: 503, headers: { 'retry-after': '1' } }
         : { status: 200, body: 'User-agent: *\nDisallow: /private/\n' },
     );
-    const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
-    const handled: string[] = [];
-    const skipped: string[] = [];
-    const crawler = new Crawler(
-      {
-        respectRobotsTxtFile: true,
-        onSkippedRequest: ({ url }) => void skipped.push(new URL(url).pathname),
-        requestHandler: async ({ request }) => void handled.push(new URL(request.url).pathname),
-      },
-      config(),
-    );
+    const { crawler, handled, skipped } = cheerio(false);
     const started = Date.now();
     const stats = await crawler.run([`${origin.origin}/a`, `${origin.origin}/private/b`]);
     assert.deepEqual(handled, ['/a']);
