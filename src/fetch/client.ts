@@ -1,11 +1,8 @@
-import type { LookupFunction } from 'node:net';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { MemoryStore } from '../cache/memory.ts';
 import { usedEntry, type CacheEntry, type CacheStore, type Lease } from '../cache/store.ts';
 import {
   DEFAULT_MAX_BYTES,
   parse,
-  crawlerName,
   isValidProductToken,
   type Explanation,
   type ProfileName,
@@ -13,12 +10,23 @@ import {
   parseTdmrep,
   type TdmrepFile,
 } from '../core/index.ts';
-import { ANY_ADDRESS, type AddressFilter } from './addresses.ts';
+import { ANY_ADDRESS } from './addresses.ts';
 import { InvalidOptionError, InvalidUrlError, isRefusedAddressError } from './errors.ts';
 import { HostResolver } from './resolver.ts';
 import { agentsFor, verdictFromState, type AgentMode, type CheckResult } from './verdict.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
 import { locate, type RobotsLocation } from './location.ts';
+import { entryFromFetch } from './entries.ts';
+import { ParsedFiles, type HotEntry } from './parsed-files.ts';
+import {
+  positive,
+  proxyFromEnvironment,
+  readNames,
+  type FetchReport,
+  type RobotsClientOptions,
+} from './options.ts';
+
+export type { FetchReport, RobotsClientOptions } from './options.ts';
 import { usageFor, type UsageAnswer } from './usage.ts';
 import {
   DEFAULT_POLITENESS,
@@ -28,94 +36,7 @@ import {
   type PolitenessPolicy,
   type Turn,
 } from './politeness.ts';
-import {
-  DEFAULT_POLICY,
-  freshLifetime,
-  parseRetryAfter,
-  retryDelay,
-  type CachePolicy,
-} from './policy.ts';
-
-export interface RobotsClientOptions {
-  /** Sent as the User-Agent header; its product token is the crawler name (`ExampleBot/1.0` → `ExampleBot`). */
-  userAgent: string;
-  /** Name(s) to match robots.txt groups by, instead of the User-Agent's product token. */
-  agent?: string | readonly string[];
-  /** Where results are kept. Default: a `MemoryStore`. */
-  store?: CacheStore;
-  /** Interpretation of the files. Default `google`. */
-  profile?: ProfileName;
-  /** Bytes of robots.txt read (after decompression). Default 512,000 (500 KiB). */
-  maxBytes?: number;
-  /** Redirects followed. Default 5, as Google. */
-  maxRedirects?: number;
-  /** Time to establish a connection. Default 5 s. */
-  connectTimeoutMs?: number;
-  /** Time for the whole fetch, redirects and body included. Default 15 s. */
-  timeoutMs?: number;
-  /** Cache lifetimes; see `CachePolicy`. */
-  cache?: Partial<CachePolicy>;
-  /** The clock (ms since the epoch). Tests pass one they control. Default `Date.now`. */
-  now?: () => number;
-  /** Called when the store fails (checks go on without it). Default: `console.warn`. */
-  onStoreError?: (error: unknown, operation: 'get' | 'set') => void;
-  /** Origins whose entry and parsed file are kept at hand in memory. Default 1,000. */
-  maxParsed?: number;
-  /**
-   * Bytes those origins may take, estimated from each body's size (see README, "Memory");
-   * the least recently used go first. Default 64 MiB.
-   */
-  maxParsedBytes?: number;
-  /** Host name resolution, as for `net.connect` (custom DNS, pinning, tests). Default: the system's. */
-  lookup?: LookupFunction;
-  /**
-   * Whether a fetch may connect to an IP address, checked at the socket for every connection
-   * (every redirect hop included): `isPublicAddress` refuses loopback, private, link-local and
-   * reserved ranges. Default: every address.
-   */
-  allowAddress?: AddressFilter;
-  /** DNS limits: lookups at once (default 2), wait per name (default 5 s), reuse (default 60 s). */
-  dns?: { maxConcurrent?: number; timeoutMs?: number; ttlMs?: number };
-  /**
-   * With a store that has leases (RedisStore): one process of the fleet fetches an origin, the
-   * others wait for its result. `leaseTtlMs`: how long a lease lasts if its holder dies
-   * (default: `timeoutMs` + 5 s); `waitMs`: how long to wait for another holder before
-   * fetching anyway (default: the lease TTL); `pollMs`: how often to look (default 50 ms).
-   */
-  fleet?: { leaseTtlMs?: number; waitMs?: number; pollMs?: number };
-  /**
-   * Sends robots.txt requests through this undici dispatcher (a `ProxyAgent`, the crawler's
-   * own pool) instead of the client's connections; the caller closes it. Not with
-   * `allowAddress`, which guards the client's own connections only.
-   */
-  dispatcher?: Dispatcher;
-  /**
-   * `'env'`: honour `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` (undici's `EnvHttpProxyAgent`).
-   * Default: connect directly. Not with `dispatcher` or `allowAddress`.
-   */
-  proxy?: 'env';
-  /**
-   * How several names in `agent` are read. `'fallback'` (default): in order, the first name
-   * that has a group of its own in the file, else `*`, as Google's crawler families work
-   * (`['Googlebot-Image', 'Googlebot']`). `'merged'`: every group of every name applies
-   * together, as one crawler with several names.
-   */
-  agentMode?: AgentMode;
-  /** Crawl-delay and back-off bounds for `turn` and `backOff`; see `PolitenessPolicy`. */
-  politeness?: Partial<PolitenessPolicy>;
-  /** Called after every robots.txt fetch (for metrics and logs). */
-  onFetch?: (fetch: FetchReport) => void;
-}
-
-/** One robots.txt fetch, as `onFetch` reports it. */
-export interface FetchReport {
-  robotsUrl: string;
-  outcome: CacheEntry['outcome'];
-  /** 0 when no response arrived. */
-  status: number;
-  durationMs: number;
-  error?: string;
-}
+import { DEFAULT_POLICY, type CachePolicy } from './policy.ts';
 
 /** An origin's TDMRep file as the client holds it. */
 export interface TdmrepState {
@@ -180,10 +101,7 @@ export class RobotsClient {
   };
   private readonly inflight = new Map<string, Promise<CacheEntry>>();
   /** Per origin, the entry in use and its parsed file (bounded, least recently used out). */
-  private readonly hot = new Map<string, HotEntry>();
-  private readonly maxParsed: number;
-  private readonly maxParsedBytes: number;
-  private hotBytes = 0;
+  private readonly hot: ParsedFiles;
   private readonly resolver: HostResolver;
   private readonly onStoreError: (error: unknown, operation: 'get' | 'set') => void;
   private readonly fleet: { leaseTtlMs: number; waitMs: number; pollMs: number };
@@ -210,8 +128,10 @@ export class RobotsClient {
     this.profile = options.profile ?? 'google';
     this.policy = { ...DEFAULT_POLICY, ...options.cache };
     this.now = options.now ?? Date.now;
-    this.maxParsed = positive('maxParsed', options.maxParsed ?? 1_000);
-    this.maxParsedBytes = positive('maxParsedBytes', options.maxParsedBytes ?? 64 * 1024 * 1024);
+    this.hot = new ParsedFiles(
+      positive('maxParsed', options.maxParsed ?? 1_000),
+      positive('maxParsedBytes', options.maxParsedBytes ?? 64 * 1024 * 1024),
+    );
     this.onStoreError =
       options.onStoreError ??
       ((error, operation) =>
@@ -310,8 +230,7 @@ export class RobotsClient {
     // the store nor the parser.
     const hot = this.hot.get(origin);
     if (hot && this.isFresh(hot)) {
-      this.hot.delete(origin);
-      this.hot.set(origin, hot); // most recently used last
+      this.hot.touch(origin, hot);
       return {
         location,
         entry: hot.entry,
@@ -332,7 +251,7 @@ export class RobotsClient {
     const stale = used !== entry;
     const source = stale ? 'stale' : fetched ? 'fetched' : 'cache';
     const robots = used.outcome === 'ok' ? this.parsedFor(hot, used) : undefined;
-    this.remember(origin, { entry, stale, ...(robots ? { robots } : {}) });
+    this.hot.remember(origin, { entry, stale, ...(robots ? { robots } : {}) });
     return { location, entry, source, ...(robots ? { robots } : {}) };
   }
 
@@ -441,7 +360,7 @@ export class RobotsClient {
   /** Forgets the cached result for `url`'s origin. */
   async forget(url: string): Promise<void> {
     const { origin } = locate(url);
-    this.dropHot(origin);
+    this.hot.drop(origin);
     await this.store.delete(origin);
   }
 
@@ -528,7 +447,7 @@ export class RobotsClient {
         durationMs: performance.now() - started,
         ...(result.error ? { error: result.error } : {}),
       });
-      const entry = this.entryFor(url, result, previous);
+      const entry = entryFromFetch(url, result, previous, this.now(), this.policy);
       const ttl = entry.expiresAt - this.now() + this.policy.unreachableWindow;
       await this.storeSet(origin, entry, ttl);
       return entry;
@@ -547,45 +466,6 @@ export class RobotsClient {
     }
   }
 
-  /** Turns a fetch result into the entry to keep, carrying an error run's history along. */
-  private entryFor(
-    url: string,
-    result: FetchOutcome,
-    previous: CacheEntry | undefined,
-  ): CacheEntry {
-    const now = this.now();
-    const entry: CacheEntry = {
-      v: 1,
-      robotsUrl: url,
-      outcome: result.outcome,
-      status: result.status,
-      ...(result.body ? { body: Buffer.from(result.body).toString('base64') } : {}),
-      ...(result.truncated ? { truncated: true } : {}),
-      headers: result.headers,
-      chain: result.chain,
-      ...(result.error ? { error: result.error } : {}),
-      fetchedAt: now,
-      expiresAt: now,
-    };
-    if (result.outcome !== 'error') {
-      entry.expiresAt = now + freshLifetime(result.headers, now, this.policy);
-      return entry;
-    }
-    const previousError = previous?.outcome === 'error';
-    const lastGood = previousError
-      ? previous.lastGood
-      : previous
-        ? withoutErrorRun(previous)
-        : undefined;
-    entry.errors = (previousError ? (previous.errors ?? 0) : 0) + 1;
-    entry.errorSince = previousError ? (previous.errorSince ?? previous.fetchedAt) : now;
-    if (lastGood) entry.lastGood = lastGood;
-    entry.expiresAt =
-      now +
-      retryDelay(entry.errors, parseRetryAfter(result.headers['retry-after'], now), this.policy);
-    return entry;
-  }
-
   /** The parsed file for `entry`, reusing the one in use when the body is the same fetch. */
   private parsedFor(hot: HotEntry | undefined, entry: Omit<CacheEntry, 'lastGood'>): RobotsTxt {
     if (hot?.robots && hot.robotsFetchedAt === entry.fetchedAt) return hot.robots;
@@ -595,35 +475,14 @@ export class RobotsClient {
     });
   }
 
-  private remember(origin: string, hot: Omit<HotEntry, 'robotsFetchedAt' | 'bytes'>): void {
-    const used = usedEntry(hot.entry);
-    this.dropHot(origin);
-    const kept: HotEntry = { ...hot, robotsFetchedAt: used.fetchedAt, bytes: estimateBytes(hot) };
-    this.hot.set(origin, kept);
-    this.hotBytes += kept.bytes;
-    while (
-      this.hot.size > this.maxParsed ||
-      (this.hotBytes > this.maxParsedBytes && this.hot.size > 1)
-    ) {
-      this.dropHot(this.hot.keys().next().value!);
-    }
-  }
-
   /** The entry in use is still fresh: checks need neither the store, nor a fetch, nor DNS. */
   private isFresh(hot: HotEntry): boolean {
     return this.now() < hot.entry.expiresAt;
   }
 
-  private dropHot(origin: string): void {
-    const dropped = this.hot.get(origin);
-    if (!dropped) return;
-    this.hot.delete(origin);
-    this.hotBytes -= dropped.bytes;
-  }
-
   /** What the parsed-file map holds: origins, and their estimated bytes (see `maxParsedBytes`). */
   get parsedUsage(): { origins: number; bytes: number } {
-    return { origins: this.hot.size, bytes: this.hotBytes };
+    return this.hot.usage;
   }
 
   private async storeGet(key: string): Promise<CacheEntry | undefined> {
@@ -642,71 +501,4 @@ export class RobotsClient {
       this.onStoreError(error, 'set');
     }
   }
-}
-
-interface HotEntry {
-  entry: CacheEntry;
-  /** The verdicts come from the entry's last good copy (the fetch is failing). */
-  stale: boolean;
-  robots?: RobotsTxt;
-  /** fetchedAt of the body `robots` was parsed from. */
-  robotsFetchedAt: number;
-  /** Its estimated size (see `estimateBytes`). */
-  bytes: number;
-}
-
-/**
- * A hot entry's memory, from the sizes that dominate it, measured on the corpus with the
- * parse, the index of a checked crawler and the entry's base64 bodies: about five times the
- * body's bytes (the text, its patterns and index), the base64 copies, and a fixed overhead.
- */
-function estimateBytes(hot: Omit<HotEntry, 'robotsFetchedAt' | 'bytes'>): number {
-  const base64 = (hot.entry.body?.length ?? 0) + (hot.entry.lastGood?.body?.length ?? 0);
-  const parsed = hot.robots ? 5 * hot.robots.bytes.read + 64 * hot.robots.lineCount : 0;
-  return 2_048 + base64 + parsed;
-}
-
-function withoutErrorRun(entry: CacheEntry): NonNullable<CacheEntry['lastGood']> {
-  const { lastGood: _lastGood, errorSince: _errorSince, errors: _errors, ...good } = entry;
-  return good;
-}
-
-/**
- * Crawler names as given (one, several, or a User-Agent header) read as product tokens
- * (see `crawlerName`), with a note for each name that changed.
- */
-function readNames(given: string | readonly string[]): { agents: string[]; notes: string[] } {
-  const named = [given].flat().map((name) => crawlerName(String(name)));
-  return {
-    agents: named.map((n) => n.token),
-    notes: named.flatMap((n) => (n.note ? [n.note] : [])),
-  };
-}
-
-function positive(option: string, value: number, allowZero = false): number {
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new InvalidOptionError(
-      option,
-      `must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
-    );
-  }
-  return value;
-}
-
-/**
- * undici's proxy agent with the environment as it is now (`HTTP_PROXY`, `HTTPS_PROXY`,
- * `NO_PROXY`, upper or lower case): read once, so that a later change of the environment
- * does not change where an existing client's requests go.
- */
-function proxyFromEnvironment(): EnvHttpProxyAgent {
-  const env = process.env;
-  const pick = (name: string): string | undefined => env[name] ?? env[name.toLowerCase()];
-  const httpProxy = pick('HTTP_PROXY');
-  const httpsProxy = pick('HTTPS_PROXY') ?? httpProxy;
-  const noProxy = pick('NO_PROXY');
-  return new EnvHttpProxyAgent({
-    ...(httpProxy ? { httpProxy } : {}),
-    ...(httpsProxy ? { httpsProxy } : {}),
-    noProxy: noProxy ?? '',
-  });
 }

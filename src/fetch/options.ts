@@ -1,0 +1,133 @@
+import type { LookupFunction } from 'node:net';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { CacheEntry, CacheStore } from '../cache/store.ts';
+import { crawlerName, type ProfileName } from '../core/index.ts';
+import type { AddressFilter } from './addresses.ts';
+import { InvalidOptionError } from './errors.ts';
+import type { PolitenessPolicy } from './politeness.ts';
+import type { CachePolicy } from './policy.ts';
+import type { AgentMode } from './verdict.ts';
+
+export interface RobotsClientOptions {
+  /** Sent as the User-Agent header; its product token is the crawler name (`ExampleBot/1.0` → `ExampleBot`). */
+  userAgent: string;
+  /** Name(s) to match robots.txt groups by, instead of the User-Agent's product token. */
+  agent?: string | readonly string[];
+  /** Where results are kept. Default: a `MemoryStore`. */
+  store?: CacheStore;
+  /** Interpretation of the files. Default `google`. */
+  profile?: ProfileName;
+  /** Bytes of robots.txt read (after decompression). Default 512,000 (500 KiB). */
+  maxBytes?: number;
+  /** Redirects followed. Default 5, as Google. */
+  maxRedirects?: number;
+  /** Time to establish a connection. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** Time for the whole fetch, redirects and body included. Default 15 s. */
+  timeoutMs?: number;
+  /** Cache lifetimes; see `CachePolicy`. */
+  cache?: Partial<CachePolicy>;
+  /** The clock (ms since the epoch). Tests pass one they control. Default `Date.now`. */
+  now?: () => number;
+  /** Called when the store fails (checks go on without it). Default: `console.warn`. */
+  onStoreError?: (error: unknown, operation: 'get' | 'set') => void;
+  /** Origins whose entry and parsed file are kept at hand in memory. Default 1,000. */
+  maxParsed?: number;
+  /**
+   * Bytes those origins may take, estimated from each body's size (see README, "Memory");
+   * the least recently used go first. Default 64 MiB.
+   */
+  maxParsedBytes?: number;
+  /** Host name resolution, as for `net.connect` (custom DNS, pinning, tests). Default: the system's. */
+  lookup?: LookupFunction;
+  /**
+   * Whether a fetch may connect to an IP address, checked at the socket for every connection
+   * (every redirect hop included): `isPublicAddress` refuses loopback, private, link-local and
+   * reserved ranges. Default: every address.
+   */
+  allowAddress?: AddressFilter;
+  /** DNS limits: lookups at once (default 2), wait per name (default 5 s), reuse (default 60 s). */
+  dns?: { maxConcurrent?: number; timeoutMs?: number; ttlMs?: number };
+  /**
+   * With a store that has leases (RedisStore): one process of the fleet fetches an origin, the
+   * others wait for its result. `leaseTtlMs`: how long a lease lasts if its holder dies
+   * (default: `timeoutMs` + 5 s); `waitMs`: how long to wait for another holder before
+   * fetching anyway (default: the lease TTL); `pollMs`: how often to look (default 50 ms).
+   */
+  fleet?: { leaseTtlMs?: number; waitMs?: number; pollMs?: number };
+  /**
+   * Sends robots.txt requests through this undici dispatcher (a `ProxyAgent`, the crawler's
+   * own pool) instead of the client's connections; the caller closes it. Not with
+   * `allowAddress`, which guards the client's own connections only.
+   */
+  dispatcher?: Dispatcher;
+  /**
+   * `'env'`: honour `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` (undici's `EnvHttpProxyAgent`).
+   * Default: connect directly. Not with `dispatcher` or `allowAddress`.
+   */
+  proxy?: 'env';
+  /**
+   * How several names in `agent` are read. `'fallback'` (default): in order, the first name
+   * that has a group of its own in the file, else `*`, as Google's crawler families work
+   * (`['Googlebot-Image', 'Googlebot']`). `'merged'`: every group of every name applies
+   * together, as one crawler with several names.
+   */
+  agentMode?: AgentMode;
+  /** Crawl-delay and back-off bounds for `turn` and `backOff`; see `PolitenessPolicy`. */
+  politeness?: Partial<PolitenessPolicy>;
+  /** Called after every robots.txt fetch (for metrics and logs). */
+  onFetch?: (fetch: FetchReport) => void;
+}
+
+/**
+ * Crawler names as given (one, several, or a User-Agent header) read as product tokens
+ * (see `crawlerName`), with a note for each name that changed.
+ */
+export function readNames(given: string | readonly string[]): {
+  agents: string[];
+  notes: string[];
+} {
+  const named = [given].flat().map((name) => crawlerName(String(name)));
+  return {
+    agents: named.map((n) => n.token),
+    notes: named.flatMap((n) => (n.note ? [n.note] : [])),
+  };
+}
+
+export function positive(option: string, value: number, allowZero = false): number {
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new InvalidOptionError(
+      option,
+      `must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * undici's proxy agent with the environment as it is now (`HTTP_PROXY`, `HTTPS_PROXY`,
+ * `NO_PROXY`, upper or lower case): read once, so that a later change of the environment
+ * does not change where an existing client's requests go.
+ */
+export function proxyFromEnvironment(): EnvHttpProxyAgent {
+  const env = process.env;
+  const pick = (name: string): string | undefined => env[name] ?? env[name.toLowerCase()];
+  const httpProxy = pick('HTTP_PROXY');
+  const httpsProxy = pick('HTTPS_PROXY') ?? httpProxy;
+  const noProxy = pick('NO_PROXY');
+  return new EnvHttpProxyAgent({
+    ...(httpProxy ? { httpProxy } : {}),
+    ...(httpsProxy ? { httpsProxy } : {}),
+    noProxy: noProxy ?? '',
+  });
+}
+
+/** One robots.txt fetch, as `onFetch` reports it. */
+export interface FetchReport {
+  robotsUrl: string;
+  outcome: CacheEntry['outcome'];
+  /** 0 when no response arrived. */
+  status: number;
+  durationMs: number;
+  error?: string;
+}
