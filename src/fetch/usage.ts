@@ -179,14 +179,19 @@ export async function usageFor(
     ? {
         kind: 'robots-txt',
         line: verdict.line,
-        text: verdict.rule ? `${verdict.rule.kind}: ${verdict.rule.pattern}` : '',
+        text: verdict.rule
+          ? `${verdict.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${verdict.rule.value}`
+          : '',
       }
     : undefined;
   const status = pageFetch?.status ?? 0;
   const index: Permission = !verdict.allowed
     ? {
         may: false,
-        why: 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
+        why:
+          verdict.reason === 'robots-txt-unreachable'
+            ? 'not for now: the robots.txt cannot be reached, so nothing of the site is fetched'
+            : 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
         ...(robotsSource ? { source: robotsSource } : {}),
       }
     : status === 0 || status >= 400

@@ -134,3 +134,16 @@ test('TDMRep: the first matching tdmrep.json rule, superseded by the header, the
   const fetches = site.requests.filter((r) => r.path === '/.well-known/tdmrep.json').length;
   assert.ok(fetches >= 1);
 });
+
+test('a robots.txt that cannot be reached: nothing fetched for now, and said so', async () => {
+  const gone = await httpServer((_req, res) => res.writeHead(503).end());
+  const origin = gone.origin;
+  const result = await runCli(['usage', `${origin}/page`, '--agent', 'GPTBot', '--json']);
+  await gone.close();
+  const json = JSON.parse(result.stdout) as Answer;
+  assert.equal(result.code, 1);
+  assert.equal(json.fetch.may, false);
+  assert.match((json.index as { why?: string }).why ?? '', /cannot be reached/);
+  assert.equal(json.tdm.reservation, 'unset');
+  assert.ok(!gone.requests.some((r) => r.path === '/page'), 'the page is not fetched');
+});

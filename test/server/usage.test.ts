@@ -72,7 +72,7 @@ test('a blocked URL: no page fetch, no preferences', async () => {
   const before = site.requests.length;
   const { json } = await usage('/blocked/x');
   assert.equal(json.fetch.may, false);
-  assert.deepEqual(json.fetch.source, { kind: 'robots-txt', line: 2, text: 'disallow: /blocked/' });
+  assert.deepEqual(json.fetch.source, { kind: 'robots-txt', line: 2, text: 'Disallow: /blocked/' });
   assert.equal(json.page, undefined);
   assert.ok(site.requests.slice(before).every((r) => !r.path.startsWith('/blocked/')));
 });
