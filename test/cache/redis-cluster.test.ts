@@ -4,15 +4,13 @@
  * processes on the cluster fetching each origin exactly once.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
 import { RedisStore } from '../../src/cache/redis-entry.ts';
 import { startCluster, type LocalCluster } from '../helpers/redis-cluster.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
-import { ROOT } from '../helpers/shared.ts';
+import { startWorker, stopWorkers } from '../helpers/fleet.ts';
 import { describeStoreContract, sampleEntry } from './store-contract.ts';
 
 let cluster: LocalCluster;
@@ -21,6 +19,7 @@ before(async () => {
   cluster = await startCluster();
 });
 after(async () => {
+  stopWorkers();
   await Promise.all(servers.map((s) => s.close()));
   // The cluster's servers and their directory go with it: no key outlives the file.
   await cluster?.stop();
@@ -94,25 +93,10 @@ describe('RedisStore on a Redis Cluster: slots', () => {
       origins.push(server.origin);
     }
     const urls = origins.flatMap((origin, i) => [`${origin}/p${i}/x`, `${origin}/open`]);
-    const config = JSON.stringify({ cluster: cluster.urls, prefix: 'repkit-fleet', urls });
-    const run = () =>
-      new Promise<{ allowed: boolean; url: string }[]>((done, fail) => {
-        const child = spawn(
-          process.execPath,
-          ['--import', 'tsx', resolve(ROOT, 'test/helpers/fleet-worker.ts'), config],
-          { cwd: ROOT },
-        );
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d: Buffer) => (out += d));
-        child.stderr.on('data', (d: Buffer) => (err += d));
-        child.on('close', (code) => {
-          const json = out.split('\n').find((line) => line.startsWith('['));
-          if (json) done(JSON.parse(json));
-          else fail(new Error(`worker exited ${code}: ${err}`));
-        });
-      });
-    const results = await Promise.all([run(), run()]);
+    const config = { cluster: cluster.urls, prefix: 'repkit-fleet', urls };
+    const results = await Promise.all(
+      [startWorker(config), startWorker(config)].map((w) => w.result),
+    );
     for (const result of results) {
       assert.deepEqual(
         result.map((r) => r.allowed),

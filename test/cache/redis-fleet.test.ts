@@ -5,17 +5,17 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { RedisStore } from '../../src/cache/redis-entry.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { deleteTestKeys, rawClient, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
-import { ROOT } from '../helpers/shared.ts';
+import { startWorker, stopWorkers } from '../helpers/fleet.ts';
 
 const servers: TestServer[] = [];
 const children: ChildProcess[] = [];
 after(async () => {
+  stopWorkers();
   for (const child of children) child.kill('SIGKILL');
   await Promise.all(servers.map((s) => s.close()));
   await deleteTestKeys();
@@ -24,39 +24,6 @@ after(async () => {
 process.on('unhandledRejection', (reason) => {
   throw new Error(`unhandled rejection: ${String(reason)}`);
 });
-
-interface Worker {
-  child: ChildProcess;
-  warnings(): string;
-  ready: Promise<void>;
-  result: Promise<{ url: string; allowed: boolean; source: string }[]>;
-}
-
-function startWorker(config: Record<string, unknown>): Worker {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', resolve(ROOT, 'test/helpers/fleet-worker.ts'), JSON.stringify(config)],
-    { cwd: ROOT },
-  );
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  let markReady: () => void;
-  const ready = new Promise<void>((done) => (markReady = done));
-  const result = new Promise<{ url: string; allowed: boolean; source: string }[]>((done, fail) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (out.startsWith('ready\n')) markReady();
-    });
-    child.on('close', (code) => {
-      const json = out.split('\n').find((line) => line.startsWith('['));
-      if (json) done(JSON.parse(json));
-      else fail(new Error(`worker exited ${code}: ${err}`));
-    });
-  });
-  return { child, ready, result, warnings: () => err };
-}
 
 describe('a fleet on one Redis', () => {
   test('four worker processes checking the same 50 origins at once: exactly one fetch per origin', async () => {
