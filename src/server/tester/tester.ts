@@ -4,9 +4,9 @@
  * for them; "Fetch" and "Check its page" ask the service.
  */
 import { crawlerName, KNOWN_AGENTS, type Diagnostic, type ProfileName } from '../../core/index.ts';
-import type { UsageAnswer } from '../../fetch/usage.ts';
-import { describeSource } from '../../fetch/usage-source.ts';
+import { livePanel } from './live-usage.ts';
 import type { TesterAnswer, TesterRequest, VerdictRow } from './protocol.ts';
+import { element } from './dom.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const robotsInput = $<HTMLTextAreaElement>('robots');
@@ -40,17 +40,6 @@ let selected: string | undefined;
  */
 let fetched: { text: string; unreachable: boolean; origin: string } | undefined;
 
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 const worker = new Worker(new URL('/tester-worker.js', location.href), { type: 'module' });
 let asked = 0;
 let sentText: string | undefined;
@@ -77,7 +66,7 @@ function render(): void {
     .map((u) => u.trim())
     .filter((u) => u !== '');
   if (selected === undefined || !urls.includes(selected)) selected = urls[0];
-  if (usageFor !== undefined && usageFor !== selected) clearUsage();
+  liveUsage.follow(selected);
   const request: TesterRequest = {
     id: ++asked,
     profile: profileInput.value as ProfileName,
@@ -166,7 +155,7 @@ function renderResults(rows: readonly VerdictRow[], withUsage: boolean): void {
       if (withUsage) tr.append(element('td', 'usage', describeUsage(row)));
       tr.addEventListener('click', () => {
         selected = row.url;
-        if (usageFor !== undefined && usageFor !== selected) clearUsage();
+        liveUsage.follow(selected);
         for (const other of results.querySelectorAll('tr.selected'))
           other.classList.remove('selected');
         tr.classList.add('selected');
@@ -375,67 +364,10 @@ $<HTMLButtonElement>('fetch').addEventListener('click', async () => {
   }
 });
 
-const usageList = $<HTMLDListElement>('usage');
-const usageStatus = $<HTMLDivElement>('usage-status');
-/** The URL the live panel shows, until another is selected. */
-let usageFor: string | undefined;
-function clearUsage(): void {
-  usageFor = undefined;
-  usageList.replaceChildren();
-  usageStatus.textContent = '';
-}
-
-/** The combined answer for the selected URL, from the service (`GET /v1/usage`). */
-$<HTMLButtonElement>('usage-check').addEventListener('click', async () => {
-  const url = selected;
-  if (!url) {
-    usageStatus.textContent = 'Add a URL first.';
-    return;
-  }
-  const agent = agentInput.value.trim() || '*';
-  usageFor = url;
-  usageStatus.textContent = `Checking ${url}…`;
-  usageList.replaceChildren();
-  try {
-    const query = `url=${encodeURIComponent(url)}&agent=${encodeURIComponent(agent)}`;
-    const response = await fetch(`/v1/usage?${query}`);
-    const data = (await response.json()) as UsageAnswer & { message?: string };
-    if (!response.ok) {
-      usageStatus.textContent = data.message ?? `The service answered ${response.status}.`;
-      return;
-    }
-    usageStatus.textContent = `${data.url} for ${data.agent.join(', ')}${data.page ? ` (page: HTTP ${data.page.status || data.page.error})` : ''}`;
-    const item = (name: string, ok: boolean | undefined, answer: string, why: string) => {
-      const value = element('dd', ok === undefined ? 'unknown' : ok ? 'allow' : 'deny', answer);
-      value.append(element('span', 'why', why));
-      usageList.append(element('dt', undefined, name), value);
-    };
-    const yes = (may: boolean) => (may ? 'yes' : 'no');
-    item('Fetch', data.fetch.may, yes(data.fetch.may), data.fetch.why);
-    item('Index', data.index.may, yes(data.index.may), data.index.why);
-    for (const [label, name] of [
-      ['train-ai', 'Train AI'],
-      ['search', 'Search'],
-    ] as const) {
-      const { preference, statements } = data[label];
-      item(
-        name,
-        preference === 'unknown' ? undefined : preference === 'allowed',
-        preference === 'unknown' ? 'not stated' : preference,
-        statements.map((s) => `${describeSource(s.source)} (${s.preference})`).join('; '),
-      );
-    }
-    const { tdm } = data;
-    item(
-      'TDM',
-      tdm.reservation === 'unset' ? undefined : tdm.reservation === 'not-reserved',
-      tdm.reservation === 'unset' ? 'no reservation stated' : tdm.reservation,
-      (tdm.decidedBy ? describeSource(tdm.decidedBy) : '') +
-        (tdm.policy ? `; policy ${tdm.policy}` : ''),
-    );
-  } catch (error) {
-    usageStatus.textContent = `Could not check: ${(error as Error).message}`;
-  }
+/** The live panel: the combined answer for the selected URL, from the service. */
+const liveUsage = livePanel({
+  selected: () => selected,
+  agent: () => agentInput.value.trim() || '*',
 });
 
 render();
