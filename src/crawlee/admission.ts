@@ -1,4 +1,4 @@
-import { isRefusedAddressError, type RobotsClient } from '../fetch/index.ts';
+import { isRefusedAddressError, type CheckResult, type RobotsClient } from '../fetch/index.ts';
 
 /** What to do with a request whose turn has come. */
 export type Admission =
@@ -38,12 +38,20 @@ export async function admit(client: RobotsClient, url: string): Promise<Admissio
     : { kind: 'defer', ms: turn.waitMs, why: 'politeness' };
 }
 
+/**
+ * Whether Crawlee may keep a URL with this verdict: false only where the file disallows it.
+ * While the robots.txt is unreachable Crawlee must keep it (a `false` is dropped for good);
+ * `admit` defers it when its turn comes.
+ */
+export function keeps(verdict: CheckResult): boolean {
+  return verdict.allowed || verdict.reason === 'robots-txt-unreachable';
+}
+
 /** Whether Crawlee may keep `url` (enqueue it): false only for a URL the file disallows. */
 export async function mayKeep(client: RobotsClient, url: string): Promise<boolean> {
   try {
     const state = await client.robotsFor(url);
-    const verdict = client.verdict(url, state);
-    return verdict.allowed || verdict.reason === 'robots-txt-unreachable';
+    return keeps(client.verdict(url, state));
   } catch (error) {
     return !isRefusedAddressError(error);
   }

@@ -1,5 +1,6 @@
 import { RobotsTxtFile, type Sitemap } from 'crawlee';
 import type { RobotsClient, RobotsState } from '../fetch/index.ts';
+import { keeps } from './admission.ts';
 
 /** Options of Crawlee's `RobotsTxtFile.getSitemaps` (which sitemap hosts to keep). */
 export type SitemapOptions = Parameters<RobotsTxtFile['getSitemaps']>[0];
@@ -41,8 +42,7 @@ export class RepkitRobotsTxtFile {
       return true;
     }
     if (origin !== this.#state.location.origin) return true;
-    const verdict = this.#client.verdict(url, this.#state);
-    return verdict.allowed || verdict.reason === 'robots-txt-unreachable';
+    return keeps(this.#client.verdict(url, this.#state));
   }
 
   /**
