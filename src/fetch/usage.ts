@@ -12,7 +12,7 @@ import {
   type UsageLabel,
   type UsagePreference,
 } from '../core/index.ts';
-import { pagePolicy, type PagePolicyResult } from '../meta/index.ts';
+import { pagePolicy, type AppliedDirective, type PagePolicyResult } from '../meta/index.ts';
 import type { RobotsClient } from './client.ts';
 import type { UsageSource } from './usage-source.ts';
 
@@ -154,15 +154,7 @@ export async function usageFor(
       const by = page.decidedBy.ai;
       said['train-ai'].push({
         preference: 'disallowed',
-        source:
-          by?.kind === 'meta'
-            ? {
-                kind: 'meta',
-                name: by.agent === '*' ? 'robots' : by.agent,
-                line: by.line ?? 0,
-                text: by.text,
-              }
-            : { kind: 'header', field: by?.field ?? 'X-Robots-Tag', text: by?.text ?? 'noai' },
+        source: by ? directiveSource(by) : { kind: 'header', field: 'X-Robots-Tag', text: 'noai' },
       });
     }
   }
@@ -231,9 +223,8 @@ export async function usageFor(
   };
 }
 
-function directiveSource(
-  applied: NonNullable<PagePolicyResult['decidedBy']['index']>,
-): UsageSource {
+/** Where a page rule (meta tag or header) was written, as a usage source. */
+function directiveSource(applied: AppliedDirective): UsageSource {
   return applied.kind === 'meta'
     ? {
         kind: 'meta',
