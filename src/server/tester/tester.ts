@@ -74,7 +74,6 @@ function render(): void {
     urls,
     ...(text !== sentText ? { text } : {}),
   };
-  if (text !== sentText) countLines();
   sentText = text;
   pendingAgent = { agent: name.token, note: name.note };
   worker.postMessage(request);
@@ -339,6 +338,7 @@ $<HTMLButtonElement>('fetch').addEventListener('click', async () => {
       return;
     }
     robotsInput.value = data.body ?? '';
+    countLines(); // set by script: no input event
     const origin = new URL(data.robotsUrl ?? url).origin;
     // URLs of the site fetched before do not linger: the new site's home replaces them.
     const previous = fetched?.origin;
@@ -370,4 +370,5 @@ const liveUsage = livePanel({
   agent: () => agentInput.value.trim() || '*',
 });
 
+countLines();
 render();
