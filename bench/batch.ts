@@ -6,10 +6,9 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from './root.ts';
 import { CORPUS_DIR, corpusFiles, rng, urlsFor } from './workloads.ts';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const BIN = resolve(ROOT, 'dist/cli/index.js');
 
 /** Runs a command with `input` on stdin; resolves with its wall time and output line count. */

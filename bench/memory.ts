@@ -1,5 +1,5 @@
 /**
- * Run in a child process per peer (`node --import tsx --expose-gc bench/memory.ts NAME`):
+ * Run in a child process per peer (`node --expose-gc .bench/bench/memory.js NAME`):
  * parses the whole corpus, keeps every result alive, checks URLs, and prints retained heap
  * and peak RSS as JSON, so that peers never share a heap.
  */

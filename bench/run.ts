@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { benchBatch } from './batch.ts';
 import { benchService } from './service.ts';
 import { PEERS, type Peer } from './peers.ts';
@@ -165,7 +166,7 @@ for (const w of issueWorkloads()) {
 for (const p of PEERS) {
   const out = execFileSync(
     process.execPath,
-    ['--import', 'tsx', '--expose-gc', new URL('./memory.ts', import.meta.url).pathname, p.name],
+    ['--expose-gc', fileURLToPath(new URL('./memory.js', import.meta.url)), p.name],
     { encoding: 'utf8', maxBuffer: 1 << 20 },
   );
   const { retainedBytes, peakRssBytes } = JSON.parse(out) as {

@@ -6,10 +6,9 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { ROOT } from './root.ts';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const SECONDS = 4;
 const CONNECTIONS = 32;
 

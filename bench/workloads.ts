@@ -1,10 +1,10 @@
 /** The inputs of every benchmark, built the same way for every peer. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from '../src/core/index.ts';
+import { ROOT } from './root.ts';
 
-export const CORPUS_DIR = resolve(fileURLToPath(import.meta.url), '../../../shared/corpus/robots');
+export const CORPUS_DIR = resolve(ROOT, '../shared/corpus/robots');
 
 export function corpusFiles(): { name: string; body: string; raw: Uint8Array; bytes: number }[] {
   return readdirSync(CORPUS_DIR)
