@@ -24,9 +24,14 @@ export class RuleIndex {
   /** Entry ids in index order; undefined while they are the rules `first..first+size`. */
   private ids: number[] | undefined;
   private readonly first: number;
-  /** Per entry: its pattern, and whether it needs more than a prefix test. */
-  private patterns: string[];
-  private wild: boolean[];
+  /**
+   * Per entry: its pattern, and whether it needs more than a prefix test; empty until a
+   * pattern is first made (plain values matched in place never make one).
+   */
+  private patterns: string[] = [];
+  private wild: boolean[] = [];
+  /** Positions matched by the last linear scan (see `scan`), reused between checks. */
+  private readonly found: number[] = [];
   /** The characters of the path being checked, made when a long path meets a wildcard. */
   private readonly held: CharSet = { w0: 0, w1: 0, w2: 0, w3: 0, high: false };
   /** The path `held` was made for: the same path checked again (one comparison) reuses it. */
@@ -50,14 +55,16 @@ export class RuleIndex {
     this.ids = range ? undefined : (ids as readonly number[]).slice();
     this.first = range ? ids[0] : 0;
     this.size = range ? ids[1] - ids[0] : ids.length;
-    // Made per entry when first needed (see `patternAt`), all of them when sorting.
-    this.patterns = new Array<string>(this.size);
-    this.wild = new Array<boolean>(this.size);
     this.scansBeforeSort = this.size > LINEAR_LIMIT ? Math.ceil(Math.log2(this.size)) : Infinity;
   }
 
   /** Entry `k`'s pattern, made on first need, with whether it is a wildcard pattern. */
   private patternAt(k: number): string {
+    if (this.patterns.length === 0 && this.size > 0) {
+      // Made per entry when first needed, all of them when sorting.
+      this.patterns = new Array<string>(this.size);
+      this.wild = new Array<boolean>(this.size);
+    }
     let pattern = this.patterns[k];
     if (pattern === undefined) {
       const id = this.idAt(k);
@@ -108,41 +115,59 @@ export class RuleIndex {
    */
   forEachMatch(path: string, visit: (position: number) => void): void {
     if (!this.prefixes && --this.scansBeforeSort <= 0) this.sort();
-    const prefixes = this.prefixes;
-    const patterns = this.patterns;
-    const wild = this.wild;
-    if (!prefixes) {
-      const table = this.table;
-      const plainInPlace = this.plainInPlace;
-      let held: CharSet | undefined | null = null;
-      // A pattern equal to the one before it (repeated lines) answers as that one did.
-      let previous: string | undefined;
-      let matched = false;
-      for (let k = 0; k < this.size; k++) {
-        const id = this.idAt(k);
-        // Short values are compared where they stand; a long one is worth its pattern, which
-        // the engine compares natively, and which is then kept for the next checks.
-        if (plainInPlace && id >= 0 && table.valueLength(id) <= IN_PLACE_LIMIT) {
-          const inPlace = table.matchInPlace(id, path);
-          if (inPlace >= 0) {
-            if (inPlace === 1) visit(k);
-            continue;
-          }
-        }
-        const pattern = this.patternAt(k);
-        if (pattern !== previous) {
-          if (wild[k]) {
-            if (held === null) held = this.heldBy(path);
-            matched = matchesPattern(pattern, path, held);
-          } else {
-            matched = path.startsWith(pattern);
-          }
-          previous = pattern;
-        }
-        if (matched) visit(k);
-      }
+    if (!this.prefixes) {
+      const found = this.found;
+      const count = this.scan(path);
+      for (let i = 0; i < count; i++) visit(found[i]!);
       return;
     }
+    this.lookUp(path, visit);
+  }
+
+  /**
+   * The linear scan: tests every entry, leaving the positions that match in `found`, in
+   * order; returns how many.
+   */
+  private scan(path: string): number {
+    const table = this.table;
+    const plainInPlace = this.plainInPlace;
+    const found = this.found;
+    let count = 0;
+    let held: CharSet | undefined | null = null;
+    // A pattern equal to the one before it (repeated lines) answers as that one did.
+    let previous: string | undefined;
+    let matched = false;
+    for (let k = 0; k < this.size; k++) {
+      const id = this.idAt(k);
+      // Short values are compared where they stand; a long one is worth its pattern, which
+      // the engine compares natively, and which is then kept for the next checks.
+      if (plainInPlace && id >= 0 && table.valueLength(id) <= IN_PLACE_LIMIT) {
+        const inPlace = table.matchInPlace(id, path);
+        if (inPlace >= 0) {
+          if (inPlace === 1) found[count++] = k;
+          continue;
+        }
+      }
+      const pattern = this.patternAt(k);
+      if (pattern !== previous) {
+        if (this.wild[k]) {
+          if (held === null) held = this.heldBy(path);
+          matched = matchesPattern(pattern, path, held);
+        } else {
+          matched = path.startsWith(pattern);
+        }
+        previous = pattern;
+      }
+      if (matched) found[count++] = k;
+    }
+    return count;
+  }
+
+  /** The sorted lookup (see the class comment). */
+  private lookUp(path: string, visit: (position: number) => void): void {
+    const prefixes = this.prefixes!;
+    const patterns = this.patterns;
+    const wild = this.wild;
     const held = this.heldBy(path);
     let hi = upperBound(prefixes, path, prefixes.length);
     while (hi > 0) {
@@ -179,7 +204,14 @@ export class RuleIndex {
   best(path: string, out: BestMatch): BestMatch {
     out.allow = -1;
     out.disallow = -1;
-    this.forEachMatch(path, (k) => this.consider(out, k));
+    if (!this.prefixes && --this.scansBeforeSort <= 0) this.sort();
+    if (this.prefixes) {
+      this.lookUp(path, (k) => this.consider(out, k));
+      return out;
+    }
+    const found = this.found;
+    const count = this.scan(path);
+    for (let i = 0; i < count; i++) this.consider(out, found[i]!);
     return out;
   }
 

@@ -94,7 +94,13 @@ export class GroupBuilder implements SkimmingHandler {
         return this.userAgent(d.line, d.value, d.valueIsBytes);
       case 'allow':
       case 'disallow':
-        return this.rule(d.kind === 'allow', d);
+        return this.rule(
+          d.kind === 'allow',
+          d.line,
+          d.valueStart,
+          d.valueEnd,
+          d.valueIsBytes ? d.value : undefined,
+        );
       case 'sitemap': {
         // Text may hold lone surrogates; shown as U+FFFD, as its UTF-8 bytes would be.
         const url = this.source.shown(d.value, d.valueIsBytes);
@@ -128,16 +134,15 @@ export class GroupBuilder implements SkimmingHandler {
     groups.addAgent(this.source.display(value, valueIsBytes), line, token);
   }
 
-  private rule(allow: boolean, d: Directive): void {
+  /** An allow or disallow line; `bytes`: its value, where the line cut split a character. */
+  rule(allow: boolean, line: number, start: number, end: number, bytes?: string): void {
     if (this.current < 0) {
-      this.result.orphanRuleLines.push(d.line);
+      this.result.orphanRuleLines.push(line);
       return;
     }
     const rules = this.result.rules;
-    const start = d.valueStart;
-    const end = d.valueEnd;
     // The pattern is made from the text when a lookup first needs it (see RuleTable).
-    const id = rules.add(allow, d.line, start, end, d.valueIsBytes ? d.value : undefined);
+    const id = rules.add(allow, line, start, end, bytes);
     const profile = this.profile;
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
@@ -151,7 +156,7 @@ export class GroupBuilder implements SkimmingHandler {
       if (this.nextIndexHtml < start) {
         this.nextIndexHtml = indexOrLength(this.source.text, '/index.htm', start);
       }
-      if (this.nextIndexHtml < end || d.valueIsBytes) {
+      if (this.nextIndexHtml < end || bytes !== undefined) {
         const alias = profile.aliasOf(rules.pattern(id));
         if (alias !== undefined) (rules.aliases ??= new Map()).set(id, alias);
       }

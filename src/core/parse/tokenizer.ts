@@ -1,5 +1,5 @@
 import { indexOrLength, leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
-import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
+import { classifyKeyAt, knownKeyAt, knownRuleKeyEnd, mayBeginKnownKey } from './keys.ts';
 import type { Source } from './source.ts';
 
 /**
@@ -110,10 +110,13 @@ export interface SkimmingHandler extends TokenHandler {
    * they are needed.
    */
   other(firstLine: number, start: number, end: number): void;
+  /**
+   * An allow or disallow line in its usual form (the key spelled out, the colon right after
+   * it, a short line without NUL): the value is `text[valueStart, valueEnd)`. Every other
+   * directive still comes through `directive`.
+   */
+  rule(allow: boolean, line: number, valueStart: number, valueEnd: number): void;
 }
-
-const CR = 0x0d;
-const LF = 0x0a;
 
 /**
  * Tokenizes a source (see `Source`), calling `handler` for every line and directive; returns
@@ -197,23 +200,62 @@ class Tokenizer {
    */
   lines(pos: number, limit: number, lineNumber: number): number {
     const text = this.text;
+    const skimming = this.passOthers;
     let lf = -1;
     let cr = -1;
-    let lastWasCR = false;
     for (;;) {
       if (lf < pos) lf = indexOrLength(text, '\n', pos);
       if (cr < pos) cr = indexOrLength(text, '\r', pos);
       const end = lf < cr ? lf : cr;
       if (end >= limit) break;
-      const terminator = text.charCodeAt(end);
+      if (skimming) this.skimLine(++lineNumber, pos, end);
+      else this.line(++lineNumber, pos, end);
       // The LF of a CRLF pair does not end a second, empty line.
-      if (!(end === pos && lastWasCR && terminator === LF)) this.line(++lineNumber, pos, end);
-      lastWasCR = terminator === CR;
-      pos = end + 1;
+      pos = end === cr && lf === end + 1 && lf < limit ? end + 2 : end + 1;
     }
     // Google always emits the final line, empty or not.
-    this.line(++lineNumber, pos, limit);
+    if (skimming) this.skimLine(++lineNumber, pos, limit);
+    else this.line(++lineNumber, pos, limit);
     return lineNumber;
+  }
+
+  /**
+   * `line` for the skimming tokenizer, with the lines that make up most files handled here:
+   * blank lines, lines that can only be unknown keys, and allow/disallow lines in their usual
+   * form, which give the handler their value span at once. Anything else takes `line`.
+   */
+  private skimLine(line: number, start: number, end: number): void {
+    const text = this.text;
+    let lead = start;
+    while (lead < end && isAsciiSpace(text.charCodeAt(lead))) lead++;
+    if (lead === end) {
+      if (this.runStart >= 0) this.runEnd = end;
+      return;
+    }
+    const first = text.charCodeAt(lead) | 0x20;
+    if (!mayBeginKnownKey(first)) {
+      this.passOver(line, start, end);
+      return;
+    }
+    this.endPassOver();
+    // A line this short is never cut, counted in bytes or characters.
+    if ((first === 0x64 || first === 0x61) && end - start <= UNICODE_SAFE_LINE) {
+      const sep = knownRuleKeyEnd(text, lead, end, first);
+      if (sep >= 0) {
+        if (this.nul < start) this.nul = indexOrLength(text, '\0', start);
+        if (this.nul >= end) {
+          // The key's letters and the colon hold no `#`: a comment starts in the value.
+          if (this.hash < start) this.hash = indexOrLength(text, '#', start);
+          let valueEnd = this.hash < end ? this.hash : end;
+          let valueStart = sep + 1;
+          while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
+          while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
+          (this.handler as SkimmingHandler).rule(first === 0x61, line, valueStart, valueEnd);
+          return;
+        }
+      }
+    }
+    this.line(line, start, end);
   }
 
   /** Adds a line to the run of lines passed over untokenized. */
