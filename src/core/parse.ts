@@ -6,7 +6,7 @@ import {
   toLimitedByteString,
   type RobotsBody,
 } from './parse/body.ts';
-import { utf8Cut, utf8Prefix } from './parse/bytes.ts';
+import { NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './parse/bytes.ts';
 import { GroupBuilder } from './parse/groups.ts';
 import { Source } from './parse/source.ts';
 import { skim } from './parse/tokenizer.ts';
@@ -61,20 +61,34 @@ export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
       return parseText(profile, text, prefix?.ascii, sizes, cutMidLine);
     }
   } else if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
-    // Bytes that are valid UTF-8 (nearly every file) are decoded natively, once, and parsed
-    // as text, which gives the same result as bytes (the text-bytes tests check it); only
-    // invalid UTF-8, or a limit that cuts a character, takes the byte path.
-    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
-    const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
-    const text = decodeStrict(read);
-    if (text !== undefined) {
-      const sizes = { total: bytes.length, read: read.length };
-      const cutMidLine =
-        read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);
-      return parseText(profile, text, text.length === read.length, sizes, cutMidLine);
-    }
+    // Where the runtime copies bytes into a byte string natively (Node, Bun), that is
+    // cheaper than decoding them; elsewhere the engine's UTF-8 decoder is.
+    return NATIVE_BYTE_STRINGS
+      ? parseBytes(profile, body, maxBytes)
+      : parseDecoded(profile, body, maxBytes);
   }
   return parseBytes(profile, body, maxBytes);
+}
+
+/**
+ * Bytes that are valid UTF-8 (nearly every file) decoded natively, once, and parsed as text,
+ * which gives the same result as the byte path (the text-bytes tests check it); invalid
+ * UTF-8, or a limit that cuts a character, takes the byte path.
+ * @internal Exported for the tests that hold it to the byte path.
+ */
+export function parseDecoded(
+  profile: (typeof PROFILES)[ProfileName],
+  body: Uint8Array | ArrayBuffer,
+  maxBytes = DEFAULT_MAX_BYTES,
+): RobotsTxt {
+  const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
+  const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
+  const text = decodeStrict(read);
+  if (text === undefined) return parseBytes(profile, body, maxBytes);
+  const sizes = { total: bytes.length, read: read.length };
+  const cutMidLine =
+    read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);
+  return parseText(profile, text, text.length === read.length, sizes, cutMidLine);
 }
 
 /**

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from '../../src/core/index.ts';
 import { PROFILES } from '../../src/core/match/profiles/index.ts';
-import { parseBytes } from '../../src/core/parse.ts';
+import { parseBytes, parseDecoded } from '../../src/core/parse.ts';
 import { googleOracle } from '../helpers/google-oracle.ts';
 import { SHARED } from '../helpers/shared.ts';
 
@@ -91,10 +91,11 @@ describe('real-world corpus', () => {
       } catch {
         continue;
       }
-      // parse(bytes) decodes valid UTF-8 and takes the text path: the byte path is held to it
-      // here, and parse(bytes) too.
+      // parse(bytes) takes the byte path where the runtime makes byte strings natively, and
+      // decodes valid UTF-8 to take the text path elsewhere: both are held to the text here.
       const [fromText, fromBytes] = [parse(text), parseBytes(PROFILES.google, bytes)];
       assert.deepEqual(parse(bytes).groups, fromText.groups, file);
+      const decoded = parseDecoded(PROFILES.google, bytes);
       for (const field of [
         'groups',
         'sitemaps',
@@ -103,6 +104,7 @@ describe('real-world corpus', () => {
         'orphanRuleLines',
       ] as const) {
         assert.deepEqual(fromText[field], fromBytes[field], `${file}: ${field}`);
+        assert.deepEqual(fromText[field], decoded[field], `${file}: ${field} (decoded)`);
       }
       compared++;
     }

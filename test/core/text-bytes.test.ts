@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { displayText, replaceLoneSurrogates, wellFormed } from '../../src/core/parse/bytes.ts';
 import { MAX_LINE_BYTES, parse, tokenizeBody, type RobotsTxt } from '../../src/core/index.ts';
 import { PROFILES } from '../../src/core/match/profiles/index.ts';
-import { parseBytes } from '../../src/core/parse.ts';
+import { parseBytes, parseDecoded } from '../../src/core/parse.ts';
 
 const utf8 = new TextEncoder();
 
@@ -70,6 +70,8 @@ describe('text and its UTF-8 bytes parse the same', () => {
         const bytes = utf8.encode(text);
         assert.deepEqual(snapshot(parse(text)), snapshot(parse(bytes)));
         assert.deepEqual(snapshot(parse(text)), snapshot(parseBytes(PROFILES.google, bytes)));
+        // The path runtimes without a native byte string take (browsers, Workers, Deno).
+        assert.deepEqual(snapshot(parse(text)), snapshot(parseDecoded(PROFILES.google, bytes)));
       }),
       { numRuns: 400 },
     );
@@ -124,6 +126,10 @@ describe('text and its UTF-8 bytes parse the same', () => {
         assert.deepEqual(
           snapshot(parse(text, { maxBytes })),
           snapshot(parseBytes(PROFILES.google, utf8.encode(text), maxBytes)),
+        );
+        assert.deepEqual(
+          snapshot(parse(text, { maxBytes })),
+          snapshot(parseDecoded(PROFILES.google, utf8.encode(text), maxBytes)),
         );
       }),
       { numRuns: 400 },

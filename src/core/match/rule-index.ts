@@ -141,8 +141,8 @@ export class RuleIndex {
       const id = this.idAt(k);
       // Short values are compared where they stand; a long one is worth its pattern, which
       // the engine compares natively, and which is then kept for the next checks.
-      if (plainInPlace && id >= 0 && table.valueLength(id) <= IN_PLACE_LIMIT) {
-        const inPlace = table.matchInPlace(id, path);
+      if (plainInPlace && id >= 0) {
+        const inPlace = table.matchInPlace(id, path, IN_PLACE_LIMIT);
         if (inPlace >= 0) {
           if (inPlace === 1) found[count++] = k;
           continue;

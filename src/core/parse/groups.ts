@@ -91,7 +91,7 @@ export class GroupBuilder implements SkimmingHandler {
   directive(d: Directive): void {
     switch (d.kind) {
       case 'user-agent':
-        return this.userAgent(d.line, d.value, d.valueIsBytes);
+        return this.agent(d.line, d.value, d.valueIsBytes);
       case 'allow':
       case 'disallow':
         return this.rule(
@@ -121,7 +121,12 @@ export class GroupBuilder implements SkimmingHandler {
     this.result.extras.addLines(firstLine, this.current, start, end);
   }
 
-  private userAgent(line: number, value: string, valueIsBytes: boolean): void {
+  /** A user-agent line in its usual form (see `SkimmingHandler.userAgent`). */
+  userAgent(line: number, start: number, end: number): void {
+    this.agent(line, this.source.text.slice(start, end), false);
+  }
+
+  private agent(line: number, value: string, valueIsBytes: boolean): void {
     const { groups, rules } = this.result;
     // A user-agent line after rules (or outside any group) starts a new group.
     if (this.current < 0 || rules.size > groups.ruleStart[this.current]!) {
@@ -147,7 +152,7 @@ export class GroupBuilder implements SkimmingHandler {
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty
     // Allow matches every path).
-    if (profile.isInertRule(allow, rules.isEmpty(id))) {
+    if (profile.isInertRule(allow, start === end && bytes === undefined)) {
       (rules.inert ??= new Set()).add(id);
     }
     if (profile.aliasOf && allow) {

@@ -76,11 +76,11 @@ export function knownKeyAt(text: string, s: number, e: number): KnownKey | undef
 }
 
 /**
- * Where the colon is when `text[s, e)` begins with `allow:` or `disallow:` (any case), given
- * the first letter lower-cased; -1 otherwise.
+ * Where the colon is when `text[s, e)` begins with `user-agent:`, `allow:` or `disallow:`
+ * (any case), given the first character lower-cased; -1 otherwise.
  */
-export function knownRuleKeyEnd(text: string, s: number, e: number, first: number): number {
-  const known = first === 0x64 || first === 0x61 ? knownKeyAt(text, s, e) : undefined;
+export function knownGroupKeyEnd(text: string, s: number, e: number, first: number): number {
+  const known = first !== 0x73 ? knownKeyAt(text, s, e) : undefined;
   return known === undefined ? -1 : s + known.name.length;
 }
 

@@ -78,24 +78,19 @@ export class RuleTable {
    * (`plainValuesArePatterns`): 1 for a match, 0 for none, -1 when it cannot tell (the value
    * holds `%`, `*`, non-ASCII or a final `$` before a difference is found: make the pattern).
    * A difference before any such character decides, since the pattern's prefix up to there
-   * is the value's.
+   * is the value's. A value longer than `limit` also gives -1 (its pattern is worth making).
    */
-  matchInPlace(id: number, path: string): 1 | 0 | -1 {
-    if (this.#byteValues?.has(id)) return -1;
-    const text = this.source.text;
+  matchInPlace(id: number, path: string, limit: number): 1 | 0 | -1 {
     const start = this.#spans.at(2 * id);
     const end = this.#spans.at(2 * id + 1);
+    if (end - start > limit || this.#byteValues?.has(id)) return -1;
+    const text = this.source.text;
     for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x25 || c === 0x2a || c >= 0x80) return -1;
       if (path.charCodeAt(i - start) !== c) return c === 0x24 && i === end - 1 ? -1 : 0;
     }
     return end > start && text.charCodeAt(end - 1) === 0x24 ? -1 : 1;
-  }
-
-  /** The value is empty (it matches nothing in Google's matcher). */
-  isEmpty(id: number): boolean {
-    return this.#spans.at(2 * id) === this.#spans.at(2 * id + 1) && !this.#byteValues?.has(id);
   }
 
   /** Whether a pattern needs more than a prefix test under this profile. */
@@ -177,12 +172,6 @@ export class GroupTable {
     return [this.agentStart[g]!, this.agentStart[g + 1] ?? this.agentValues.length];
   }
 
-  /** The lower-cased match names of group `g`'s user-agent lines (see `GroupsToChoose`). */
-  tokensOf(g: number): readonly string[] {
-    const [first, end] = this.agentRange(g);
-    return this.agentTokens.slice(first, end);
-  }
-
   /** The user-agent values of group `g`, as written (a lone surrogate shown as U+FFFD). */
   agentsOf(g: number): string[] {
     const [first, end] = this.agentRange(g);
@@ -192,12 +181,6 @@ export class GroupTable {
   /** Rules of group `g`: [first, end). */
   ruleRange(g: number, ruleCount: number): [number, number] {
     return [this.ruleStart[g]!, this.ruleStart[g + 1] ?? ruleCount];
-  }
-
-  isGlobal(g: number): boolean {
-    const [first, end] = this.agentRange(g);
-    for (let a = first; a < end; a++) if (this.agentTokens[a] === GLOBAL_TOKEN) return true;
-    return false;
   }
 
   seal(): void {

@@ -1,5 +1,5 @@
 import { indexOrLength, leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
-import { classifyKeyAt, knownKeyAt, knownRuleKeyEnd, mayBeginKnownKey } from './keys.ts';
+import { classifyKeyAt, knownKeyAt, knownGroupKeyEnd, mayBeginKnownKey } from './keys.ts';
 import type { Source } from './source.ts';
 
 /**
@@ -116,6 +116,8 @@ export interface SkimmingHandler extends TokenHandler {
    * directive still comes through `directive`.
    */
   rule(allow: boolean, line: number, valueStart: number, valueEnd: number): void;
+  /** A user-agent line in its usual form (likewise): the value is `text[valueStart, valueEnd)`. */
+  userAgent(line: number, valueStart: number, valueEnd: number): void;
 }
 
 /**
@@ -221,8 +223,9 @@ class Tokenizer {
 
   /**
    * `line` for the skimming tokenizer, with the lines that make up most files handled here:
-   * blank lines, lines that can only be unknown keys, and allow/disallow lines in their usual
-   * form, which give the handler their value span at once. Anything else takes `line`.
+   * blank lines, lines that can only be unknown keys, and user-agent, allow and disallow
+   * lines in their usual form, which give the handler their value span at once. Anything
+   * else takes `line`.
    */
   private skimLine(line: number, start: number, end: number): void {
     const text = this.text;
@@ -239,8 +242,8 @@ class Tokenizer {
     }
     this.endPassOver();
     // A line this short is never cut, counted in bytes or characters.
-    if ((first === 0x64 || first === 0x61) && end - start <= UNICODE_SAFE_LINE) {
-      const sep = knownRuleKeyEnd(text, lead, end, first);
+    if (first !== 0x73 && end - start <= UNICODE_SAFE_LINE) {
+      const sep = knownGroupKeyEnd(text, lead, end, first);
       if (sep >= 0) {
         if (this.nul < start) this.nul = indexOrLength(text, '\0', start);
         if (this.nul >= end) {
@@ -250,7 +253,9 @@ class Tokenizer {
           let valueStart = sep + 1;
           while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
           while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
-          (this.handler as SkimmingHandler).rule(first === 0x61, line, valueStart, valueEnd);
+          const handler = this.handler as SkimmingHandler;
+          if (first === 0x75) handler.userAgent(line, valueStart, valueEnd);
+          else handler.rule(first === 0x61, line, valueStart, valueEnd);
           return;
         }
       }

@@ -3,7 +3,13 @@ import { utf8ByteString } from '../../parse/bytes.ts';
 import { legacyDecode } from '../pattern.ts';
 import { FIRST_MATCH } from '../precedence.ts';
 import { pathParamsQuery } from '../url.ts';
-import { GLOBAL_TOKEN, type GroupChoice, type Profile } from './profile.ts';
+import {
+  GLOBAL_TOKEN,
+  isGlobalGroup,
+  tokensOf,
+  type GroupChoice,
+  type Profile,
+} from './profile.ts';
 
 /**
  * The 1996 standard (draft-koster-robots and the 1994 convention): a blank line ends a
@@ -22,13 +28,13 @@ export const legacy: Profile = {
   isInertRule: (allow, empty) => !allow && empty,
   chooseGroups(groups, names): GroupChoice {
     for (let g = 0; g < groups.size; g++) {
-      const named = groups
-        .tokensOf(g)
-        .some((t) => t !== GLOBAL_TOKEN && t.length > 0 && names.some((n) => n.includes(t)));
+      const named = tokensOf(groups, g).some(
+        (t) => t !== GLOBAL_TOKEN && t.length > 0 && names.some((n) => n.includes(t)),
+      );
       if (named) return { scope: 'specific', groups: [g] };
     }
     for (let g = 0; g < groups.size; g++) {
-      if (groups.isGlobal(g)) return { scope: 'global', groups: [g] };
+      if (isGlobalGroup(groups, g)) return { scope: 'global', groups: [g] };
     }
     return { scope: 'none', groups: [] };
   },

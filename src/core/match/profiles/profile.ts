@@ -7,9 +7,20 @@ export type ProfileName = 'google' | 'rfc9309' | 'legacy';
 /** The groups of a file, as a profile chooses among them. */
 export interface GroupsToChoose {
   readonly size: number;
-  /** Lower-cased match names of group `g`'s user-agent lines (`*` for a global one). */
-  tokensOf(g: number): readonly string[];
-  isGlobal(g: number): boolean;
+  /** Match names of every user-agent line in file order: lower-cased, `*` for a global one. */
+  readonly agentTokens: readonly string[];
+  /** Group `g`'s lines are `agentTokens[agentStart[g], agentStart[g + 1])`; the last runs to the end. */
+  readonly agentStart: readonly number[];
+}
+
+/** Match names of group `g`'s user-agent lines. */
+export function tokensOf(groups: GroupsToChoose, g: number): readonly string[] {
+  return groups.agentTokens.slice(groups.agentStart[g], groups.agentStart[g + 1]);
+}
+
+/** One of group `g`'s user-agent lines is `*`. */
+export function isGlobalGroup(groups: GroupsToChoose, g: number): boolean {
+  return tokensOf(groups, g).includes(GLOBAL_TOKEN);
 }
 
 /** Which groups apply to a crawler. */
@@ -77,11 +88,22 @@ export function hasWildcard(pattern: string): boolean {
  * else every `*` group; else none.
  */
 export function chooseByName(groups: GroupsToChoose, names: readonly string[]): GroupChoice {
-  const chosen: number[] = [];
-  for (let g = 0; g < groups.size; g++) {
-    if (groups.tokensOf(g).some((t) => t !== GLOBAL_TOKEN && names.includes(t))) chosen.push(g);
+  // One pass over the names, as this runs on a crawler's first check of every file.
+  const { size, agentTokens, agentStart } = groups;
+  const named: number[] = [];
+  const global: number[] = [];
+  for (let g = 0; g < size; g++) {
+    const end = g + 1 < size ? agentStart[g + 1]! : agentTokens.length;
+    let isNamed = false;
+    let isGlobal = false;
+    for (let a = agentStart[g]!; a < end; a++) {
+      const token = agentTokens[a]!;
+      if (token === GLOBAL_TOKEN) isGlobal = true;
+      else if (names.includes(token)) isNamed = true;
+    }
+    if (isNamed) named.push(g);
+    else if (isGlobal && named.length === 0) global.push(g);
   }
-  if (chosen.length > 0) return { scope: 'specific', groups: chosen };
-  for (let g = 0; g < groups.size; g++) if (groups.isGlobal(g)) chosen.push(g);
-  return { scope: chosen.length > 0 ? 'global' : 'none', groups: chosen };
+  if (named.length > 0) return { scope: 'specific', groups: named };
+  return { scope: global.length > 0 ? 'global' : 'none', groups: global };
 }
