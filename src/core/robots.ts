@@ -11,6 +11,7 @@ import {
   type RequestRate,
 } from './parse/extras.ts';
 import { groupView, type Group, type ParsedFile } from './parse/groups.ts';
+import type { SitemapTable } from './parse/sitemaps.ts';
 import type { Profile, ProfileName } from './match/profiles/index.ts';
 import { RuleIndex, type BestMatch } from './match/rule-index.ts';
 import { crawlerName, isValidProductToken } from './agents.ts';
@@ -47,8 +48,7 @@ const SELECTION_CACHE_LIMIT = 256;
  */
 export class RobotsTxt {
   readonly profile: ProfileName;
-  /** Sitemap URLs, in file order, without duplicates. */
-  readonly sitemaps: readonly string[];
+
   /** Lines of allow/disallow rules before the first user-agent line (ignored). */
   readonly orphanRuleLines: readonly number[];
   /** Lines, as Google counts them, in the part that was read. */
@@ -64,6 +64,7 @@ export class RobotsTxt {
   readonly #groupTable: GroupTable;
   readonly #table: RuleTable;
   readonly #extras: ExtraTable;
+  readonly #sitemaps: SitemapTable;
   #groups: Group[] | undefined;
   /** The last selection asked for; most programs ask for one crawler only. */
   #lastKey: string | undefined;
@@ -84,7 +85,7 @@ export class RobotsTxt {
     this.#profile = profile;
     this.#groupTable = parsed.groups;
     this.#table = parsed.rules;
-    this.sitemaps = parsed.sitemaps;
+    this.#sitemaps = parsed.sitemaps;
     this.#extras = parsed.extras;
     this.orphanRuleLines = parsed.orphanRuleLines;
     this.lineCount = lineCount;
@@ -101,6 +102,11 @@ export class RobotsTxt {
       }
     }
     return this.#groups;
+  }
+
+  /** Sitemap URLs, in file order, without duplicates. */
+  get sitemaps(): readonly string[] {
+    return this.#sitemaps.list();
   }
 
   /** Lines other than user-agent, allow, disallow and sitemap, in file order. */

@@ -2,7 +2,8 @@ import { indexOrLength } from './bytes.ts';
 import { ExtraTable } from './extras.ts';
 import type { Profile } from '../match/profiles/index.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
-import type { Directive, LineInfo, SkimmingHandler } from './tokenizer.ts';
+import { SitemapTable } from './sitemaps.ts';
+import type { Directive, KnownKind, LineInfo, SkimmingHandler } from './tokenizer.ts';
 import type { Source } from './source.ts';
 
 /** A group: consecutive user-agent lines and the rules that follow them. */
@@ -39,7 +40,7 @@ export function groupView(groups: GroupTable, rules: RuleTable, g: number): Grou
 export interface ParsedFile {
   groups: GroupTable;
   rules: RuleTable;
-  sitemaps: string[];
+  sitemaps: SitemapTable;
   extras: ExtraTable;
   /** Lines of allow/disallow rules that stand before any user-agent (ignored). */
   orphanRuleLines: number[];
@@ -54,7 +55,6 @@ export class GroupBuilder implements SkimmingHandler {
   private readonly result: ParsedFile;
   /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
   private current = -1;
-  private seenSitemaps: Set<string> | undefined;
   /** The next `/index.htm` in the text, found once as the lines move forward. */
   private nextIndexHtml = -1;
   line?: (info: LineInfo) => void;
@@ -67,7 +67,7 @@ export class GroupBuilder implements SkimmingHandler {
     this.result = {
       groups: new GroupTable(),
       rules: new RuleTable(source, profile),
-      sitemaps: [],
+      sitemaps: new SitemapTable(source),
       extras: new ExtraTable(source),
       orphanRuleLines: [],
     };
@@ -84,7 +84,7 @@ export class GroupBuilder implements SkimmingHandler {
     result.rules.seal();
     result.groups.seal();
     result.extras.seal();
-    result.sitemaps = result.sitemaps.slice();
+    result.sitemaps.seal();
     return result;
   }
 
@@ -101,16 +101,12 @@ export class GroupBuilder implements SkimmingHandler {
           d.valueEnd,
           d.valueIsBytes ? d.value : undefined,
         );
-      case 'sitemap': {
-        // Text may hold lone surrogates; shown as U+FFFD, as its UTF-8 bytes would be.
-        const url = this.source.shown(d.value, d.valueIsBytes);
-        const seen = (this.seenSitemaps ??= new Set());
-        if (url.length > 0 && !seen.has(url)) {
-          seen.add(url);
-          this.result.sitemaps.push(url);
-        }
-        return;
-      }
+      case 'sitemap':
+        return this.result.sitemaps.add(
+          d.valueStart,
+          d.valueEnd,
+          d.valueIsBytes ? d.value : undefined,
+        );
       default:
         this.result.extras.add(d, this.current);
     }
@@ -121,9 +117,16 @@ export class GroupBuilder implements SkimmingHandler {
     this.result.extras.addLines(firstLine, this.current, start, end);
   }
 
-  /** A user-agent line in its usual form (see `SkimmingHandler.userAgent`). */
-  userAgent(line: number, start: number, end: number): void {
-    this.agent(line, this.source.text.slice(start, end), false);
+  /** A directive in its usual form (see `SkimmingHandler.usual`). */
+  usual(kind: KnownKind, line: number, start: number, end: number): void {
+    switch (kind) {
+      case 'user-agent':
+        return this.agent(line, this.source.text.slice(start, end), false);
+      case 'sitemap':
+        return this.result.sitemaps.add(start, end);
+      default:
+        return this.rule(kind === 'allow', line, start, end);
+    }
   }
 
   private agent(line: number, value: string, valueIsBytes: boolean): void {

@@ -3,7 +3,7 @@
  * Google accepts included, compared case-insensitively as prefixes, without slicing the key
  * out of the text.
  */
-import type { DirectiveKind } from './tokenizer.ts';
+import type { DirectiveKind, KnownKind } from './tokenizer.ts';
 
 /** Every key Google knows (typos included) begins with u, a, d or s, in either case. */
 export function mayBeginKnownKey(code: number): boolean {
@@ -13,7 +13,7 @@ export function mayBeginKnownKey(code: number): boolean {
 
 export interface KnownKey {
   readonly name: string;
-  readonly kind: DirectiveKind;
+  readonly kind: KnownKind;
 }
 const DISALLOW_KEY: KnownKey = { name: 'disallow', kind: 'disallow' };
 const ALLOW_KEY: KnownKey = { name: 'allow', kind: 'allow' };
@@ -73,15 +73,6 @@ export function knownKeyAt(text: string, s: number, e: number): KnownKey | undef
     default:
       return undefined;
   }
-}
-
-/**
- * Where the colon is when `text[s, e)` begins with `user-agent:`, `allow:` or `disallow:`
- * (any case), given the first character lower-cased; -1 otherwise.
- */
-export function knownGroupKeyEnd(text: string, s: number, e: number, first: number): number {
-  const known = first !== 0x73 ? knownKeyAt(text, s, e) : undefined;
-  return known === undefined ? -1 : s + known.name.length;
 }
 
 const USER_AGENT_TYPOS = ['useragent', 'user agent'];

@@ -1,5 +1,5 @@
 import { indexOrLength, leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
-import { classifyKeyAt, knownKeyAt, knownGroupKeyEnd, mayBeginKnownKey } from './keys.ts';
+import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
 import type { Source } from './source.ts';
 
 /**
@@ -11,7 +11,8 @@ import type { Source } from './source.ts';
 /** Google's line buffer is 2083 × 8 bytes, one of which holds the terminating NUL. */
 export const MAX_LINE_BYTES = 2083 * 8 - 1;
 
-export type DirectiveKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'unknown';
+export type DirectiveKind = KnownKind | 'unknown';
+export type KnownKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap';
 
 /** One physical line, as Google counts lines. */
 export interface LineInfo {
@@ -111,13 +112,11 @@ export interface SkimmingHandler extends TokenHandler {
    */
   other(firstLine: number, start: number, end: number): void;
   /**
-   * An allow or disallow line in its usual form (the key spelled out, the colon right after
-   * it, a short line without NUL): the value is `text[valueStart, valueEnd)`. Every other
-   * directive still comes through `directive`.
+   * A directive in its usual form (a known key spelled out, the colon right after it, a
+   * short line without NUL), which is nearly every one: its value is `text[valueStart,
+   * valueEnd)`, no object is made. Every other directive still comes through `directive`.
    */
-  rule(allow: boolean, line: number, valueStart: number, valueEnd: number): void;
-  /** A user-agent line in its usual form (likewise): the value is `text[valueStart, valueEnd)`. */
-  userAgent(line: number, valueStart: number, valueEnd: number): void;
+  usual(kind: KnownKind, line: number, valueStart: number, valueEnd: number): void;
 }
 
 /**
@@ -223,9 +222,8 @@ class Tokenizer {
 
   /**
    * `line` for the skimming tokenizer, with the lines that make up most files handled here:
-   * blank lines, lines that can only be unknown keys, and user-agent, allow and disallow
-   * lines in their usual form, which give the handler their value span at once. Anything
-   * else takes `line`.
+   * blank lines, lines that can only be unknown keys, and directives in their usual form,
+   * which give the handler their value span at once. Anything else takes `line`.
    */
   private skimLine(line: number, start: number, end: number): void {
     const text = this.text;
@@ -242,22 +240,18 @@ class Tokenizer {
     }
     this.endPassOver();
     // A line this short is never cut, counted in bytes or characters.
-    if (first !== 0x73 && end - start <= UNICODE_SAFE_LINE) {
-      const sep = knownGroupKeyEnd(text, lead, end, first);
-      if (sep >= 0) {
-        if (this.nul < start) this.nul = indexOrLength(text, '\0', start);
-        if (this.nul >= end) {
-          // The key's letters and the colon hold no `#`: a comment starts in the value.
-          if (this.hash < start) this.hash = indexOrLength(text, '#', start);
-          let valueEnd = this.hash < end ? this.hash : end;
-          let valueStart = sep + 1;
-          while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
-          while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
-          const handler = this.handler as SkimmingHandler;
-          if (first === 0x75) handler.userAgent(line, valueStart, valueEnd);
-          else handler.rule(first === 0x61, line, valueStart, valueEnd);
-          return;
-        }
+    const known = end - start <= UNICODE_SAFE_LINE ? knownKeyAt(text, lead, end) : undefined;
+    if (known !== undefined) {
+      if (this.nul < start) this.nul = indexOrLength(text, '\0', start);
+      if (this.nul >= end) {
+        // The key's letters and the colon hold no `#`: a comment starts in the value.
+        if (this.hash < start) this.hash = indexOrLength(text, '#', start);
+        let valueEnd = this.hash < end ? this.hash : end;
+        let valueStart = lead + known.name.length + 1;
+        while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
+        while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
+        (this.handler as SkimmingHandler).usual(known.kind, line, valueStart, valueEnd);
+        return;
       }
     }
     this.line(line, start, end);
