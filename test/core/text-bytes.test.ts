@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { displayText, replaceLoneSurrogates, wellFormed } from '../../src/core/parse/bytes.ts';
+import {
+  bytesToByteString,
+  displayText,
+  NATIVE_BYTE_STRINGS,
+  portableByteString,
+  replaceLoneSurrogates,
+  wellFormed,
+} from '../../src/core/parse/bytes.ts';
 import { MAX_LINE_BYTES, parse, tokenizeBody, type RobotsTxt } from '../../src/core/index.ts';
 import { PROFILES } from '../../src/core/match/profiles/index.ts';
 import { parseBytes, parseDecoded } from '../../src/core/parse.ts';
@@ -202,6 +209,22 @@ describe('lines that can only be unknown keys', () => {
         assert.deepEqual(extras, expected);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('bytes to a byte string', () => {
+  test('the native copy (Node) gives what the portable one gives, any bytes, any offset', () => {
+    assert.ok(NATIVE_BYTE_STRINGS, 'Node has Buffer: the native copy is in use');
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 20_000 }), fc.nat(16), (bytes, skip) => {
+        const view = bytes.subarray(Math.min(skip, bytes.length));
+        const portable = portableByteString(view);
+        assert.equal(portable.length, view.length);
+        for (let i = 0; i < view.length; i++) assert.equal(portable.charCodeAt(i), view[i]);
+        assert.equal(bytesToByteString(view), portable);
+      }),
+      { numRuns: 200 },
     );
   });
 });

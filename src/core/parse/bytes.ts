@@ -26,29 +26,46 @@ export function isAscii(text: string): boolean {
   return read === text.length;
 }
 
-/** What the core uses of Node's Buffer (also in Bun), typed here: the core has no Node types. */
-interface HostBuffer {
-  from(buffer: ArrayBufferLike, byteOffset: number, length: number): { latin1Slice?: unknown };
-}
-const hostBuffer = (globalThis as { Buffer?: HostBuffer }).Buffer;
+type Latin1Slice = (this: Uint8Array, start: number, end: number) => string;
 
 /**
- * The runtime turns bytes into a byte string natively: Node's and Bun's Buffer decode
- * latin1 as a plain copy, several times faster than UTF-8 decoding. Where it is missing
- * (browsers, Workers, Deno), bytes are decoded as UTF-8 instead (see `parse`).
+ * Node's (and Bun's) latin1 decoding, which is a plain copy, several times faster than
+ * UTF-8 decoding, and takes any Uint8Array: undefined where the runtime has no Buffer
+ * (browsers, Workers, Deno), or where it does not behave as expected. (Typed here: the core
+ * has no Node types.)
  */
-export const NATIVE_BYTE_STRINGS =
-  typeof hostBuffer?.from === 'function' &&
-  typeof hostBuffer.from(new ArrayBuffer(1), 0, 1).latin1Slice === 'function';
+const latin1Slice = ((): Latin1Slice | undefined => {
+  const host = (globalThis as { Buffer?: { prototype?: { latin1Slice?: unknown } } }).Buffer;
+  const slice = host?.prototype?.latin1Slice;
+  if (typeof slice !== 'function') return undefined;
+  try {
+    const probe = new Uint8Array([0x41, 0x00, 0xe9, 0xff]);
+    return (slice as Latin1Slice).call(probe, 0, 4) === 'A\u0000\u00e9\u00ff'
+      ? (slice as Latin1Slice)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * The runtime turns bytes into a byte string natively (see `latin1Slice`); where it does not,
+ * bytes are decoded as UTF-8 instead (see `parse`).
+ */
+export const NATIVE_BYTE_STRINGS = latin1Slice !== undefined;
 
 /** Bytes to a byte string, one char per byte. */
 export function bytesToByteString(bytes: Uint8Array): ByteString {
-  if (NATIVE_BYTE_STRINGS) {
-    const view = hostBuffer!.from(bytes.buffer, bytes.byteOffset, bytes.length) as {
-      latin1Slice(start: number, end: number): string;
-    };
-    return view.latin1Slice(0, bytes.length);
-  }
+  return latin1Slice !== undefined
+    ? latin1Slice.call(bytes, 0, bytes.length)
+    : portableByteString(bytes);
+}
+
+/**
+ * `bytesToByteString` in any runtime.
+ * @internal Exported for the test that holds the native copy to it.
+ */
+export function portableByteString(bytes: Uint8Array): ByteString {
   if (bytes.length <= CHUNK) {
     return String.fromCharCode.apply(null, bytes as unknown as number[]);
   }
