@@ -12,7 +12,7 @@ import {
 } from './parse/extras.ts';
 import { groupView, type Group, type ParsedFile } from './parse/groups.ts';
 import type { SitemapTable } from './parse/sitemaps.ts';
-import type { Profile, ProfileName } from './match/profiles/index.ts';
+import { isWildPattern, type Profile, type ProfileName } from './match/profiles/index.ts';
 import { RuleIndex, type BestMatch } from './match/rule-index.ts';
 import { crawlerName, isValidProductToken } from './agents.ts';
 import {
@@ -253,7 +253,9 @@ export class RobotsTxt {
       const pattern = rule.path === '' ? '' : profile.normalizePattern(utf8ByteString(rule.path));
       const matches =
         pattern === '' ||
-        (profile.isWildPattern(pattern) ? matchesPattern(pattern, path) : path.startsWith(pattern));
+        (isWildPattern(profile, pattern)
+          ? matchesPattern(pattern, path)
+          : path.startsWith(pattern));
       if (!matches || pattern.length < longest) continue;
       if (pattern.length > longest) applied = [];
       longest = pattern.length;

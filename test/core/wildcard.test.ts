@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { charSet, matchesPattern } from '../../src/core/match/wildcard.ts';
+import { charSet, matchesPattern, matchesPatternIn } from '../../src/core/match/wildcard.ts';
 import { posSetMatches } from '../helpers/google-oracle.ts';
 
 const piece = fc.constantFrom('a', 'b', 'ab', 'aab', '*', '*', '$', '/');
@@ -23,6 +23,23 @@ describe('wildcard matching', () => {
           matchesPattern(pattern, path),
           posSetMatches(path, pattern),
           `${pattern} vs ${path}`,
+        );
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('a pattern matched where it stands in a larger text answers as the pattern alone', () => {
+    // The text around it holds stars and `$`, which must not be taken for the pattern's.
+    const around = fc.constantFrom('', '*', 'a*b$', '\n*', '$');
+    fc.assert(
+      fc.property(around, patternArb, around, pathArb, (before, pattern, after, path) => {
+        const text = before + pattern + after;
+        const begin = before.length;
+        assert.equal(
+          matchesPatternIn(text, begin, begin + pattern.length, path),
+          posSetMatches(path, pattern),
+          `${JSON.stringify(text)} [${begin}, ${begin + pattern.length}) vs ${path}`,
         );
       }),
       { numRuns: 20_000 },

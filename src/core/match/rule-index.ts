@@ -133,7 +133,7 @@ export class RuleIndex {
     const plainInPlace = this.plainInPlace;
     const found = this.found;
     let count = 0;
-    let held: CharSet | undefined | null = null;
+    const held = this.heldBy(path);
     // A pattern equal to the one before it (repeated lines) answers as that one did.
     let previous: string | undefined;
     let matched = false;
@@ -142,7 +142,7 @@ export class RuleIndex {
       // Short values are compared where they stand; a long one is worth its pattern, which
       // the engine compares natively, and which is then kept for the next checks.
       if (plainInPlace && id >= 0) {
-        const inPlace = table.matchInPlace(id, path, IN_PLACE_LIMIT);
+        const inPlace = table.matchInPlace(id, path, IN_PLACE_LIMIT, held);
         if (inPlace >= 0) {
           if (inPlace === 1) found[count++] = k;
           continue;
@@ -151,7 +151,6 @@ export class RuleIndex {
       const pattern = this.patternAt(k);
       if (pattern !== previous) {
         if (this.wild[k]) {
-          if (held === null) held = this.heldBy(path);
           matched = matchesPattern(pattern, path, held);
         } else {
           matched = path.startsWith(pattern);

@@ -79,38 +79,65 @@ export function isSubset(needed: CharSet, held: CharSet): boolean {
  * memory over the corpus, and most patterns of a file are tested rarely or never.
  */
 export function matchesPattern(pattern: string, path: string, held?: CharSet): boolean {
-  let end = pattern.length;
-  const anchored = end > 0 && pattern.charCodeAt(end - 1) === 0x24;
+  return matchesPatternIn(pattern, 0, pattern.length, path, held);
+}
+
+/**
+ * `matchesPattern` for the pattern `text[begin, finish)`, matched where it stands (a rule's
+ * value in the robots.txt text, when it is its own pattern).
+ */
+export function matchesPatternIn(
+  text: string,
+  begin: number,
+  finish: number,
+  path: string,
+  held?: CharSet,
+): boolean {
+  let end = finish;
+  const anchored = end > begin && text.charCodeAt(end - 1) === 0x24;
   if (anchored) end--;
-  let star = pattern.indexOf('*');
-  if (star < 0 || star >= end) {
+  let star = starIn(text, begin, end);
+  if (star < 0) {
     return anchored
-      ? path.length === end && regionEquals(path, 0, pattern, 0, end)
-      : path.startsWith(pattern);
+      ? path.length === end - begin && regionEquals(path, 0, text, begin, end - begin)
+      : regionEquals(path, 0, text, begin, finish - begin);
   }
-  if (!regionEquals(path, 0, pattern, 0, star)) return false;
-  if (held && !isSubset(needed(pattern, star + 1, end), held)) return false;
-  let pos = star;
+  if (!regionEquals(path, 0, text, begin, star - begin)) return false;
+  if (held && !isSubset(needed(text, star + 1, end), held)) return false;
+  let pos = star - begin;
   for (;;) {
     const from = star + 1;
-    const next = pattern.indexOf('*', from);
-    if (next < 0 || next >= end) {
+    const next = starIn(text, from, end);
+    if (next < 0) {
       const length = end - from;
       if (anchored) {
         return (
           path.length - length >= pos &&
-          regionEquals(path, path.length - length, pattern, from, length)
+          regionEquals(path, path.length - length, text, from, length)
         );
       }
-      return length === 0 || path.indexOf(pattern.slice(from, end), pos) >= 0;
+      return length === 0 || path.indexOf(text.slice(from, end), pos) >= 0;
     }
     if (next > from) {
-      const at = path.indexOf(pattern.slice(from, next), pos);
+      const at = path.indexOf(text.slice(from, next), pos);
       if (at < 0) return false;
       pos = at + next - from;
     }
     star = next;
   }
+}
+
+/**
+ * The first `*` in `text[from, to)`, or -1. A pattern of its own is searched natively; a
+ * span of a larger text (a short rule value) with a loop, so the search never runs past it.
+ */
+function starIn(text: string, from: number, to: number): number {
+  if (to >= text.length - 1) {
+    const at = text.indexOf('*', from);
+    return at >= 0 && at < to ? at : -1;
+  }
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x2a) return i;
+  return -1;
 }
 
 /**

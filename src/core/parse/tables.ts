@@ -1,5 +1,6 @@
 import { wellFormed, type ByteString } from './bytes.ts';
-import { GLOBAL_TOKEN, type Profile } from '../match/profiles/index.ts';
+import { GLOBAL_TOKEN, isWildPattern, type Profile } from '../match/profiles/index.ts';
+import { matchesPatternIn, type CharSet } from '../match/wildcard.ts';
 import { IntColumn } from './columns.ts';
 import type { Source } from './source.ts';
 
@@ -76,26 +77,36 @@ export class RuleTable {
    * Matches a rule against `path` where its value stands in the text, for profiles whose
    * normalisation changes only `%` escapes and non-ASCII characters, one character at a time
    * (`plainValuesArePatterns`): 1 for a match, 0 for none, -1 when it cannot tell (the value
-   * holds `%`, `*`, non-ASCII or a final `$` before a difference is found: make the pattern).
-   * A difference before any such character decides, since the pattern's prefix up to there
-   * is the value's. A value longer than `limit` also gives -1 (its pattern is worth making).
+   * holds `%` or non-ASCII before a difference is found, is longer than `limit`, or was cut
+   * inside a character: make the pattern). A difference before any such character decides,
+   * since the pattern's prefix up to there is the value's; at the first wildcard a value
+   * that is its own pattern is matched as one, still where it stands. `held`: the path's
+   * characters, for a long path (see wildcard.ts).
    */
-  matchInPlace(id: number, path: string, limit: number): 1 | 0 | -1 {
+  matchInPlace(id: number, path: string, limit: number, held?: CharSet): 1 | 0 | -1 {
     const start = this.#spans.at(2 * id);
     const end = this.#spans.at(2 * id + 1);
     if (end - start > limit || this.#byteValues?.has(id)) return -1;
     const text = this.source.text;
+    const wildcards = this.profile.wildcards;
     for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
-      if (c === 0x25 || c === 0x2a || c >= 0x80) return -1;
-      if (path.charCodeAt(i - start) !== c) return c === 0x24 && i === end - 1 ? -1 : 0;
+      if (c === 0x25 || c >= 0x80) return -1;
+      if (wildcards && (c === 0x2a || (c === 0x24 && i === end - 1))) {
+        for (let j = i + 1; j < end; j++) {
+          const d = text.charCodeAt(j);
+          if (d === 0x25 || d >= 0x80) return -1;
+        }
+        return matchesPatternIn(text, start, end, path, held) ? 1 : 0;
+      }
+      if (path.charCodeAt(i - start) !== c) return 0;
     }
-    return end > start && text.charCodeAt(end - 1) === 0x24 ? -1 : 1;
+    return 1;
   }
 
   /** Whether a pattern needs more than a prefix test under this profile. */
   isWildPattern(pattern: string): boolean {
-    return this.profile.isWildPattern(pattern);
+    return isWildPattern(this.profile, pattern);
   }
 
   /**

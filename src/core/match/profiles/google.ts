@@ -3,7 +3,7 @@ import { isAscii } from '../../parse/bytes.ts';
 import { googleEscape } from '../pattern.ts';
 import { LONGEST_MATCH } from '../precedence.ts';
 import { pathParamsQuery } from '../url.ts';
-import { chooseByName, hasWildcard, type Profile } from './profile.ts';
+import { chooseByName, type Profile } from './profile.ts';
 
 /**
  * Google's interpretation, as google/robotstxt implements it: the default. Where it departs
@@ -31,7 +31,7 @@ export const google: Profile = {
     return googleEscape(value);
   },
   plainValuesArePatterns: true,
-  isWildPattern: hasWildcard,
+  wildcards: true,
   matchPath: pathParamsQuery,
   isImplicitlyAllowed: () => false,
   precedence: LONGEST_MATCH,

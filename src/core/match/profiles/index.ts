@@ -4,6 +4,6 @@ import type { Profile, ProfileName } from './profile.ts';
 import { rfc9309 } from './rfc9309.ts';
 
 export type { Profile, ProfileName } from './profile.ts';
-export { GLOBAL_TOKEN } from './profile.ts';
+export { GLOBAL_TOKEN, isWildPattern } from './profile.ts';
 
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = { google, rfc9309, legacy };

@@ -40,7 +40,7 @@ export const legacy: Profile = {
   },
   normalizePattern: legacyDecode,
   plainValuesArePatterns: true,
-  isWildPattern: () => false,
+  wildcards: false,
   matchPath: (url) => legacyDecode(utf8ByteString(pathParamsQuery(url))),
   isImplicitlyAllowed: (path) => path === '/robots.txt' || path.startsWith('/robots.txt?'),
   precedence: FIRST_MATCH,

@@ -62,12 +62,12 @@ export interface Profile {
    */
   normalizePattern(value: ByteString): ByteString;
   /**
-   * A value with no `%`, `*`, final `$` or non-ASCII character is its own pattern (so a
-   * lookup can match it where it stands in the text, without making the pattern).
+   * A value with no `%` or non-ASCII character is its own pattern (so a lookup can match it
+   * where it stands in the text, without making the pattern).
    */
   readonly plainValuesArePatterns: boolean;
-  /** Whether a pattern needs more than a prefix test (`*`, a final `$`). */
-  isWildPattern(pattern: string): boolean;
+  /** `*` matches any run of characters and a final `$` the end of the path (else both are literal). */
+  readonly wildcards: boolean;
   /** A URL to the string its path is matched as. */
   matchPath(url: string): string;
   /** A path allowed whatever the rules say (RFC 9309: `/robots.txt`). */
@@ -81,6 +81,11 @@ export const GLOBAL_TOKEN = '*';
 /** The pattern has `*` or ends in `$`. */
 export function hasWildcard(pattern: string): boolean {
   return pattern.indexOf('*') >= 0 || pattern.charCodeAt(pattern.length - 1) === 0x24;
+}
+
+/** Whether a pattern needs more than a prefix test under `profile` (`*`, a final `$`). */
+export function isWildPattern(profile: Profile, pattern: string): boolean {
+  return profile.wildcards && hasWildcard(pattern);
 }
 
 /**

@@ -3,7 +3,7 @@ import { utf8ByteString } from '../../parse/bytes.ts';
 import { rfc9309Normalize } from '../pattern.ts';
 import { LONGEST_MATCH } from '../precedence.ts';
 import { pathParamsQuery } from '../url.ts';
-import { chooseByName, GLOBAL_TOKEN, hasWildcard, type Profile } from './profile.ts';
+import { chooseByName, GLOBAL_TOKEN, type Profile } from './profile.ts';
 
 /**
  * RFC 9309 as written, where it is stricter than Google:
@@ -22,7 +22,7 @@ export const rfc9309: Profile = {
   chooseGroups: chooseByName,
   normalizePattern: (value) => rfc9309Normalize(value, true),
   plainValuesArePatterns: false,
-  isWildPattern: hasWildcard,
+  wildcards: true,
   matchPath: (url) => rfc9309Normalize(utf8ByteString(pathParamsQuery(url)), false),
   isImplicitlyAllowed: (path) => path === '/robots.txt',
   precedence: LONGEST_MATCH,
