@@ -28,6 +28,29 @@ export class IntColumn {
     this.#length++;
   }
 
+  /** Three values at once (a record of three cells). */
+  push3(a: number, b: number, c: number): void {
+    const length = this.#length;
+    if (length + 3 <= PLAIN_LIMIT) {
+      // One value per push: the engine inlines a push of one.
+      const data = this.#data as number[];
+      data.push(a);
+      data.push(b);
+      data.push(c);
+    } else {
+      let data = this.#data;
+      if (length + 3 > data.length) {
+        const grown = new Int32Array(Math.max(length * 2, length + 3));
+        grown.set(data);
+        this.#data = data = grown;
+      }
+      data[length] = a;
+      data[length + 1] = b;
+      data[length + 2] = c;
+    }
+    this.#length = length + 3;
+  }
+
   at(index: number): number {
     return this.#data[index]!;
   }

@@ -32,10 +32,9 @@ const ALLOW_BIT = 1;
  * groups that apply to it (its RuleIndex keeps those).
  */
 export class RuleTable {
-  /** Per rule: start and end of the value in the source text. */
-  readonly #spans = new IntColumn();
-  /** Per rule: line × 2 + 1 for allow. */
-  readonly #packed = new IntColumn();
+  /** Per rule, three cells: start and end of the value in the source text, line × 2 + 1 for allow. */
+  readonly #cells = new IntColumn();
+  #size = 0;
   /** Values that are bytes although the text is not (a character split by the line cut). */
   #byteValues: Map<number, ByteString> | undefined;
   /** Google's index.html aliases, by the rule they are derived from (rare: made on demand). */
@@ -51,26 +50,24 @@ export class RuleTable {
 
   /** Adds a rule whose value is `source[start, end)`, or `bytes` when given. */
   add(allow: boolean, line: number, start: number, end: number, bytes?: ByteString): number {
-    const id = this.#packed.length;
-    this.#packed.push(line * 2 + (allow ? ALLOW_BIT : 0));
-    this.#spans.push(start);
-    this.#spans.push(end);
+    const id = this.#size++;
+    this.#cells.push3(start, end, line * 2 + (allow ? ALLOW_BIT : 0));
     if (bytes !== undefined) (this.#byteValues ??= new Map()).set(id, bytes);
     return id;
   }
 
   get size(): number {
-    return this.#packed.length;
+    return this.#size;
   }
   line(id: number): number {
-    return this.#packed.at(id) >> 1;
+    return this.#cells.at(3 * id + 2) >> 1;
   }
   isAllow(id: number): boolean {
-    return (this.#packed.at(id) & ALLOW_BIT) !== 0;
+    return (this.#cells.at(3 * id + 2) & ALLOW_BIT) !== 0;
   }
   /** Characters of the value as written (for a value that is its own pattern, its priority). */
   valueLength(id: number): number {
-    return this.#spans.at(2 * id + 1) - this.#spans.at(2 * id);
+    return this.#cells.at(3 * id + 1) - this.#cells.at(3 * id);
   }
 
   /**
@@ -84,8 +81,8 @@ export class RuleTable {
    * characters, for a long path (see wildcard.ts).
    */
   matchInPlace(id: number, path: string, limit: number, held?: CharSet): 1 | 0 | -1 {
-    const start = this.#spans.at(2 * id);
-    const end = this.#spans.at(2 * id + 1);
+    const start = this.#cells.at(3 * id);
+    const end = this.#cells.at(3 * id + 1);
     if (end - start > limit || this.#byteValues?.has(id)) return -1;
     const text = this.source.text;
     const wildcards = this.profile.wildcards;
@@ -128,14 +125,13 @@ export class RuleTable {
   #written(id: number): { value: string; isBytes: boolean } {
     const bytes = this.#byteValues?.get(id);
     if (bytes !== undefined) return { value: bytes, isBytes: true };
-    const value = this.source.text.slice(this.#spans.at(2 * id), this.#spans.at(2 * id + 1));
+    const value = this.source.text.slice(this.#cells.at(3 * id), this.#cells.at(3 * id + 1));
     return { value, isBytes: false };
   }
 
   /** Gives back unused capacity once parsing is done. */
   seal(): void {
-    this.#spans.seal();
-    this.#packed.seal();
+    this.#cells.seal();
   }
 
   rule(id: number): Rule {
