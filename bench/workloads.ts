@@ -136,6 +136,12 @@ export function worstCases(): { name: string; body: string; url: string }[] {
       url: path(`/${'a'.repeat(8130)}${digits('a')}`),
     },
     {
+      // Identical patterns cost one match: repeated lines answer as the first did.
+      name: 'one 13-star rule repeated over 500 KiB vs 8,130 a and every digit',
+      body: fill(() => `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*a*99`),
+      url: path(`/${'a'.repeat(8130)}${digits('a')}`),
+    },
+    {
       name: 'shared-prefix wildcards: /a*N* × 500 KiB vs /a + 8,130 b and every digit',
       body: fill(() => `Allow: /a*${number()}*`),
       url: path(`/a${'b'.repeat(8130)}${digits('b')}`),

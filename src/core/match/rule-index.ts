@@ -134,15 +134,42 @@ export class RuleIndex {
     const found = this.found;
     let count = 0;
     const held = this.heldBy(path);
-    // A pattern equal to the one before it (repeated lines) answers as that one did.
+    if (!this.ids && plainInPlace) {
+      // A range of rules: scanned where they stand, patterns made for those it cannot tell.
+      const written = table.scanInPlace(this.first, this.size, path, IN_PLACE_LIMIT, held, found);
+      let previous: string | undefined;
+      let matched = false;
+      for (let i = 0; i < written; i++) {
+        const entry = found[i]!;
+        if (entry >= 0) {
+          found[count++] = entry;
+          continue;
+        }
+        // A pattern equal to the one before it (repeated lines) answers as that one did.
+        const pattern = this.patternAt(~entry);
+        if (pattern !== previous) {
+          matched = this.matchesPatternAt(~entry, path, held);
+          previous = pattern;
+        }
+        if (matched) found[count++] = ~entry;
+      }
+      return count;
+    }
+    // A pattern equal to the one before it (repeated lines) answers as that one did, and so
+    // does a value.
     let previous: string | undefined;
     let matched = false;
+    let previousId = -1;
+    let inPlace: 1 | 0 | -1 = 0;
     for (let k = 0; k < this.size; k++) {
       const id = this.idAt(k);
       // Short values are compared where they stand; a long one is worth its pattern, which
       // the engine compares natively, and which is then kept for the next checks.
       if (plainInPlace && id >= 0) {
-        const inPlace = table.matchInPlace(id, path, IN_PLACE_LIMIT, held);
+        if (previousId < 0 || !table.sameValue(id, previousId)) {
+          inPlace = table.matchInPlace(id, path, IN_PLACE_LIMIT, held);
+          previousId = id;
+        }
         if (inPlace >= 0) {
           if (inPlace === 1) found[count++] = k;
           continue;
@@ -150,16 +177,18 @@ export class RuleIndex {
       }
       const pattern = this.patternAt(k);
       if (pattern !== previous) {
-        if (this.wild[k]) {
-          matched = matchesPattern(pattern, path, held);
-        } else {
-          matched = path.startsWith(pattern);
-        }
+        matched = this.matchesPatternAt(k, path, held);
         previous = pattern;
       }
       if (matched) found[count++] = k;
     }
     return count;
+  }
+
+  /** Entry `k`'s pattern (made if need be) matched against `path`. */
+  private matchesPatternAt(k: number, path: string, held: CharSet | undefined): boolean {
+    const pattern = this.patternAt(k);
+    return this.wild[k] ? matchesPattern(pattern, path, held) : path.startsWith(pattern);
   }
 
   /** The sorted lookup (see the class comment). */

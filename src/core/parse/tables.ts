@@ -71,6 +71,63 @@ export class RuleTable {
   }
 
   /**
+   * `matchInPlace` for the rules `first..first + count`, as a selection's first checks run
+   * it: writes to `out` the offset `k` of each rule that matches and `~k` of each it cannot
+   * tell about (make its pattern), in order; returns how many it wrote. Most rules differ
+   * from the path in their first two characters: that is tested first, without a call. A
+   * value equal to the one tested before it (repeated lines) answers as that one did, so a
+   * file of one wildcard rule repeated costs one match.
+   */
+  scanInPlace(
+    first: number,
+    count: number,
+    path: string,
+    limit: number,
+    held: CharSet | undefined,
+    out: number[],
+  ): number {
+    const cells = this.#cells;
+    const text = this.source.text;
+    const p0 = path.charCodeAt(0);
+    const p1 = path.charCodeAt(1);
+    let written = 0;
+    let previous = -1;
+    let match: 1 | 0 | -1 = 0;
+    for (let k = 0; k < count; k++) {
+      const id = first + k;
+      const start = cells.at(3 * id);
+      if (cells.at(3 * id + 1) - start >= 2) {
+        const c0 = text.charCodeAt(start);
+        const c1 = text.charCodeAt(start + 1);
+        // A plain character (not `%`, `*`, `$` or non-ASCII) that differs from the path's
+        // decides: the pattern's prefix up to it is the value's.
+        if (c0 !== p0 ? isPlain(c0) : c1 !== p1 && isPlain(c1)) continue;
+      }
+      if (previous < 0 || !this.sameValue(id, previous)) {
+        match = this.matchInPlace(id, path, limit, held);
+        previous = id;
+      }
+      if (match !== 0) out[written++] = match === 1 ? k : ~k;
+    }
+    return written;
+  }
+
+  /** Rules `a` and `b` have the same value as written. */
+  sameValue(a: number, b: number): boolean {
+    const cells = this.#cells;
+    const start = cells.at(3 * a);
+    const other = cells.at(3 * b);
+    const length = cells.at(3 * a + 1) - start;
+    if (length !== cells.at(3 * b + 1) - other) return false;
+    if (this.#byteValues && (this.#byteValues.has(a) || this.#byteValues.has(b))) return false;
+    const text = this.source.text;
+    for (let i = 0; i < length; i++) {
+      if (text.charCodeAt(start + i) !== text.charCodeAt(other + i)) return false;
+    }
+    return true;
+  }
+
+  /**
    * Matches a rule against `path` where its value stands in the text, for profiles whose
    * normalisation changes only `%` escapes and non-ASCII characters, one character at a time
    * (`plainValuesArePatterns`): 1 for a match, 0 for none, -1 when it cannot tell (the value
@@ -197,4 +254,9 @@ export class GroupTable {
     this.agentStart = this.agentStart.slice();
     this.ruleStart = this.ruleStart.slice();
   }
+}
+
+/** Not `%`, `*`, `$` or non-ASCII: a character that stands for itself in every profile. */
+function isPlain(code: number): boolean {
+  return code < 0x80 && code !== 0x25 && code !== 0x2a && code !== 0x24;
 }
