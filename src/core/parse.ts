@@ -6,7 +6,7 @@ import {
   toLimitedByteString,
   type RobotsBody,
 } from './parse/body.ts';
-import { byteStringChunks, NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './parse/bytes.ts';
+import { NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './parse/bytes.ts';
 import { GroupBuilder } from './parse/groups.ts';
 import { Source } from './parse/source.ts';
 import { skim } from './parse/tokenizer.ts';
@@ -92,37 +92,26 @@ export function parseDecoded(
 }
 
 /**
- * The byte path: the body as a byte string, one character per byte, as Google reads it (a
- * large body in pieces that each end with a whole line, see `Source`).
- * @internal Exported for the tests that hold it to the text path; `chunkTarget` lets them
- * cut small bodies into pieces.
+ * The byte path: the body as a byte string, one character per byte, as Google reads it.
+ * @internal Exported for the tests that hold it to the text path.
  */
 export function parseBytes(
   profile: (typeof PROFILES)[ProfileName],
   body: RobotsBody,
   maxBytes = DEFAULT_MAX_BYTES,
-  chunkTarget?: number,
 ): RobotsTxt {
-  let source: Source;
-  let sizes: { total: number; read: number };
-  let cutMidLine: boolean;
-  if (!(body instanceof Uint8Array || body instanceof ArrayBuffer)) {
-    // Text (or not a body at all, which this throws a typed error for).
-    const { text, total, next } = toLimitedByteString(body, maxBytes);
-    source = Source.ofBytes(text);
-    sizes = { total, read: text.length };
-    cutMidLine = text.length < total && cutsInsideLine(text.charCodeAt(text.length - 1), next);
-  } else {
-    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
-    const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
-    source = Source.ofBytes(byteStringChunks(read, chunkTarget));
-    sizes = { total: bytes.length, read: read.length };
-    cutMidLine =
-      read.length < bytes.length && cutsInsideLine(read[read.length - 1], bytes[read.length]);
-  }
+  const { text, total, next } = toLimitedByteString(body, maxBytes);
+  const source = Source.ofBytes(text);
   const builder = new GroupBuilder(profile, source);
   const lineCount = skim(source, builder);
-  return new RobotsTxt(profile, builder.finish(), lineCount, sizes, cutMidLine);
+  const cutMidLine = text.length < total && cutsInsideLine(text.charCodeAt(text.length - 1), next);
+  return new RobotsTxt(
+    profile,
+    builder.finish(),
+    lineCount,
+    { total, read: text.length },
+    cutMidLine,
+  );
 }
 
 type Sizes = { total: number; read: number } | (() => { total: number; read: number });

@@ -62,29 +62,6 @@ export function bytesToByteString(bytes: Uint8Array): ByteString {
 }
 
 /**
- * Bytes as byte-string pieces of about `target` characters, each ending with a whole line
- * (a line feed, or the end): a string past about 128 KiB takes memory of its own, fresh
- * each time (see `Source`), smaller ones do not. A line longer than `target` stays whole.
- */
-export function byteStringChunks(bytes: Uint8Array, target = CHUNK_TARGET): ByteString[] {
-  const chunks: ByteString[] = [];
-  let start = 0;
-  while (bytes.length - start > target) {
-    const lineFeed = bytes.indexOf(0x0a, start + target - 1);
-    if (lineFeed < 0) break;
-    chunks.push(bytesToByteString(bytes.subarray(start, lineFeed + 1)));
-    start = lineFeed + 1;
-  }
-  if (start < bytes.length || chunks.length === 0) {
-    chunks.push(bytesToByteString(bytes.subarray(start)));
-  }
-  return chunks;
-}
-
-/** Characters per piece of a large body (see `byteStringChunks`). */
-const CHUNK_TARGET = 64 * 1024;
-
-/**
  * `bytesToByteString` in any runtime.
  * @internal Exported for the test that holds the native copy to it.
  */

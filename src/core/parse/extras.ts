@@ -95,16 +95,16 @@ export class ExtraTable {
       this.#push(extras, d.line, group, d.key, d.value, d.valueIsBytes);
     };
     const tokenizeLines = rangeTokenizer(this.source, { directive: keep });
-    const source = this.source;
+    const text = this.source.text;
     for (let at = 0; at < cells.length; at += CELLS) {
       const line = cells.at(at);
       group = cells.at(at + 1);
       if (cells.at(at + 2) === UNTOKENIZED) {
         tokenizeLines(line, cells.at(at + 3), cells.at(at + 4));
       } else {
-        const key = source.slice(cells.at(at + 2), cells.at(at + 3));
+        const key = text.slice(cells.at(at + 2), cells.at(at + 3));
         const bytes = this.#byteValues?.get(at);
-        const value = bytes ?? source.slice(cells.at(at + 4), cells.at(at + 5));
+        const value = bytes ?? text.slice(cells.at(at + 4), cells.at(at + 5));
         this.#push(extras, line, group, key, value, bytes !== undefined);
       }
     }

@@ -1,3 +1,4 @@
+import { indexOrLength } from './bytes.ts';
 import { ExtraTable } from './extras.ts';
 import type { Profile } from '../match/profiles/index.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
@@ -118,10 +119,14 @@ export class GroupBuilder implements SkimmingHandler {
 
   /** A directive in its usual form (see `SkimmingHandler.usual`). */
   usual(kind: KnownKind, line: number, start: number, end: number): void {
-    // Most lines are rules.
-    if (kind === 'disallow' || kind === 'allow') this.rule(kind === 'allow', line, start, end);
-    else if (kind === 'user-agent') this.agent(line, this.source.slice(start, end), false);
-    else this.result.sitemaps.add(start, end);
+    switch (kind) {
+      case 'user-agent':
+        return this.agent(line, this.source.text.slice(start, end), false);
+      case 'sitemap':
+        return this.result.sitemaps.add(start, end);
+      default:
+        return this.rule(kind === 'allow', line, start, end);
+    }
   }
 
   private agent(line: number, value: string, valueIsBytes: boolean): void {
@@ -131,11 +136,10 @@ export class GroupBuilder implements SkimmingHandler {
       this.current = groups.startGroup(rules.size);
     }
     // The name is taken from the value as text, so text and bytes name groups alike.
-    const display = this.source.display(value, valueIsBytes);
     const token = this.profile.isGlobalAgent(value)
       ? GLOBAL_TOKEN
-      : this.profile.agentToken(this.source.shownOf(display, valueIsBytes));
-    groups.addAgent(display, line, token);
+      : this.profile.agentToken(this.source.shown(value, valueIsBytes));
+    groups.addAgent(this.source.display(value, valueIsBytes), line, token);
   }
 
   /** An allow or disallow line; `bytes`: its value, where the line cut split a character. */
@@ -158,7 +162,7 @@ export class GroupBuilder implements SkimmingHandler {
       // Normalisation only rewrites %-escapes and non-ASCII octets, so only a value that
       // holds `/index.htm` as written can have an alias.
       if (this.nextIndexHtml < start) {
-        this.nextIndexHtml = this.source.indexOf('/index.htm', start);
+        this.nextIndexHtml = indexOrLength(this.source.text, '/index.htm', start);
       }
       if (this.nextIndexHtml < end || bytes !== undefined) {
         const alias = profile.aliasOf(rules.pattern(id));

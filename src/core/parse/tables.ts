@@ -87,11 +87,7 @@ export class RuleTable {
     out: number[],
   ): number {
     const cells = this.#cells;
-    const { chunks, starts } = this.source;
-    // Rules come in file order: the chunk moves forward with them.
-    let chunk = first < this.#size ? this.source.chunkAt(cells.at(3 * first)) : 0;
-    let text = chunks[chunk]!;
-    let next = starts[chunk + 1] ?? Infinity;
+    const text = this.source.text;
     const p0 = path.charCodeAt(0);
     const p1 = path.charCodeAt(1);
     let written = 0;
@@ -100,14 +96,9 @@ export class RuleTable {
     for (let k = 0; k < count; k++) {
       const id = first + k;
       const start = cells.at(3 * id);
-      while (start >= next) {
-        text = chunks[++chunk]!;
-        next = starts[chunk + 1] ?? Infinity;
-      }
       if (cells.at(3 * id + 1) - start >= 2) {
-        const local = start - starts[chunk]!;
-        const c0 = text.charCodeAt(local);
-        const c1 = text.charCodeAt(local + 1);
+        const c0 = text.charCodeAt(start);
+        const c1 = text.charCodeAt(start + 1);
         // A plain character (not `%`, `*`, `$` or non-ASCII) that differs from the path's
         // decides: the pattern's prefix up to it is the value's.
         if (c0 !== p0 ? isPlain(c0) : c1 !== p1 && isPlain(c1)) continue;
@@ -129,15 +120,9 @@ export class RuleTable {
     const length = cells.at(3 * a + 1) - start;
     if (length !== cells.at(3 * b + 1) - other) return false;
     if (this.#byteValues && (this.#byteValues.has(a) || this.#byteValues.has(b))) return false;
-    const source = this.source;
-    const chunkA = source.chunkAt(start);
-    const chunkB = source.chunkAt(other);
-    const textA = source.chunks[chunkA]!;
-    const textB = source.chunks[chunkB]!;
-    const fromA = start - source.starts[chunkA]!;
-    const fromB = other - source.starts[chunkB]!;
+    const text = this.source.text;
     for (let i = 0; i < length; i++) {
-      if (textA.charCodeAt(fromA + i) !== textB.charCodeAt(fromB + i)) return false;
+      if (text.charCodeAt(start + i) !== text.charCodeAt(other + i)) return false;
     }
     return true;
   }
@@ -153,13 +138,10 @@ export class RuleTable {
    * characters, for a long path (see wildcard.ts).
    */
   matchInPlace(id: number, path: string, limit: number, held?: CharSet): 1 | 0 | -1 {
-    const source = this.source;
-    const chunk = source.chunkAt(this.#cells.at(3 * id));
-    const base = source.starts[chunk]!;
-    const text = source.chunks[chunk]!;
-    const start = this.#cells.at(3 * id) - base;
-    const end = this.#cells.at(3 * id + 1) - base;
+    const start = this.#cells.at(3 * id);
+    const end = this.#cells.at(3 * id + 1);
     if (end - start > limit || this.#byteValues?.has(id)) return -1;
+    const text = this.source.text;
     const wildcards = this.profile.wildcards;
     for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
@@ -200,7 +182,7 @@ export class RuleTable {
   #written(id: number): { value: string; isBytes: boolean } {
     const bytes = this.#byteValues?.get(id);
     if (bytes !== undefined) return { value: bytes, isBytes: true };
-    const value = this.source.slice(this.#cells.at(3 * id), this.#cells.at(3 * id + 1));
+    const value = this.source.text.slice(this.#cells.at(3 * id), this.#cells.at(3 * id + 1));
     return { value, isBytes: false };
   }
 

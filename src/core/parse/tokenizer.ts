@@ -82,16 +82,12 @@ class DirectiveSlot implements Directive {
   valueEnd = 0;
   /** Leading bytes of a character split by the line cut (unicode mode), else empty. */
   tail = '';
-  /** @param base offset in the whole text of `text`, the chunk the directive is in. */
-  constructor(
-    private readonly text: string,
-    private readonly base: number,
-  ) {}
+  constructor(private readonly text: string) {}
   get key(): string {
-    return this.text.slice(this.keyStart - this.base, this.keyEnd - this.base);
+    return this.text.slice(this.keyStart, this.keyEnd);
   }
   get value(): string {
-    const value = this.text.slice(this.valueStart - this.base, this.valueEnd - this.base);
+    const value = this.text.slice(this.valueStart, this.valueEnd);
     return this.tail === '' ? value : utf8ByteString(value) + this.tail;
   }
   get valueIsBytes(): boolean {
@@ -130,18 +126,7 @@ export interface SkimmingHandler extends TokenHandler {
  * character, that one value is given as a byte string (see `Directive.valueIsBytes`).
  */
 export function tokenize(source: Source, handler: TokenHandler): number {
-  return tokenizeChunks(source, handler, false);
-}
-
-/** Tokenizes each chunk of `source` in turn, the lines numbered on. */
-function tokenizeChunks(source: Source, handler: TokenHandler, passOthers: boolean): number {
-  const { chunks, starts } = source;
-  let lineCount = 0;
-  for (let c = 0; c < chunks.length; c++) {
-    const tokenizer = new Tokenizer(chunks[c]!, handler, source.countsUtf8, passOthers, starts[c]);
-    lineCount = tokenizer.run(lineCount, c === chunks.length - 1);
-  }
-  return lineCount;
+  return new Tokenizer(source.text, handler, source.countsUtf8).run();
 }
 
 /**
@@ -149,7 +134,7 @@ function tokenizeChunks(source: Source, handler: TokenHandler, passOthers: boole
  * untokenized (see `SkimmingHandler`). With a `line` callback every line is tokenized.
  */
 export function skim(source: Source, handler: SkimmingHandler): number {
-  return tokenizeChunks(source, handler, handler.line === undefined);
+  return new Tokenizer(source.text, handler, source.countsUtf8, handler.line === undefined).run();
 }
 
 /**
@@ -160,14 +145,8 @@ export function rangeTokenizer(
   source: Source,
   handler: TokenHandler,
 ): (firstLine: number, start: number, end: number) => void {
-  // One tokenizer per chunk: runs never cross chunks, and come in file order.
-  const tokenizers: Tokenizer[] = [];
-  return (firstLine, start, end) => {
-    const c = source.chunkAt(start);
-    const base = source.starts[c]!;
-    tokenizers[c] ??= new Tokenizer(source.chunks[c]!, handler, source.countsUtf8, false, base);
-    tokenizers[c].lines(start - base, end - base, firstLine - 1);
-  };
+  const tokenizer = new Tokenizer(source.text, handler, source.countsUtf8);
+  return (firstLine, start, end) => void tokenizer.lines(start, end, firstLine - 1);
 }
 
 /** A UTF-16 code unit is at most 3 UTF-8 bytes: shorter lines can never reach the cut. */
@@ -194,23 +173,15 @@ class Tokenizer {
     private readonly countsUtf8: boolean,
     /** Lines that can only be unknown keys go to the (skimming) handler untokenized. */
     private readonly passOthers = false,
-    /** Offset of `text` in the whole text (a chunk's start): every offset handed out adds it. */
-    private readonly base = 0,
   ) {
-    this.slot = new DirectiveSlot(text, base);
+    this.slot = new DirectiveSlot(text);
   }
 
-  /**
-   * Tokenizes the chunk, its lines numbered after `lineNumber`; returns the last line number.
-   * `last`: the chunk ends the text (another ends with a whole line, so no final line).
-   */
-  run(lineNumber = 0, last = true): number {
+  run(): number {
     const text = this.text;
     // Google skips any prefix of the UTF-8 BOM (EF BB BF), stopping at the first mismatch.
     let pos = 0;
-    if (this.base > 0) {
-      // Not the first chunk: no BOM.
-    } else if (this.countsUtf8) {
+    if (this.countsUtf8) {
       if (text.charCodeAt(0) === 0xfeff) pos = 1;
     } else if (text.charCodeAt(0) === 0xef) {
       pos = 1;
@@ -219,18 +190,16 @@ class Tokenizer {
         if (text.charCodeAt(2) === 0xbf) pos = 3;
       }
     }
-    const lineCount = this.lines(pos, text.length, lineNumber, last);
+    const lineCount = this.lines(pos, text.length, 0);
     this.endPassOver();
     return lineCount;
   }
 
   /**
    * Tokenizes the lines of `text[pos, limit)` (`pos` at the start of a line), numbering
-   * them after `lineNumber`; returns the last line number. `final`: the stretch ends the
-   * text, whose last line Google always emits, empty or not (a chunk that ends with a line
-   * break has none of its own).
+   * them after `lineNumber`; returns the last line number.
    */
-  lines(pos: number, limit: number, lineNumber: number, final = true): number {
+  lines(pos: number, limit: number, lineNumber: number): number {
     const text = this.text;
     const skimming = this.passOthers;
     let lf = -1;
@@ -245,7 +214,7 @@ class Tokenizer {
       // The LF of a CRLF pair does not end a second, empty line.
       pos = end === cr && lf === end + 1 && lf < limit ? end + 2 : end + 1;
     }
-    if (!final) return lineNumber;
+    // Google always emits the final line, empty or not.
     if (skimming) this.skimLine(++lineNumber, pos, limit);
     else this.line(++lineNumber, pos, limit);
     return lineNumber;
@@ -281,13 +250,7 @@ class Tokenizer {
         let valueStart = lead + known.name.length + 1;
         while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
         while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
-        const base = this.base;
-        (this.handler as SkimmingHandler).usual(
-          known.kind,
-          line,
-          base + valueStart,
-          base + valueEnd,
-        );
+        (this.handler as SkimmingHandler).usual(known.kind, line, valueStart, valueEnd);
         return;
       }
     }
@@ -306,8 +269,7 @@ class Tokenizer {
   /** Hands the run of lines passed over, if any, to the handler. */
   private endPassOver(): void {
     if (this.runStart < 0) return;
-    const base = this.base;
-    (this.handler as SkimmingHandler).other(this.runLine, base + this.runStart, base + this.runEnd);
+    (this.handler as SkimmingHandler).other(this.runLine, this.runStart, this.runEnd);
     this.runStart = -1;
   }
 
@@ -367,8 +329,8 @@ class Tokenizer {
     if (this.handler.line) {
       this.handler.line({
         line,
-        start: this.base + start,
-        end: this.base + end,
+        start,
+        end,
         truncated,
         nul,
         blank: !content && !comment,
@@ -433,12 +395,11 @@ class Tokenizer {
     slot.kind = kind;
     slot.typo = typo;
     slot.missingColon = missingColon;
-    const base = this.base;
-    slot.keyStart = base + s;
-    slot.keyEnd = base + keyEnd;
+    slot.keyStart = s;
+    slot.keyEnd = keyEnd;
     slot.keyColumn = s - lineStart + 1;
-    slot.valueStart = base + valueStart;
-    slot.valueEnd = base + e;
+    slot.valueStart = valueStart;
+    slot.valueEnd = e;
     // The tail, non-whitespace, ends the last word, which is always the value.
     slot.tail = tail;
     slot.valueColumn = valueStart - lineStart + 1;
