@@ -242,11 +242,16 @@ class Tokenizer {
     // A line this short is never cut, counted in bytes or characters.
     const known = end - start <= UNICODE_SAFE_LINE ? knownKeyAt(text, lead, end) : undefined;
     if (known !== undefined) {
-      if (this.nul < start) this.nul = indexOrLength(text, '\0', start);
-      if (this.nul >= end) {
+      // Fields are read once into locals: a field read on a branch taken rarely (a comment
+      // after a rule) has no type feedback when the engine first optimizes this, and the
+      // engine was seen to drop and remake the optimized code over and over there.
+      let nul = this.nul;
+      if (nul < start) this.nul = nul = indexOrLength(text, '\0', start);
+      if (nul >= end) {
         // The key's letters and the colon hold no `#`: a comment starts in the value.
-        if (this.hash < start) this.hash = indexOrLength(text, '#', start);
-        let valueEnd = this.hash < end ? this.hash : end;
+        let hash = this.hash;
+        if (hash < start) this.hash = hash = indexOrLength(text, '#', start);
+        let valueEnd = hash < end ? hash : end;
         let valueStart = lead + known.name.length + 1;
         while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
         while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
