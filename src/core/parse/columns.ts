@@ -15,39 +15,45 @@ export class IntColumn {
   }
 
   push(value: number): void {
-    if (this.#length < PLAIN_LIMIT) {
-      (this.#data as number[]).push(value);
+    // Fields read once, before the branches (see `Tokenizer.skimLine`).
+    const length = this.#length;
+    let data = this.#data;
+    if (length < PLAIN_LIMIT) {
+      (data as number[]).push(value);
     } else {
-      if (this.#length === this.#data.length) {
-        const grown = new Int32Array(this.#length * 2);
-        grown.set(this.#data);
-        this.#data = grown;
+      if (length === data.length) {
+        const grown = new Int32Array(length * 2);
+        grown.set(data);
+        data = grown;
       }
-      this.#data[this.#length] = value;
+      data[length] = value;
     }
-    this.#length++;
+    // Stored on every push, not on the rare growth branch alone (see above): a store there
+    // would have no type feedback when the engine first optimizes a caller.
+    this.#data = data;
+    this.#length = length + 1;
   }
 
   /** Three values at once (a record of three cells). */
   push3(a: number, b: number, c: number): void {
     const length = this.#length;
+    let data = this.#data;
     if (length + 3 <= PLAIN_LIMIT) {
       // One value per push: the engine inlines a push of one.
-      const data = this.#data as number[];
-      data.push(a);
-      data.push(b);
-      data.push(c);
+      (data as number[]).push(a);
+      (data as number[]).push(b);
+      (data as number[]).push(c);
     } else {
-      let data = this.#data;
       if (length + 3 > data.length) {
         const grown = new Int32Array(Math.max(length * 2, length + 3));
         grown.set(data);
-        this.#data = data = grown;
+        data = grown;
       }
       data[length] = a;
       data[length + 1] = b;
       data[length + 2] = c;
     }
+    this.#data = data;
     this.#length = length + 3;
   }
 

@@ -144,11 +144,11 @@ export class GroupBuilder implements SkimmingHandler {
 
   /** An allow or disallow line; `bytes`: its value, where the line cut split a character. */
   rule(allow: boolean, line: number, start: number, end: number, bytes?: string): void {
+    const { rules, orphanRuleLines } = this.result;
     if (this.current < 0) {
-      this.result.orphanRuleLines.push(line);
+      orphanRuleLines.push(line);
       return;
     }
-    const rules = this.result.rules;
     // The pattern is made from the text when a lookup first needs it (see RuleTable).
     const id = rules.add(allow, line, start, end, bytes);
     const profile = this.profile;

@@ -314,12 +314,14 @@ class Tokenizer {
     }
     const truncated = stop < end;
     // Google's line is a C string: nothing after a NUL byte is seen.
-    if (this.nul < start) this.nul = indexOrLength(text, '\0', start);
-    const nul = this.nul < stop;
-    if (nul) stop = this.nul;
-    if (this.hash < start) this.hash = indexOrLength(text, '#', start);
-    const comment = this.hash < stop;
-    if (comment) stop = this.hash;
+    let nulAt = this.nul;
+    if (nulAt < start) this.nul = nulAt = indexOrLength(text, '\0', start);
+    const nul = nulAt < stop;
+    if (nul) stop = nulAt;
+    let hashAt = this.hash;
+    if (hashAt < start) this.hash = hashAt = indexOrLength(text, '#', start);
+    const comment = hashAt < stop;
+    if (comment) stop = hashAt;
     if (nul || comment) tail = '';
 
     const s = lead < stop ? lead : stop;
