@@ -1,4 +1,3 @@
-import { indexOrLength } from './bytes.ts';
 import { ExtraTable } from './extras.ts';
 import type { Profile } from '../match/profiles/index.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
@@ -55,8 +54,6 @@ export class GroupBuilder implements SkimmingHandler {
   private readonly result: ParsedFile;
   /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
   private current = -1;
-  /** The next `/index.htm` in the text, found once as the lines move forward. */
-  private nextIndexHtml = -1;
   line?: (info: LineInfo) => void;
 
   /** @param source what the tokenizer runs over (rules and extras are kept as offsets into it). */
@@ -157,17 +154,6 @@ export class GroupBuilder implements SkimmingHandler {
     // Allow matches every path).
     if (profile.isInertRule(allow, start === end && bytes === undefined)) {
       (rules.inert ??= new Set()).add(id);
-    }
-    if (profile.aliasOf && allow) {
-      // Normalisation only rewrites %-escapes and non-ASCII octets, so only a value that
-      // holds `/index.htm` as written can have an alias.
-      if (this.nextIndexHtml < start) {
-        this.nextIndexHtml = indexOrLength(this.source.text, '/index.htm', start);
-      }
-      if (this.nextIndexHtml < end || bytes !== undefined) {
-        const alias = profile.aliasOf(rules.pattern(id));
-        if (alias !== undefined) (rules.aliases ??= new Map()).set(id, alias);
-      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { wellFormed, type ByteString } from './bytes.ts';
+import { indexOrLength, wellFormed, type ByteString } from './bytes.ts';
 import { GLOBAL_TOKEN, isWildPattern, type Profile } from '../match/profiles/index.ts';
 import { matchesPatternIn, type CharSet } from '../match/wildcard.ts';
 import { IntColumn } from './columns.ts';
@@ -37,8 +37,10 @@ export class RuleTable {
   #size = 0;
   /** Values that are bytes although the text is not (a character split by the line cut). */
   #byteValues: Map<number, ByteString> | undefined;
-  /** Google's index.html aliases, by the rule they are derived from (rare: made on demand). */
-  aliases: Map<number, string> | undefined;
+  /** See `aliases`; null until looked for. */
+  #aliases: Map<number, string> | undefined | null = null;
+  /** The first allow rule, -1 for none. */
+  #firstAllow = -1;
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
   inert: Set<number> | undefined;
 
@@ -52,12 +54,45 @@ export class RuleTable {
   add(allow: boolean, line: number, start: number, end: number, bytes?: ByteString): number {
     const id = this.#size++;
     this.#cells.push3(start, end, line * 2 + (allow ? ALLOW_BIT : 0));
+    if (allow && this.#firstAllow < 0) this.#firstAllow = id;
     if (bytes !== undefined) (this.#byteValues ??= new Map()).set(id, bytes);
     return id;
   }
 
   get size(): number {
     return this.#size;
+  }
+
+  /**
+   * Google's index.html aliases (`Allow: /d/index.html` also allows `/d/`), by the rule they
+   * are derived from; undefined for none. Found when a lookup first needs them, not as
+   * rules are added: a rare branch in the parse's hottest function cost more than it saved.
+   */
+  get aliases(): Map<number, string> | undefined {
+    if (this.#aliases === null) this.#aliases = this.#findAliases();
+    return this.#aliases;
+  }
+
+  #findAliases(): Map<number, string> | undefined {
+    const aliasOf = this.profile.aliasOf;
+    if (!aliasOf || this.#firstAllow < 0) return undefined;
+    const cells = this.#cells;
+    const text = this.source.text;
+    let found: Map<number, string> | undefined;
+    // Normalisation only rewrites %-escapes and non-ASCII octets, so only a value that holds
+    // `/index.htm` as written can have an alias; the next one is found once, moving forward.
+    let next = -1;
+    for (let id = this.#firstAllow; id < this.#size; id++) {
+      if (!this.isAllow(id)) continue;
+      const start = cells.at(3 * id);
+      if (next < start) next = indexOrLength(text, '/index.htm', start);
+      if (next === text.length && !this.#byteValues) break;
+      if (next < cells.at(3 * id + 1) || this.#byteValues?.has(id)) {
+        const alias = aliasOf(this.pattern(id));
+        if (alias !== undefined) (found ??= new Map()).set(id, alias);
+      }
+    }
+    return found;
   }
   line(id: number): number {
     return this.#cells.at(3 * id + 2) >> 1;
