@@ -114,14 +114,18 @@ export class RuleIndex {
    * read back with `idAt`, `priorityAt`, `lineAt`, `isAllowAt`.
    */
   forEachMatch(path: string, visit: (position: number) => void): void {
+    const count = this.scanIfUnsorted(path);
+    if (count < 0) return this.lookUp(path, visit);
+    for (let i = 0; i < count; i++) visit(this.found[i]!);
+  }
+
+  /**
+   * Sorts the entries once they have been scanned often enough; then -1 when the sorted
+   * lookup applies, else the linear scan's count of matches (left in `found`).
+   */
+  private scanIfUnsorted(path: string): number {
     if (!this.prefixes && --this.scansBeforeSort <= 0) this.sort();
-    if (!this.prefixes) {
-      const found = this.found;
-      const count = this.scan(path);
-      for (let i = 0; i < count; i++) visit(found[i]!);
-      return;
-    }
-    this.lookUp(path, visit);
+    return this.prefixes ? -1 : this.scan(path);
   }
 
   /**
@@ -232,14 +236,10 @@ export class RuleIndex {
   best(path: string, out: BestMatch): BestMatch {
     out.allow = -1;
     out.disallow = -1;
-    if (!this.prefixes && --this.scansBeforeSort <= 0) this.sort();
-    if (this.prefixes) {
-      this.lookUp(path, (k) => this.consider(out, k));
-      return out;
-    }
-    const found = this.found;
-    const count = this.scan(path);
-    for (let i = 0; i < count; i++) this.consider(out, found[i]!);
+    // The scan's matches are read back without a callback: this is every verdict's path.
+    const count = this.scanIfUnsorted(path);
+    if (count < 0) this.lookUp(path, (k) => this.consider(out, k));
+    for (let i = 0; i < count; i++) this.consider(out, this.found[i]!);
     return out;
   }
 
