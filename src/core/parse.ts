@@ -6,10 +6,9 @@ import {
   toLimitedByteString,
   type RobotsBody,
 } from './parse/body.ts';
-import { NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './parse/bytes.ts';
+import { bytesToByteString, NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './parse/bytes.ts';
 import { GroupBuilder } from './parse/groups.ts';
-import { Source } from './parse/source.ts';
-import { skim } from './parse/tokenizer.ts';
+import { LARGE_BODY, Source } from './parse/source.ts';
 import { RobotsTxt } from './robots.ts';
 
 export interface ParseOptions {
@@ -92,7 +91,8 @@ export function parseDecoded(
 }
 
 /**
- * The byte path: the body as a byte string, one character per byte, as Google reads it.
+ * The byte path: the body as a byte string, one character per byte, as Google reads it (a
+ * large body of bytes in pieces, see `Source.ofLargeBytes`).
  * @internal Exported for the tests that hold it to the text path.
  */
 export function parseBytes(
@@ -100,18 +100,30 @@ export function parseBytes(
   body: RobotsBody,
   maxBytes = DEFAULT_MAX_BYTES,
 ): RobotsTxt {
-  const { text, total, next } = toLimitedByteString(body, maxBytes);
-  const source = Source.ofBytes(text);
+  let source: Source;
+  let sizes: { total: number; read: number };
+  let cutMidLine: boolean;
+  if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
+    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
+    const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
+    source =
+      read.length > LARGE_BODY
+        ? Source.ofLargeBytes(read)
+        : Source.ofBytes(bytesToByteString(read));
+    sizes = { total: bytes.length, read: read.length };
+    cutMidLine =
+      read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);
+  } else {
+    // Text (or not a body at all, which this throws a typed error for).
+    const { text, total, next } = toLimitedByteString(body, maxBytes);
+    source = Source.ofBytes(text);
+    sizes = { total, read: text.length };
+    cutMidLine = text.length < total && cutsInsideLine(text.charCodeAt(text.length - 1), next);
+  }
   const builder = new GroupBuilder(profile, source);
-  const lineCount = skim(source, builder);
-  const cutMidLine = text.length < total && cutsInsideLine(text.charCodeAt(text.length - 1), next);
-  return new RobotsTxt(
-    profile,
-    builder.finish(),
-    lineCount,
-    { total, read: text.length },
-    cutMidLine,
-  );
+  // A large body's bytes are all read here, before this returns.
+  const lineCount = builder.build();
+  return new RobotsTxt(profile, builder.finish(), lineCount, sizes, cutMidLine);
 }
 
 type Sizes = { total: number; read: number } | (() => { total: number; read: number });
@@ -125,7 +137,7 @@ function parseText(
 ): RobotsTxt {
   const source = Source.ofText(text, ascii);
   const builder = new GroupBuilder(profile, source);
-  const lineCount = skim(source, builder);
+  const lineCount = builder.build();
   return new RobotsTxt(profile, builder.finish(), lineCount, sizes, cutMidLine);
 }
 

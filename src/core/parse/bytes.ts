@@ -61,6 +61,13 @@ export function bytesToByteString(bytes: Uint8Array): ByteString {
     : portableByteString(bytes);
 }
 
+/** `bytes[start, end)` as a byte string. */
+export function byteStringOf(bytes: Uint8Array, start: number, end: number): ByteString {
+  return latin1Slice !== undefined
+    ? latin1Slice.call(bytes, start, end)
+    : portableByteString(bytes.subarray(start, end));
+}
+
 /**
  * `bytesToByteString` in any runtime.
  * @internal Exported for the test that holds the native copy to it.

@@ -55,15 +55,16 @@ export class ExtraTable {
   /** @param source what was tokenized: the offsets refer to its text. */
   constructor(private readonly source: Source) {}
 
-  add(d: Directive, group: number): void {
+  /** `base`: where the text the directive was read from starts in the source's. */
+  add(d: Directive, group: number, base = 0): void {
     const cells = this.#cells;
     if (d.valueIsBytes) (this.#byteValues ??= new Map()).set(cells.length, d.value);
     cells.push(d.line);
     cells.push(group);
-    cells.push(d.keyStart);
-    cells.push(d.keyEnd);
-    cells.push(d.valueStart);
-    cells.push(d.valueEnd);
+    cells.push(base + d.keyStart);
+    cells.push(base + d.keyEnd);
+    cells.push(base + d.valueStart);
+    cells.push(base + d.valueEnd);
   }
 
   /** Lines kept untokenized, from `firstLine`: extras where they hold a key and a value. */

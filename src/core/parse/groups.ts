@@ -2,7 +2,13 @@ import { ExtraTable } from './extras.ts';
 import type { Profile } from '../match/profiles/index.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import { SitemapTable } from './sitemaps.ts';
-import type { Directive, KnownKind, LineInfo, SkimmingHandler } from './tokenizer.ts';
+import {
+  skim,
+  type Directive,
+  type KnownKind,
+  type LineInfo,
+  type SkimmingHandler,
+} from './tokenizer.ts';
 import type { Source } from './source.ts';
 
 /** A group: consecutive user-agent lines and the rules that follow them. */
@@ -54,6 +60,9 @@ export class GroupBuilder implements SkimmingHandler {
   private readonly result: ParsedFile;
   /** The group lines are added to, or -1 before the first (legacy: after a blank line). */
   private current = -1;
+  /** The piece of the source being tokenized, and where it starts (see `build`). */
+  private piece = '';
+  private base = 0;
   line?: (info: LineInfo) => void;
 
   /** @param source what the tokenizer runs over (rules and extras are kept as offsets into it). */
@@ -75,6 +84,32 @@ export class GroupBuilder implements SkimmingHandler {
     }
   }
 
+  /**
+   * Tokenizes the source into groups, piece by piece (one piece but for a large body, see
+   * `Source.ofLargeBytes`); returns the number of lines. Offsets the tokenizer gives are
+   * the piece's; the tables keep them as the whole text's.
+   */
+  build(): number {
+    const source = this.source;
+    let lineNumber = 0;
+    let end = 0;
+    do {
+      const start = end;
+      this.piece = source.readPiece(start);
+      this.base = start;
+      end = start + this.piece.length;
+      lineNumber = skim(
+        this.piece,
+        source.countsUtf8,
+        this,
+        lineNumber,
+        start === 0,
+        end === source.length,
+      );
+    } while (end < source.length);
+    return lineNumber;
+  }
+
   /** Called once tokenizing is done: columns are copied to exact-size arrays. */
   finish(): ParsedFile {
     const result = this.result;
@@ -94,35 +129,37 @@ export class GroupBuilder implements SkimmingHandler {
         return this.rule(
           d.kind === 'allow',
           d.line,
-          d.valueStart,
-          d.valueEnd,
+          this.base + d.valueStart,
+          this.base + d.valueEnd,
           d.valueIsBytes ? d.value : undefined,
         );
       case 'sitemap':
         return this.result.sitemaps.add(
-          d.valueStart,
-          d.valueEnd,
+          this.base + d.valueStart,
+          this.base + d.valueEnd,
           d.valueIsBytes ? d.value : undefined,
         );
       default:
-        this.result.extras.add(d, this.current);
+        this.result.extras.add(d, this.current, this.base);
     }
   }
 
   /** Lines that can only be unknown keys: kept as they are (see `SkimmingHandler.other`). */
   other(firstLine: number, start: number, end: number): void {
-    this.result.extras.addLines(firstLine, this.current, start, end);
+    const base = this.base;
+    this.result.extras.addLines(firstLine, this.current, base + start, base + end);
   }
 
   /** A directive in its usual form (see `SkimmingHandler.usual`). */
   usual(kind: KnownKind, line: number, start: number, end: number): void {
+    const base = this.base;
     switch (kind) {
       case 'user-agent':
-        return this.agent(line, this.source.text.slice(start, end), false);
+        return this.agent(line, this.piece.slice(start, end), false);
       case 'sitemap':
-        return this.result.sitemaps.add(start, end);
+        return this.result.sitemaps.add(base + start, base + end);
       default:
-        return this.rule(kind === 'allow', line, start, end);
+        return this.rule(kind === 'allow', line, base + start, base + end);
     }
   }
 

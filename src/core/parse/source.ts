@@ -1,4 +1,9 @@
-import { displayText, utf8ByteString, wellFormed, type ByteString } from './bytes.ts';
+import { byteStringOf, displayText, utf8ByteString, wellFormed, type ByteString } from './bytes.ts';
+
+/** Bodies of bytes larger than this are held as bytes and tokenized in pieces (see `Source.ofLargeBytes`). */
+export const LARGE_BODY = 120 * 1024;
+/** The size a piece of a large body aims at. */
+const PIECE_BYTES = 64 * 1024;
 
 /**
  * What the tokenizer runs over, and what its slices stand for: the one text model of the
@@ -16,13 +21,28 @@ import { displayText, utf8ByteString, wellFormed, type ByteString } from './byte
  * (`Directive.valueIsBytes`): every method takes that flag.
  */
 export class Source {
+  #text: string | undefined;
+  /** A large body's bytes while it is read (see `ofLargeBytes`), then the pieces read. */
+  #bytes: Uint8Array | undefined;
+  #pieces: string[] | undefined;
+  /** Characters in the text. */
+  readonly length: number;
+
   private constructor(
-    readonly text: string,
+    text: string | Uint8Array,
     /** The text holds characters, not bytes. */
     readonly isText: boolean,
     /** The text is known to be ASCII, so its characters are its bytes. */
     readonly ascii: boolean,
-  ) {}
+  ) {
+    if (typeof text === 'string') {
+      this.#text = text;
+    } else {
+      this.#bytes = text;
+      this.#pieces = [];
+    }
+    this.length = text.length;
+  }
 
   static ofBytes(bytes: ByteString): Source {
     return new Source(bytes, false, false);
@@ -31,6 +51,51 @@ export class Source {
   /** `ascii`: the text is known to be ASCII (undefined: not known). */
   static ofText(text: string, ascii = false): Source {
     return new Source(text, true, ascii);
+  }
+
+  /**
+   * A large body of bytes (more than `LARGE_BODY`), read in pieces of about 64 KiB that
+   * each end with a line break, and made one string only when `text` is first asked for:
+   * an engine puts a string of more than about 128 KiB in fresh memory of its own, which
+   * made copying the corpus's 21 large files cost as much as copying the other 4,210, and
+   * most large bodies are pages served as robots.txt that no check reads again. The bytes
+   * are read (by `readPiece`) before the parse returns; only the pieces are kept.
+   */
+  static ofLargeBytes(bytes: Uint8Array): Source {
+    return new Source(bytes, false, false);
+  }
+
+  /** The whole text; offsets in the tables are into it. */
+  get text(): string {
+    if (this.#text === undefined) {
+      this.#text = this.#pieces!.join('');
+      this.#pieces = undefined;
+    }
+    return this.#text;
+  }
+
+  /**
+   * The piece of the text that starts at `start` (the start of a line): the whole text but
+   * for a large body of bytes, whose pieces end after the last line break within
+   * `PIECE_BYTES`, or the first one after it (a line is never split), or at the end.
+   */
+  readPiece(start: number): string {
+    const bytes = this.#bytes;
+    if (bytes === undefined) return this.text;
+    let end = this.length;
+    if (end - start > LARGE_BODY) {
+      // Lines are short: the last line break is found by a few steps back.
+      const window = start + PIECE_BYTES;
+      let at = window - 1;
+      while (at > start && at > window - 256 && bytes[at] !== 0x0a) at--;
+      if (bytes[at] !== 0x0a) at = bytes.lastIndexOf(0x0a, window - 1);
+      if (at < start) at = bytes.indexOf(0x0a, window);
+      if (at >= 0) end = at + 1;
+    }
+    const piece = byteStringOf(bytes, start, end);
+    this.#pieces!.push(piece);
+    if (end === this.length) this.#bytes = undefined;
+    return piece;
   }
 
   /** The tokenizer must count UTF-8 bytes for Google's line cut. */

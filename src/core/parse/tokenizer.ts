@@ -131,10 +131,24 @@ export function tokenize(source: Source, handler: TokenHandler): number {
 
 /**
  * `tokenize`, except that lines which can only be unknown keys go to `handler.other`
- * untokenized (see `SkimmingHandler`). With a `line` callback every line is tokenized.
+ * untokenized (see `SkimmingHandler`); with a `line` callback every line is tokenized. It
+ * runs over one piece of a text (see `Source.readPiece`), which ends with a line break
+ * unless it is the `last`: lines are numbered after `lineNumber`, offsets are the piece's.
+ * Returns the last line number.
  */
-export function skim(source: Source, handler: SkimmingHandler): number {
-  return new Tokenizer(source.text, handler, source.countsUtf8, handler.line === undefined).run();
+export function skim(
+  text: string,
+  countsUtf8: boolean,
+  handler: SkimmingHandler,
+  lineNumber: number,
+  first: boolean,
+  last: boolean,
+): number {
+  return new Tokenizer(text, handler, countsUtf8, handler.line === undefined).run(
+    lineNumber,
+    first,
+    last,
+  );
 }
 
 /**
@@ -177,11 +191,14 @@ class Tokenizer {
     this.slot = new DirectiveSlot(text);
   }
 
-  run(): number {
+  /** Tokenizes the text (a piece of one if not `first` or not `last`), lines after `lineNumber`. */
+  run(lineNumber = 0, first = true, last = true): number {
     const text = this.text;
     // Google skips any prefix of the UTF-8 BOM (EF BB BF), stopping at the first mismatch.
     let pos = 0;
-    if (this.countsUtf8) {
+    if (!first) {
+      // Not the start of the body.
+    } else if (this.countsUtf8) {
       if (text.charCodeAt(0) === 0xfeff) pos = 1;
     } else if (text.charCodeAt(0) === 0xef) {
       pos = 1;
@@ -190,16 +207,17 @@ class Tokenizer {
         if (text.charCodeAt(2) === 0xbf) pos = 3;
       }
     }
-    const lineCount = this.lines(pos, text.length, 0);
+    const lineCount = this.lines(pos, text.length, lineNumber, last);
     this.endPassOver();
     return lineCount;
   }
 
   /**
    * Tokenizes the lines of `text[pos, limit)` (`pos` at the start of a line), numbering
-   * them after `lineNumber`; returns the last line number.
+   * them after `lineNumber`; returns the last line number. `last`: `limit` is the end of
+   * the text, where Google always emits a final line; otherwise it is the end of a line.
    */
-  lines(pos: number, limit: number, lineNumber: number): number {
+  lines(pos: number, limit: number, lineNumber: number, last = true): number {
     const text = this.text;
     const skimming = this.passOthers;
     let lf = -1;
@@ -214,6 +232,7 @@ class Tokenizer {
       // The LF of a CRLF pair does not end a second, empty line.
       pos = end === cr && lf === end + 1 && lf < limit ? end + 2 : end + 1;
     }
+    if (!last) return lineNumber;
     // Google always emits the final line, empty or not.
     if (skimming) this.skimLine(++lineNumber, pos, limit);
     else this.line(++lineNumber, pos, limit);

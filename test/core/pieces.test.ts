@@ -1,0 +1,119 @@
+/**
+ * A large body of bytes (over `LARGE_BODY`) is read in pieces of about 64 KiB that each end
+ * with a line break, and made one string only when something reads it again (see
+ * `Source.ofLargeBytes`). Wherever the pieces fall (in a CRLF pair's neighbourhood, inside
+ * runs of HTML lines, next to lines longer than a piece), the file must be the one its text
+ * gives, which is read in one piece.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { parse, type RobotsTxt } from '../../src/core/index.ts';
+import { LARGE_BODY } from '../../src/core/parse/source.ts';
+
+const utf8 = new TextEncoder();
+
+const word = fc
+  .array(fc.constantFrom('a', '/', 'é', 'ツ', '*', '$', '%41', ' ', '#', ':'), { maxLength: 5 })
+  .map((p) => p.join(''));
+const line = fc.oneof(
+  word.map((w) => `User-agent: ${w}`),
+  word.map((w) => `Disallow: /${w}`),
+  word.map((w) => ` allow:/${w}`),
+  word.map((w) => `Sitemap: https://h/${w}`),
+  word.map((w) => `Crawl-delay: ${w}`),
+  word.map((w) => `<div class="${w}">`),
+  word,
+);
+const eol = fc.constantFrom('\n', '\r\n', '\r', '\n\n');
+/** Lines of one kind repeated until they fill a stretch: the piece ends fall all over them. */
+const stretch = fc
+  .tuple(
+    fc.array(fc.tuple(line, eol), { minLength: 1, maxLength: 6 }),
+    // Short lines, lines of a few hundred bytes (longer than the step back to a line break)
+    // and lines longer than a piece.
+    fc.oneof(
+      fc.integer({ min: 0, max: 40 }),
+      fc.integer({ min: 200, max: 600 }),
+      fc.integer({ min: 60_000, max: 140_000 }),
+    ),
+    fc.integer({ min: 1_000, max: 90_000 }),
+  )
+  .map(([lines, padding, size]) => {
+    const block = lines.map(([l, e]) => l + e).join('') + 'x'.repeat(padding) + '\n';
+    return block.repeat(Math.max(1, Math.ceil(size / block.length)));
+  });
+const body = fc
+  .tuple(fc.constantFrom('', '\ufeff'), fc.array(stretch, { minLength: 1, maxLength: 5 }))
+  .map(([bom, parts]) => {
+    const text = bom + 'User-agent: *\n' + parts.join('');
+    // Over the size where pieces start, and no more than the bound parse reads by default.
+    return text.length > LARGE_BODY ? text : text + 'y\n'.repeat(LARGE_BODY);
+  });
+
+/** Everything a parse exposes. */
+function snapshot(robots: RobotsTxt): unknown {
+  return {
+    groups: robots.groups,
+    sitemaps: robots.sitemaps,
+    extras: robots.extras,
+    lineCount: robots.lineCount,
+    bytes: robots.bytes,
+    cutLine: robots.cutLine,
+    orphans: robots.orphanRuleLines,
+  };
+}
+
+/** Paths a file's rules match or nearly match. */
+function pathsFor(robots: RobotsTxt): string[] {
+  const paths = ['/', '/a', '/x'];
+  for (const group of robots.groups) {
+    for (const rule of group.rules.slice(0, 20)) {
+      paths.push(rule.pattern.replaceAll('*', 'z').replace(/\$$/, ''));
+    }
+  }
+  return paths;
+}
+
+describe('a large body of bytes, read in pieces', () => {
+  test('parses as its text does, in every profile, wherever the pieces fall', () => {
+    fc.assert(
+      fc.property(body, fc.constantFrom('google', 'rfc9309', 'legacy'), (text, profile) => {
+        const bytes = utf8.encode(text);
+        const fromBytes = parse(bytes, { profile, maxBytes: 4_000_000 });
+        const fromText = parse(text, { profile, maxBytes: 4_000_000 });
+        // Checked before anything else reads the file: a first check reads it as it was left.
+        for (const path of pathsFor(fromText)) {
+          const url = `https://example.com${path.startsWith('/') ? '' : '/'}${path}`;
+          assert.deepEqual(fromBytes.verdict(url, 'Bot'), fromText.verdict(url, 'Bot'), url);
+        }
+        assert.deepEqual(snapshot(fromBytes), snapshot(fromText));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test('cut at any size limit, as its text is', () => {
+    fc.assert(
+      fc.property(body, fc.integer({ min: 0, max: 300_000 }), (text, back) => {
+        const bytes = utf8.encode(text);
+        const maxBytes = Math.max(LARGE_BODY + 1, bytes.length - back);
+        assert.deepEqual(
+          snapshot(parse(bytes, { maxBytes })),
+          snapshot(parse(text, { maxBytes })),
+        );
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test('keeps nothing of the caller’s buffer: reusing it afterwards changes nothing', () => {
+    const text = 'User-agent: *\nDisallow: /private\n' + '<p>page</p>\n'.repeat(30_000);
+    const bytes = utf8.encode(text);
+    assert.ok(bytes.length > LARGE_BODY);
+    const robots = parse(bytes);
+    bytes.fill(0x41);
+    assert.equal(robots.isAllowed('https://example.com/private/x', 'Bot'), false);
+    assert.deepEqual(snapshot(robots), snapshot(parse(text)));
+  });
+});
