@@ -63,6 +63,7 @@ export class IntColumn {
 
   /** Gives back unused capacity once the column is complete. */
   seal(): void {
-    this.#data = this.#data.slice(0, this.#length);
+    // An empty column never grew: nothing to give back.
+    if (this.#length > 0) this.#data = this.#data.slice(0, this.#length);
   }
 }

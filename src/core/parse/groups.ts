@@ -170,10 +170,11 @@ export class GroupBuilder implements SkimmingHandler {
       this.current = groups.startGroup(rules.size);
     }
     // The name is taken from the value as text, so text and bytes name groups alike.
+    const display = this.source.display(value, valueIsBytes);
     const token = this.profile.isGlobalAgent(value)
       ? GLOBAL_TOKEN
-      : this.profile.agentToken(this.source.shown(value, valueIsBytes));
-    groups.addAgent(this.source.display(value, valueIsBytes), line, token);
+      : this.profile.agentToken(this.source.shownOf(display, valueIsBytes));
+    groups.addAgent(display, line, token);
   }
 
   /** An allow or disallow line; `bytes`: its value, where the line cut split a character. */

@@ -117,4 +117,9 @@ export class Source {
   shown(value: string, valueIsBytes = false): string {
     return this.isText && !valueIsBytes ? wellFormed(value) : displayText(value);
   }
+
+  /** `shown`, given the value's `display` (which it is, where the value was decoded from bytes). */
+  shownOf(display: string, valueIsBytes = false): string {
+    return this.isText && !valueIsBytes ? wellFormed(display) : display;
+  }
 }
