@@ -207,7 +207,9 @@ class Tokenizer {
         if (text.charCodeAt(2) === 0xbf) pos = 3;
       }
     }
-    const lineCount = this.lines(pos, text.length, lineNumber, last);
+    const lineCount = this.passOthers
+      ? this.skimLines(pos, text.length, lineNumber, last)
+      : this.lines(pos, text.length, lineNumber, last);
     this.endPassOver();
     return lineCount;
   }
@@ -219,7 +221,6 @@ class Tokenizer {
    */
   lines(pos: number, limit: number, lineNumber: number, last = true): number {
     const text = this.text;
-    const skimming = this.passOthers;
     let lf = -1;
     let cr = -1;
     for (;;) {
@@ -227,58 +228,83 @@ class Tokenizer {
       if (cr < pos) cr = indexOrLength(text, '\r', pos);
       const end = lf < cr ? lf : cr;
       if (end >= limit) break;
-      if (skimming) this.skimLine(++lineNumber, pos, end);
-      else this.line(++lineNumber, pos, end);
+      this.line(++lineNumber, pos, end);
       // The LF of a CRLF pair does not end a second, empty line.
       pos = end === cr && lf === end + 1 && lf < limit ? end + 2 : end + 1;
     }
     if (!last) return lineNumber;
     // Google always emits the final line, empty or not.
-    if (skimming) this.skimLine(++lineNumber, pos, limit);
-    else this.line(++lineNumber, pos, limit);
+    this.line(++lineNumber, pos, limit);
     return lineNumber;
   }
 
   /**
-   * `line` for the skimming tokenizer, with the lines that make up most files handled here:
-   * blank lines, lines that can only be unknown keys, and directives in their usual form,
-   * which give the handler their value span at once. Anything else takes `line`.
+   * `lines` for the skimming tokenizer, with the lines that make up most files handled in
+   * the loop itself: blank lines, lines that can only be unknown keys, and directives in
+   * their usual form, which give the handler their value span at once. Anything else takes
+   * `line`. One function: when the per-line part was a function of its own, whether the
+   * engine inlined it varied from run to run, and the parse ran at two speeds.
    */
-  private skimLine(line: number, start: number, end: number): void {
+  private skimLines(pos: number, limit: number, lineNumber: number, last: boolean): number {
     const text = this.text;
-    let lead = start;
-    while (lead < end && isAsciiSpace(text.charCodeAt(lead))) lead++;
-    if (lead === end) {
-      if (this.runStart >= 0) this.runEnd = end;
-      return;
-    }
-    const first = text.charCodeAt(lead) | 0x20;
-    if (!mayBeginKnownKey(first)) {
-      this.passOver(line, start, end);
-      return;
-    }
-    this.endPassOver();
-    // A line this short is never cut, counted in bytes or characters.
-    const known = end - start <= UNICODE_SAFE_LINE ? knownKeyAt(text, lead, end) : undefined;
-    if (known !== undefined) {
-      // Fields are read once into locals: a field read on a branch taken rarely (a comment
-      // after a rule) has no type feedback when the engine first optimizes this, and the
-      // engine was seen to drop and remake the optimized code over and over there.
-      let nul = this.nul;
-      if (nul < start) this.nul = nul = indexOrLength(text, '\0', start);
-      if (nul >= end) {
-        // The key's letters and the colon hold no `#`: a comment starts in the value.
-        let hash = this.hash;
-        if (hash < start) this.hash = hash = indexOrLength(text, '#', start);
-        let valueEnd = hash < end ? hash : end;
-        let valueStart = lead + known.name.length + 1;
-        while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
-        while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
-        (this.handler as SkimmingHandler).usual(known.kind, line, valueStart, valueEnd);
-        return;
+    const handler = this.handler as SkimmingHandler;
+    let lf = -1;
+    let cr = -1;
+    for (;;) {
+      const start = pos;
+      if (lf < pos) lf = indexOrLength(text, '\n', pos);
+      if (cr < pos) cr = indexOrLength(text, '\r', pos);
+      let end = lf < cr ? lf : cr;
+      const final = end >= limit;
+      if (final) {
+        if (!last) break;
+        // Google always emits the final line, empty or not.
+        end = limit;
       }
+      const line = ++lineNumber;
+      // The LF of a CRLF pair does not end a second, empty line.
+      pos = end === cr && lf === end + 1 && lf < limit ? end + 2 : end + 1;
+      skim: {
+        let lead = start;
+        while (lead < end && isAsciiSpace(text.charCodeAt(lead))) lead++;
+        if (lead === end) {
+          if (this.runStart >= 0) this.runEnd = end;
+          break skim;
+        }
+        if (!mayBeginKnownKey(text.charCodeAt(lead))) {
+          this.passOver(line, start, end);
+          break skim;
+        }
+        this.endPassOver();
+        // A line this short is never cut, counted in bytes or characters.
+        const known = end - start <= UNICODE_SAFE_LINE ? knownKeyAt(text, lead, end) : undefined;
+        if (known !== undefined) {
+          // Fields are read once into locals: a field read on a branch taken rarely (a
+          // comment after a rule) has no type feedback when the engine first optimizes
+          // this, and the engine was seen to drop and remake the optimized code there.
+          let nul = this.nul;
+          if (nul < start) this.nul = nul = indexOrLength(text, '\0', start);
+          if (nul >= end) {
+            // The key's letters and the colon hold no `#`: a comment starts in the value.
+            let hash = this.hash;
+            if (hash < start) this.hash = hash = indexOrLength(text, '#', start);
+            let valueEnd = hash < end ? hash : end;
+            let valueStart = lead + known.name.length + 1;
+            while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) {
+              valueStart++;
+            }
+            while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) {
+              valueEnd--;
+            }
+            handler.usual(known.kind, line, valueStart, valueEnd);
+            break skim;
+          }
+        }
+        this.line(line, start, end);
+      }
+      if (final) break;
     }
-    this.line(line, start, end);
+    return lineNumber;
   }
 
   /** Adds a line to the run of lines passed over untokenized. */
