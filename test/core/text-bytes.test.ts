@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { snapshot } from '../helpers/parsed.ts';
 import {
   bytesToByteString,
   displayText,
@@ -14,7 +15,7 @@ import {
   replaceLoneSurrogates,
   wellFormed,
 } from '../../src/core/parse/bytes.ts';
-import { MAX_LINE_BYTES, parse, tokenizeBody, type RobotsTxt } from '../../src/core/index.ts';
+import { MAX_LINE_BYTES, parse, tokenizeBody } from '../../src/core/index.ts';
 import { PROFILES } from '../../src/core/match/profiles/index.ts';
 import { parseBytes, parseDecoded } from '../../src/core/parse.ts';
 
@@ -56,19 +57,6 @@ const body = fc
     { maxLength: 8 },
   )
   .map((lines) => 'User-agent: *\n' + lines.map(([l, e]) => l + e).join(''));
-
-/** Everything a parse exposes. */
-function snapshot(robots: RobotsTxt): unknown {
-  return {
-    groups: robots.groups,
-    sitemaps: robots.sitemaps,
-    extras: robots.extras,
-    lineCount: robots.lineCount,
-    bytes: robots.bytes,
-    cutLine: robots.cutLine,
-    orphans: robots.orphanRuleLines,
-  };
-}
 
 describe('text and its UTF-8 bytes parse the same', () => {
   test('around the line cut, on characters of every width', () => {
