@@ -21,8 +21,13 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 /** Runs `work` until `minMs` have passed (at least `minRounds` times); returns ms per round. */
 function timePerRound(work: () => void, minMs = 1500, minRounds = 3): number {
-  work(); // warm-up
+  // The heap is collected first, then the warm-up: a full collection frees the shapes of
+  // objects no longer alive (every parse result of the turn before), and the engine then
+  // discards the optimized code that checks for them (V8's "weak objects" deopts, seen with
+  // --trace-deopt for both parsers' code after these collections). Warming up before it, as
+  // this once did, measured that re-optimization in every turn.
   gc();
+  work(); // warm-up
   let rounds = 0;
   const start = performance.now();
   while (rounds < minRounds || performance.now() - start < minMs) {
