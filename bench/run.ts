@@ -39,17 +39,20 @@ function timePerRound(work: () => void, minMs = 1500, minRounds = 3): number {
 
 /**
  * ms per round of each peer's `work`, the peers taking turns for `turns` turns of `minMs`
- * each, and the median turn kept: a noisy moment on this shared machine then slows one turn
- * of one peer, not a whole measurement, and the ratio stays fair.
+ * each (the order swapped every turn), and the median turn kept: a noisy moment on this
+ * shared machine then slows one turn of one peer, not a whole measurement, and the ratio
+ * stays fair. Eleven turns: on this machine single turns of the same work moved by half
+ * (seen 2026-11-24), and a median of seven still moved the ratio by a few tenths.
  */
 function medianTimePerRound(
   works: { name: string; work: () => void }[],
-  turns = 7,
+  turns = 11,
   minMs = 500,
 ): Map<string, number> {
   const times = new Map<string, number[]>(works.map((w) => [w.name, []]));
   for (let turn = 0; turn < turns; turn++) {
-    for (const { name, work } of works) times.get(name)!.push(timePerRound(work, minMs, 2));
+    const order = turn % 2 === 0 ? works : [...works].reverse();
+    for (const { name, work } of order) times.get(name)!.push(timePerRound(work, minMs, 2));
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
   return new Map([...times].map(([name, values]) => [name, median(values)]));
