@@ -282,7 +282,7 @@ export class RobotsTxt {
     const rule = table.rule(id >= 0 ? id : ~id);
     const { kind, line, value } = rule;
     if (id >= 0) return { kind, line, value, pattern: rule.pattern, length: rule.priority };
-    const alias = table.aliases!.get(~id)!;
+    const alias = table.alias(~id)!;
     return { kind, line, value, pattern: alias, length: alias.length, aliasOf: rule.pattern };
   }
 
@@ -322,9 +322,11 @@ export class RobotsTxt {
   #indexFor(chosen: readonly number[]): RuleIndex {
     const table = this.#table;
     const groups = this.#groupTable;
-    if (chosen.length === 1 && !table.aliases && !table.inert) {
+    if (chosen.length === 1 && !table.inert) {
       const [first, end] = groups.ruleRange(chosen[0]!, table.size);
-      return new RuleIndex(table, [first, end, 'range'], this.#profile.plainValuesArePatterns);
+      if (!table.hasAliasIn(first, end)) {
+        return new RuleIndex(table, [first, end, 'range'], this.#profile.plainValuesArePatterns);
+      }
     }
     const ids: number[] = [];
     for (const g of chosen) {
@@ -332,7 +334,7 @@ export class RobotsTxt {
       for (let id = first; id < end; id++) {
         if (table.inert?.has(id)) continue;
         ids.push(id);
-        if (table.aliases?.has(id)) ids.push(~id);
+        if (table.alias(id) !== undefined) ids.push(~id);
       }
     }
     return new RuleIndex(table, ids, this.#profile.plainValuesArePatterns);

@@ -68,7 +68,7 @@ export class RuleIndex {
     let pattern = this.patterns[k];
     if (pattern === undefined) {
       const id = this.idAt(k);
-      pattern = id >= 0 ? this.table.pattern(id) : this.table.aliases!.get(~id)!;
+      pattern = id >= 0 ? this.table.pattern(id) : this.table.alias(~id)!;
       this.patterns[k] = pattern;
       // Aliases always end in `$`.
       this.wild[k] = id < 0 || this.table.isWildPattern(pattern);

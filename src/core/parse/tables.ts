@@ -1,4 +1,4 @@
-import { indexOrLength, wellFormed, type ByteString } from './bytes.ts';
+import { wellFormed, type ByteString } from './bytes.ts';
 import { GLOBAL_TOKEN, isWildPattern, type Profile } from '../match/profiles/index.ts';
 import { matchesPatternIn, type CharSet } from '../match/wildcard.ts';
 import { IntColumn } from './columns.ts';
@@ -37,10 +37,8 @@ export class RuleTable {
   #size = 0;
   /** Values that are bytes although the text is not (a character split by the line cut). */
   #byteValues: Map<number, ByteString> | undefined;
-  /** See `aliases`; null until looked for. */
-  #aliases: Map<number, string> | undefined | null = null;
-  /** The first allow rule, -1 for none. */
-  #firstAllow = -1;
+  /** The aliases found so far, by rule (see `alias`). */
+  #aliases: Map<number, string> | undefined;
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
   inert: Set<number> | undefined;
 
@@ -54,7 +52,6 @@ export class RuleTable {
   add(allow: boolean, line: number, start: number, end: number, bytes?: ByteString): number {
     const id = this.#size++;
     this.#cells.push3(start, end, line * 2 + (allow ? ALLOW_BIT : 0));
-    if (allow && this.#firstAllow < 0) this.#firstAllow = id;
     if (bytes !== undefined) (this.#byteValues ??= new Map()).set(id, bytes);
     return id;
   }
@@ -64,36 +61,44 @@ export class RuleTable {
   }
 
   /**
-   * Google's index.html aliases (`Allow: /d/index.html` also allows `/d/`), by the rule they
-   * are derived from; undefined for none. Found when a lookup first needs them, not as
-   * rules are added: a rare branch in the parse's hottest function cost more than it saved.
+   * Rule `id`'s index.html alias under the profile (Google: `Allow: /d/index.html` also
+   * allows `/d/`), or undefined. Looked for rule by rule as a crawler's selection is built,
+   * not over the whole file: only the groups that apply to a crawler need them.
    */
-  get aliases(): Map<number, string> | undefined {
-    if (this.#aliases === null) this.#aliases = this.#findAliases();
-    return this.#aliases;
+  alias(id: number): string | undefined {
+    const aliasOf = this.profile.aliasOf;
+    if (!aliasOf || !this.isAllow(id) || !this.#holds(id, '/index.htm')) return undefined;
+    let alias = this.#aliases?.get(id);
+    if (alias === undefined) {
+      alias = aliasOf(this.pattern(id));
+      if (alias !== undefined) (this.#aliases ??= new Map()).set(id, alias);
+    }
+    return alias;
   }
 
-  #findAliases(): Map<number, string> | undefined {
-    const aliasOf = this.profile.aliasOf;
-    if (!aliasOf || this.#firstAllow < 0) return undefined;
-    const cells = this.#cells;
+  /**
+   * Whether rule `id`'s value as written holds `part` (which starts with `/`): a filter for
+   * `alias`, since normalisation only rewrites %-escapes and non-ASCII octets. It reads the
+   * value alone (a search of the text could run on past it) and makes no string.
+   */
+  #holds(id: number, part: string): boolean {
+    const bytes = this.#byteValues?.get(id);
+    if (bytes !== undefined) return bytes.includes(part);
     const text = this.source.text;
-    let found: Map<number, string> | undefined;
-    // Normalisation only rewrites %-escapes and non-ASCII octets, so only a value that holds
-    // `/index.htm` as written can have an alias; the next one is found once, moving forward.
-    let next = -1;
-    for (let id = this.#firstAllow; id < this.#size; id++) {
-      if (!this.isAllow(id)) continue;
-      const start = cells.at(3 * id);
-      if (next < start) next = indexOrLength(text, '/index.htm', start);
-      if (next === text.length && !this.#byteValues) break;
-      if (next < cells.at(3 * id + 1) || this.#byteValues?.has(id)) {
-        const alias = aliasOf(this.pattern(id));
-        if (alias !== undefined) (found ??= new Map()).set(id, alias);
-      }
+    const last = this.#cells.at(3 * id + 1) - part.length;
+    for (let i = this.#cells.at(3 * id); i <= last; i++) {
+      if (text.charCodeAt(i) === 0x2f && text.startsWith(part, i)) return true;
     }
-    return found;
+    return false;
   }
+
+  /** Whether any of the rules `first..end` has an alias (see `alias`). */
+  hasAliasIn(first: number, end: number): boolean {
+    if (!this.profile.aliasOf) return false;
+    for (let id = first; id < end; id++) if (this.alias(id) !== undefined) return true;
+    return false;
+  }
+
   line(id: number): number {
     return this.#cells.at(3 * id + 2) >> 1;
   }
