@@ -37,7 +37,14 @@ interface Selection {
   readonly scope: 'specific' | 'global' | 'none';
   /** Indexes into the file's groups. */
   readonly groups: readonly number[];
-  readonly index: RuleIndex;
+  /**
+   * The groups' rules, indexed. Google's index.html aliases end in `/$`, so they are looked
+   * for (and the index made anew if there are any) when a path ending in `/` is first
+   * checked: most first checks are of other paths, and most files have no alias.
+   */
+  index: RuleIndex;
+  /** `index` holds the groups' aliases, or has none to hold. */
+  aliasesIndexed: boolean;
 }
 
 const SELECTION_CACHE_LIMIT = 256;
@@ -142,7 +149,7 @@ export class RobotsTxt {
     }
     const selection = this.#select(userAgent);
     if (selection.scope === 'none') return { allowed: true, line: 0, reason: 'no-matching-group' };
-    const index = selection.index;
+    const index = this.#indexForPath(selection, path);
     const scratch = (this.#best ??= { allow: -1, disallow: -1 });
     const { allowed, deciding, reason } = profile.precedence.decide(index, path, scratch);
     return { allowed, line: index.lineAt(deciding), reason };
@@ -167,7 +174,7 @@ export class RobotsTxt {
     if (selection.scope === 'none') {
       return { ...base, allowed: true, line: 0, reason: 'no-matching-group' };
     }
-    const index = selection.index;
+    const index = this.#indexForPath(selection, path);
     const matched: number[] = [];
     index.forEachMatch(path, (k) => matched.push(k));
     matched.sort(
@@ -315,18 +322,31 @@ export class RobotsTxt {
 
   #computeSelection(names: string[]): Selection {
     const { scope, groups: chosen } = this.#profile.chooseGroups(this.#groupTable, names);
-    return { scope, groups: chosen, index: this.#indexFor(chosen) };
+    const aliasesIndexed = this.#profile.aliasOf === undefined;
+    return { scope, groups: chosen, index: this.#indexFor(chosen, false), aliasesIndexed };
   }
 
-  /** An index over the rules of the chosen groups. */
-  #indexFor(chosen: readonly number[]): RuleIndex {
+  /** The selection's index, made anew with its aliases when `path` is the first that could match one. */
+  #indexForPath(selection: Selection, path: string): RuleIndex {
+    if (!selection.aliasesIndexed && path.charCodeAt(path.length - 1) === 0x2f) {
+      selection.aliasesIndexed = true;
+      const table = this.#table;
+      const groups = this.#groupTable;
+      const any = selection.groups.some((g) =>
+        table.hasAliasIn(...groups.ruleRange(g, table.size)),
+      );
+      if (any) selection.index = this.#indexFor(selection.groups, true);
+    }
+    return selection.index;
+  }
+
+  /** An index over the rules of the chosen groups, with their aliases or without. */
+  #indexFor(chosen: readonly number[], withAliases: boolean): RuleIndex {
     const table = this.#table;
     const groups = this.#groupTable;
-    if (chosen.length === 1 && !table.inert) {
+    if (chosen.length === 1 && !table.inert && !withAliases) {
       const [first, end] = groups.ruleRange(chosen[0]!, table.size);
-      if (!table.hasAliasIn(first, end)) {
-        return new RuleIndex(table, [first, end, 'range'], this.#profile.plainValuesArePatterns);
-      }
+      return new RuleIndex(table, [first, end, 'range'], this.#profile.plainValuesArePatterns);
     }
     const ids: number[] = [];
     for (const g of chosen) {
@@ -334,7 +354,7 @@ export class RobotsTxt {
       for (let id = first; id < end; id++) {
         if (table.inert?.has(id)) continue;
         ids.push(id);
-        if (table.alias(id) !== undefined) ids.push(~id);
+        if (withAliases && table.alias(id) !== undefined) ids.push(~id);
       }
     }
     return new RuleIndex(table, ids, this.#profile.plainValuesArePatterns);

@@ -52,6 +52,29 @@ describe('explain(): lines as Google counts them', () => {
   });
 });
 
+describe("Google's index.html aliases", () => {
+  // Aliases end in `/$`: a selection looks for them when it first meets a path ending in `/`,
+  // so the alias must count however many other paths were checked before.
+  const filler = Array.from({ length: 40 }, (_, i) => `Disallow: /f${i}`).join('\n');
+  const bodies = {
+    'one group': 'User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n',
+    'two groups for one crawler':
+      'User-agent: a\nDisallow: /d/\n\nUser-agent: x\nDisallow: /e\n\nUser-agent: a\nAllow: /d/index.html\n',
+    'a group sorted into its index': `User-agent: a\n${filler}\nDisallow: /d/\nAllow: /d/index.html\n`,
+  };
+  for (const [name, body] of Object.entries(bodies)) {
+    test(`${name}: the alias answers after other paths were checked`, () => {
+      const robots = parse(body);
+      // Enough checks first for a large selection to be sorted.
+      for (let i = 0; i < 10; i++) assert.equal(robots.isAllowed('http://h/d/x', 'a'), false);
+      assert.equal(robots.isAllowed('http://h/d/', 'a'), true);
+      assert.equal(robots.explain('http://h/d/', 'a').rule?.aliasOf, '/d/index.html');
+      assert.equal(robots.isAllowed('http://h/d/x', 'a'), false);
+      assert.equal(robots.isAllowed('http://h/d/index.html', 'a'), true);
+    });
+  }
+});
+
 describe('limits and odd input', () => {
   test('content past 512,000 bytes is ignored; the limit is an option', () => {
     const head = 'User-agent: *\nDisallow: /a\n';

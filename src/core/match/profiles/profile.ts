@@ -50,6 +50,8 @@ export interface Profile {
   /**
    * Another pattern an allow rule also matches as, on the same line (Google: `/d/index.html`
    * also allows `/d/`); undefined for none. Only called for patterns holding `/index.htm`.
+   * An alias names a directory (it ends in `/$`), so it can only match a path ending in
+   * `/`: a crawler's aliases are looked for when it first checks such a path.
    */
   aliasOf?(pattern: string): string | undefined;
 
