@@ -152,6 +152,12 @@ export function worstCases(): { name: string; body: string; url: string }[] {
       url: path(`/${'a'.repeat(8130)}${digits('a')}`),
     },
     {
+      // Every rule has an alias (`/dN/$`), made when a path ending in `/` is first checked.
+      name: 'index.html aliases: Allow: /dN/index.html × 500 KiB vs /d + 8,150 ones + /',
+      body: fill(() => `Allow: /d${number()}/index.html`),
+      url: path(`/d${'1'.repeat(8150)}/`),
+    },
+    {
       name: 'long literal near-miss: /a…ab rules vs /a…aa',
       body: fill((i) => `Disallow: /${'a'.repeat(2000 + (i % 64))}b`),
       url: path(`/${'a'.repeat(8150)}`),
