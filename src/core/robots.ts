@@ -323,41 +323,46 @@ export class RobotsTxt {
   #computeSelection(names: string[]): Selection {
     const { scope, groups: chosen } = this.#profile.chooseGroups(this.#groupTable, names);
     const aliasesIndexed = this.#profile.aliasOf === undefined;
-    return { scope, groups: chosen, index: this.#indexFor(chosen, false), aliasesIndexed };
+    return { scope, groups: chosen, index: this.#indexFor(chosen), aliasesIndexed };
   }
 
   /** The selection's index, made anew with its aliases when `path` is the first that could match one. */
   #indexForPath(selection: Selection, path: string): RuleIndex {
     if (!selection.aliasesIndexed && path.charCodeAt(path.length - 1) === 0x2f) {
       selection.aliasesIndexed = true;
-      const table = this.#table;
-      const groups = this.#groupTable;
-      const any = selection.groups.some((g) =>
-        table.hasAliasIn(...groups.ruleRange(g, table.size)),
-      );
-      if (any) selection.index = this.#indexFor(selection.groups, true);
+      const ids = this.#ruleIds(selection.groups, true);
+      // More entries than the index holds: some rules have aliases.
+      if (ids.length > selection.index.size) {
+        selection.index = new RuleIndex(this.#table, ids, this.#profile.plainValuesArePatterns);
+      }
     }
     return selection.index;
   }
 
-  /** An index over the rules of the chosen groups, with their aliases or without. */
-  #indexFor(chosen: readonly number[], withAliases: boolean): RuleIndex {
+  /** An index over the rules of the chosen groups, without aliases (see `#indexForPath`). */
+  #indexFor(chosen: readonly number[]): RuleIndex {
     const table = this.#table;
-    const groups = this.#groupTable;
-    if (chosen.length === 1 && !table.inert && !withAliases) {
-      const [first, end] = groups.ruleRange(chosen[0]!, table.size);
-      return new RuleIndex(table, [first, end, 'range'], this.#profile.plainValuesArePatterns);
+    const plain = this.#profile.plainValuesArePatterns;
+    if (chosen.length === 1 && !table.inert) {
+      const [first, end] = this.#groupTable.ruleRange(chosen[0]!, table.size);
+      return new RuleIndex(table, [first, end, 'range'], plain);
     }
+    return new RuleIndex(table, this.#ruleIds(chosen, false), plain);
+  }
+
+  /** The ids of the chosen groups' rules that can match, each followed by `~id` if it has an alias. */
+  #ruleIds(chosen: readonly number[], withAliases: boolean): number[] {
+    const table = this.#table;
     const ids: number[] = [];
     for (const g of chosen) {
-      const [first, end] = groups.ruleRange(g, table.size);
+      const [first, end] = this.#groupTable.ruleRange(g, table.size);
       for (let id = first; id < end; id++) {
         if (table.inert?.has(id)) continue;
         ids.push(id);
         if (withAliases && table.alias(id) !== undefined) ids.push(~id);
       }
     }
-    return new RuleIndex(table, ids, this.#profile.plainValuesArePatterns);
+    return ids;
   }
 }
 

@@ -62,8 +62,8 @@ export class RuleTable {
 
   /**
    * Rule `id`'s index.html alias under the profile (Google: `Allow: /d/index.html` also
-   * allows `/d/`), or undefined. Looked for rule by rule as a crawler's selection is built,
-   * not over the whole file: only the groups that apply to a crawler need them.
+   * allows `/d/`), or undefined. Looked for rule by rule over a crawler's groups when it
+   * first checks a path an alias could match, not over the whole file.
    */
   alias(id: number): string | undefined {
     const aliasOf = this.profile.aliasOf;
@@ -89,13 +89,6 @@ export class RuleTable {
     for (let i = this.#cells.at(3 * id); i <= last; i++) {
       if (text.charCodeAt(i) === 0x2f && text.startsWith(part, i)) return true;
     }
-    return false;
-  }
-
-  /** Whether any of the rules `first..end` has an alias (see `alias`). */
-  hasAliasIn(first: number, end: number): boolean {
-    if (!this.profile.aliasOf) return false;
-    for (let id = first; id < end; id++) if (this.alias(id) !== undefined) return true;
     return false;
   }
 
