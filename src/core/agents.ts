@@ -16,6 +16,22 @@ export function productToken(userAgent: string): string {
   return userAgent.slice(0, end);
 }
 
+/**
+ * ASCII letters lower-cased, every other character kept: Google compares crawler names
+ * ASCII case-insensitively, so the Kelvin sign (U+212A) is not a `k`, as `toLowerCase()`
+ * would make it.
+ */
+export function asciiLowerCase(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return text.slice(0, i) + text.slice(i).replace(UPPER, lower);
+  }
+  return text;
+}
+
+const UPPER = /[A-Z]+/g;
+const lower = (run: string): string => run.toLowerCase();
+
 /** Whether a name is one a crawler can be matched by: non-empty and all `[A-Za-z_-]`. */
 export function isValidProductToken(name: string): boolean {
   return name.length > 0 && productToken(name) === name;

@@ -32,7 +32,7 @@ export {
   crawlerName,
   type CrawlerName,
 } from './agents.ts';
-export { pathParamsQuery } from './match/url.ts';
+export { pathParamsQuery, requestTarget, type RequestTarget } from './match/url.ts';
 export { googleEscape } from './match/pattern.ts';
 export {
   MAX_LINE_BYTES,

@@ -14,7 +14,7 @@ import { groupView, type Group, type ParsedFile } from './parse/groups.ts';
 import type { SitemapTable } from './parse/sitemaps.ts';
 import { isWildPattern, type Profile, type ProfileName } from './match/profiles/index.ts';
 import { RuleIndex, type BestMatch } from './match/rule-index.ts';
-import { crawlerName, isValidProductToken } from './agents.ts';
+import { asciiLowerCase, crawlerName, isValidProductToken } from './agents.ts';
 import {
   combineRules,
   noPreference,
@@ -75,6 +75,8 @@ export class RobotsTxt {
   #groups: Group[] | undefined;
   /** The last selection asked for; most programs ask for one crawler only. */
   #lastKey: string | undefined;
+  /** The last selection's name, when it was asked for by one string. */
+  #lastName: string | undefined;
   #lastSelection: Selection | undefined;
   #selections: Map<string, Selection> | undefined;
   #best: BestMatch | undefined;
@@ -301,13 +303,16 @@ export class RobotsTxt {
   }
 
   #select(userAgent: UserAgent): Selection {
+    // The usual call: the same one name as last time, without making its key.
+    if (userAgent === this.#lastName && this.#lastName !== undefined) return this.#lastSelection!;
     const agents: readonly string[] =
       typeof userAgent === 'string' ? [userAgent] : Array.isArray(userAgent) ? userAgent : [];
-    const key = agents.length === 1 ? String(agents[0]) : agents.join('\n');
+    const key = selectionKey(agents);
     if (key === this.#lastKey) return this.#lastSelection!;
     let selection = this.#selections?.get(key);
     if (!selection) {
-      selection = this.#computeSelection(agents.map((a) => String(a).toLowerCase()));
+      // Google folds ASCII letters only (the Kelvin sign is no `k`).
+      selection = this.#computeSelection(agents.map((a) => asciiLowerCase(String(a))));
       // A map only once a second crawler is asked about; bounded against endless names.
       if (this.#lastKey !== undefined) {
         const cache = (this.#selections ??= new Map([[this.#lastKey, this.#lastSelection!]]));
@@ -316,6 +321,7 @@ export class RobotsTxt {
       }
     }
     this.#lastKey = key;
+    this.#lastName = typeof userAgent === 'string' ? userAgent : undefined;
     this.#lastSelection = selection;
     return selection;
   }
@@ -364,6 +370,15 @@ export class RobotsTxt {
     }
     return ids;
   }
+}
+
+/**
+ * One key per list of names, so that no two lists that can choose differently share a
+ * selection: one name is itself behind a `'` (no list's key starts so), several are their JSON
+ * array (`[]` and `['']`, `['a','b']` and `'a\nb'` all differ).
+ */
+function selectionKey(agents: readonly string[]): string {
+  return agents.length === 1 ? "'" + String(agents[0]) : JSON.stringify(agents.map(String));
 }
 
 /** Notes on the names of `userAgent` that are not product tokens (see `Explanation.agentNotes`). */

@@ -28,30 +28,44 @@ describe('profile rfc9309', () => {
     assert.equal(allowAt('/foo/%E3%83%84', 'http://h/foo/ツ'), true);
   });
 
-  test('reserved characters are encoded on both sides: the RFC table, both spellings', () => {
-    // RFC 9309 §2.2.2: /foo/bar?baz=http://foo.bar is matched as /foo/bar?baz=http%3A%2F%2Ffoo.bar
-    assert.equal(
-      allowAt('/foo/bar?baz=http://foo.bar', 'http://h/foo/bar?baz=http%3A%2F%2Ffoo.bar'),
-      true,
-    );
-    assert.equal(
-      allowAt('/foo/bar?baz=http%3A%2F%2Ffoo.bar', 'http://h/foo/bar?baz=http://foo.bar'),
-      true,
-    );
-    assert.equal(
-      allowAt('/foo/bar?baz=http%3a%2f%2ffoo.bar', 'http://h/foo/bar?baz=http://foo.bar'),
-      true,
-    );
+  test('reserved characters are encoded on both sides, the delimiters kept wherever they stand', () => {
+    // RFC 9309 §2.2.2's example, /foo/bar?baz=http://foo.bar: its `:` is encoded, its `/`,
+    // `?` and `=` kept (a `/` is one in the query as in the path, see rfc9309Normalize).
     const robots = parse('User-agent: *\nDisallow: /\n', { profile: 'rfc9309' });
     assert.equal(
       robots.explain('http://h/foo/bar?baz=http://foo.bar', 'x').path,
-      '/foo/bar?baz=http%3A%2F%2Ffoo.bar',
+      '/foo/bar?baz=http%3A//foo.bar',
     );
-    // The delimiters that shape the URL stay: / in the path, ?, = and & in the query.
+    assert.equal(
+      allowAt('/foo/bar?baz=http://foo.bar', 'http://h/foo/bar?baz=http%3A//foo.bar'),
+      true,
+    );
+    assert.equal(
+      allowAt('/foo/bar?baz=http%3a//foo.bar', 'http://h/foo/bar?baz=http://foo.bar'),
+      true,
+    );
     assert.equal(robots.explain('http://h/a/b?x=1&y=2', 'x').path, '/a/b?x=1&y=2');
     assert.equal(robots.explain('http://h/a:b;c', 'x').path, '/a%3Ab%3Bc');
     assert.equal(allowAt('/a:b', 'http://h/a%3ab'), true);
     assert.equal(allowAt('/a$b', 'http://h/a$b'), true, 'a $ before the end is literal');
+  });
+
+  test('a pattern whose * reaches into the query meets the query as written (as Google)', () => {
+    // A rule without `?` used to be normalised as a path (its `=` and `&` encoded) while the
+    // URL's query kept them: these failed open.
+    const blocks = (rule: string, url: string) =>
+      parse(`User-agent: *\nDisallow: ${rule}\n`, { profile: 'rfc9309' }).isAllowed(url, 'bot') ===
+      false;
+    for (const [rule, url] of [
+      ['/*sessionid=', 'http://h/a?sessionid=1'],
+      ['/*&sort=', 'http://h/list?page=2&sort=asc'],
+      ['/*?c', 'http://h/a?b?c'],
+      ['/*/x', 'http://h/a?b/x'],
+      ['/a=b', 'http://h/a=b'],
+    ]) {
+      assert.ok(blocks(rule!, url!), `${rule} blocks ${url}`);
+      assert.equal(parse(`User-agent: *\nDisallow: ${rule}\n`).isAllowed(url!, 'bot'), false);
+    }
   });
 
   test('only /robots.txt itself is implicitly allowed, not with a query', () => {

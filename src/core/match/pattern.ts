@@ -85,15 +85,21 @@ function isReserved(code: number): boolean {
 /**
  * RFC 9309 §2.2.2 normalisation of a byte string, the same for a URL's path and a rule's:
  * `%XX` of unreserved characters decoded, other escapes upper-cased, non-ASCII octets and
- * reserved characters %-encoded, except the delimiters that give the URL its shape (`/` in
- * the path; the `?` that starts the query, and `=` and `&` in it), so that the RFC's
- * example `/foo/bar?baz=http://foo.bar` reads as `/foo/bar?baz=http%3A%2F%2Ffoo.bar` and the
- * two spellings match each other. In a pattern (`isPattern`) `*` and a final `$` stay
- * special; a `%2A` or `%24` there then matches a literal `*` or `$` in a URL (§2.2.3).
+ * reserved characters %-encoded, except the delimiters that give a URL its shape (`/`, `?`,
+ * `=` and `&`), which stay as they are wherever they stand. In a pattern (`isPattern`) `*`
+ * and a final `$` stay special; a `%2A` or `%24` there then matches a literal `*` or `$` in a
+ * URL (§2.2.3).
+ *
+ * The same in the path as in the query, on purpose: a pattern's `*` can stand for the end of
+ * the path and the start of the query alike (`/*sessionid=`, `/*?c`), so a pattern cannot be
+ * told which of the two its later characters will meet. Normalising by position made
+ * `Disallow: /*sessionid=` (its `=` encoded as in a path) miss `/a?sessionid=1`. The cost: a
+ * `/` in a query is not the same as `%2F` there (the RFC's table writes
+ * `?baz=http://foo.bar` as `?baz=http%3A%2F%2Ffoo.bar`; here it is `?baz=http%3A//foo.bar`,
+ * and the `%2F` spelling is another URL, as it is for Google).
  */
 export function rfc9309Normalize(value: ByteString, isPattern: boolean): ByteString {
   let out = '';
-  let inQuery = false;
   const last = value.length - 1;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
@@ -105,16 +111,18 @@ export function rfc9309Normalize(value: ByteString, isPattern: boolean): ByteStr
       out += percent(c);
     } else if (isPattern && (c === 0x2a || (c === 0x24 && i === last))) {
       out += value[i];
-    } else if (c === 0x3f && !inQuery) {
-      inQuery = true;
-      out += '?';
-    } else if (isReserved(c) && !(inQuery ? c === 0x3d || c === 0x26 : c === 0x2f)) {
+    } else if (isReserved(c) && !isDelimiter(c)) {
       out += percent(c);
     } else {
       out += value[i];
     }
   }
   return out;
+}
+
+/** `/`, `?`, `=` and `&`: what gives a URL its shape, kept in path and query alike. */
+function isDelimiter(code: number): boolean {
+  return code === 0x2f || code === 0x3f || code === 0x3d || code === 0x26;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isGlobalAgent } from '../../agents.ts';
+import { asciiLowerCase, isGlobalAgent } from '../../agents.ts';
 import { utf8ByteString } from '../../parse/bytes.ts';
 import { legacyDecode } from '../pattern.ts';
 import { FIRST_MATCH } from '../precedence.ts';
@@ -23,8 +23,8 @@ export const legacy: Profile = {
   blankLineEndsGroup: true,
   isGlobalAgent,
   // The whole value, as text (so a name like `Jävla-Foobot` matches whether the file came
-  // as text or as bytes).
-  agentToken: (value) => value.toLowerCase(),
+  // as text or as bytes), ASCII letters folded as the crawler's names are.
+  agentToken: asciiLowerCase,
   isInertRule: (allow, empty) => !allow && empty,
   chooseGroups(groups, names): GroupChoice {
     for (let g = 0; g < groups.size; g++) {

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { parse, pathParamsQuery, requestTarget } from '../../src/core/index.ts';
+
+/** Each of these reaches a disallowed path once the URL is serialised as a client sends it. */
+const SPELLINGS: [given: string, sent: string][] = [
+  ['/public/../private/a', '/private/a'],
+  ['/public/%2e%2e/private/b', '/private/b'],
+  ['/public/%2E%2E/private/c', '/private/c'],
+  ['/./private/d', '/private/d'],
+  ['/public\\..\\private\\a', '/private/a'],
+  ['/pri\tvate/b', '/private/b'],
+  ['/pri\nvate/c', '/private/c'],
+  ['/über/d', '/%C3%BCber/d'],
+];
+
+describe('requestTarget: the URL a crawler requests', () => {
+  const robots = parse('User-agent: *\nDisallow: /private/\nDisallow: /über/\n');
+
+  test('each odd spelling is checked as sent, and then disallowed', () => {
+    for (const [given, sent] of SPELLINGS) {
+      const target = requestTarget(`https://example.com${given}`)!;
+      assert.equal(target.path, sent, JSON.stringify(given));
+      assert.equal(target.url, `https://example.com${sent}`);
+      assert.equal(target.changed, true);
+      assert.equal(robots.isAllowed(target.url, 'bot'), false, JSON.stringify(given));
+    }
+  });
+
+  test('a URL a person types is checked as a browser sends it, and says so', () => {
+    const target = requestTarget('https://Example.com/café?q=ü#top')!;
+    assert.deepEqual(target, {
+      url: 'https://example.com/caf%C3%A9?q=%C3%BC',
+      path: '/caf%C3%A9?q=%C3%BC',
+      changed: true,
+    });
+    // Host case, user info, a fragment and an empty path change nothing that rules match.
+    assert.equal(requestTarget('https://u:p@EXAMPLE.com/a?b#c')!.changed, false);
+    assert.equal(requestTarget('https://example.com')!.path, '/');
+    assert.equal(requestTarget('https://example.com')!.changed, false);
+  });
+
+  test('an empty query is not sent', () => {
+    const target = requestTarget('https://example.com/a?')!;
+    assert.equal(target.path, '/a');
+    assert.equal(parse('User-agent: *\nDisallow: /a$\n').isAllowed(target.url, 'b'), false);
+  });
+
+  test('a path starting with // stays a path', () => {
+    const target = requestTarget('https://example.com//private/x')!;
+    assert.equal(target.path, '//private/x');
+    assert.equal(pathParamsQuery(target.url), '//private/x');
+  });
+
+  test('no target for what no crawler can request', () => {
+    for (const bad of [
+      '/relative',
+      'example.com/a',
+      'mailto:a@b.c',
+      'javascript:alert(1)',
+      '',
+      'http://',
+    ]) {
+      assert.equal(requestTarget(bad), undefined, bad);
+    }
+  });
+});
+
+describe('requestTarget agrees with what a client puts on the wire', () => {
+  let server: Server;
+  let origin: string;
+  const seen: string[] = [];
+  before(async () => {
+    server = createServer((request, response) => {
+      seen.push(request.url ?? '');
+      response.end('ok');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((done) => server.close(() => done())));
+
+  test('for any path, fetch() requests exactly requestTarget(url).path', async () => {
+    const pieces = fc.constantFrom(
+      'a',
+      'private',
+      '/',
+      '..',
+      '.',
+      '%2e',
+      '%2E%2e',
+      '\\',
+      '\t',
+      '\n',
+      'ü',
+      'é',
+      ' ',
+      '"',
+      '<',
+      '{',
+      '|',
+      '^',
+      '`',
+      '?',
+      '&',
+      '=',
+      '%',
+      '%41',
+      '%zz',
+      ';',
+      '#',
+      "'",
+      '\u0000',
+      '*',
+      '$',
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(pieces, { maxLength: 12 }), async (parts) => {
+        const url = `${origin}/${parts.join('')}`;
+        const target = requestTarget(url)!;
+        seen.length = 0;
+        await (await fetch(url)).text();
+        assert.deepEqual(seen, [target.path]);
+        assert.equal(target.url, `${origin}${target.path}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('answers that do not depend on earlier questions', () => {
+  const body = 'User-agent: a\nDisallow: /\n\nUser-agent: kbot\nDisallow: /k\n';
+
+  test('lists of names never share a selection with another list', () => {
+    const questions: unknown[] = [[], '', ['a', 'b'], 'a\nb', ['a\nb'], ['', ''], 'a', ['a']];
+    const fresh = (agent: unknown) => parse(body).isAllowed('http://h/x', agent as string[]);
+    const expected = questions.map(fresh);
+    // Every order of asking one parsed file gives each question its fresh answer.
+    fc.assert(
+      fc.property(fc.array(fc.nat(questions.length - 1), { maxLength: 20 }), (order) => {
+        const robots = parse(body);
+        for (const i of order) {
+          assert.equal(robots.isAllowed('http://h/x', questions[i] as string[]), expected[i]);
+        }
+      }),
+    );
+    assert.deepEqual(expected, [true, true, false, true, true, true, false, false]);
+  });
+
+  test('names are folded ASCII only: the Kelvin sign is no k', () => {
+    const robots = parse(body);
+    assert.equal(robots.isAllowed('http://h/k', 'KBOT'), false);
+    assert.equal(robots.isAllowed('http://h/k', '\u212Abot'), true);
+    assert.equal(parse(body, { profile: 'legacy' }).isAllowed('http://h/k', '\u212Abot'), true);
+  });
+
+  test('a NUL in the URL ends the path, as in Google matcher', () => {
+    const robots = parse('User-agent: *\nDisallow: /a\n');
+    assert.equal(robots.isAllowed('http://h/b\u0000/a', 'x'), true);
+    assert.equal(robots.explain('http://h/b\u0000/a', 'x').path, '/b');
+    assert.equal(robots.isAllowed('http://h/a\u0000b', 'x'), false);
+    assert.equal(pathParamsQuery('http://h\u0000x/y'), '/y');
+  });
+});
