@@ -3,6 +3,7 @@ import {
   crawlerName,
   isValidProductToken,
   parse,
+  requestTarget,
   type Explanation,
   type ProfileName,
   type RobotsTxt,
@@ -42,6 +43,21 @@ export interface SourceVerdict {
   explanation?: Explanation;
   /** The names the verdict was made for (the first with a group of its own, see `agentsFor`). */
   agent: string[];
+  /** The URL or path as it is requested, when that is not what was given. */
+  requestUrl?: string;
+}
+
+/**
+ * A URL or path given on the command line as a crawler requests it (see `requestTarget`):
+ * `checked` is what verdicts are made on, `requestUrl` is set when it differs from the input.
+ * A path (`/a/../b`) is requested as its site's URL would be (`/b`).
+ */
+export function requestedForm(given: string): { checked: string; requestUrl?: string } {
+  const path = given.startsWith('/');
+  const target = requestTarget(path ? `http://h${given}` : given);
+  if (!target) return { checked: given };
+  const checked = path ? target.path : target.url;
+  return target.changed ? { checked, requestUrl: checked } : { checked };
 }
 
 export function verdictFrom(
@@ -49,10 +65,19 @@ export function verdictFrom(
   url: string,
   agents: readonly string[],
 ): SourceVerdict {
-  if (loaded.fetched) return verdictFromState(url, loaded.fetched, agents);
+  const { checked, requestUrl } = requestedForm(url);
+  const requested = requestUrl ? { requestUrl } : {};
+  if (loaded.fetched) {
+    const { requestUrl: _sameAsChecked, ...result } = verdictFromState(
+      checked,
+      loaded.fetched,
+      agents,
+    );
+    return { ...result, ...requested };
+  }
   // Several names are ordered fallbacks, as the fetch layer reads them.
   const agent = [...agentsFor(loaded.robots, agents)];
-  const explanation = loaded.robots.explain(url, agent);
+  const explanation = loaded.robots.explain(checked, agent);
   const { allowed, line, rule, reason } = explanation;
   const cut = line > 0 && line === loaded.robots.cutLine;
   return {
@@ -63,6 +88,7 @@ export function verdictFrom(
     ...(cut ? { lineCut: true as const } : {}),
     explanation,
     agent,
+    ...requested,
   };
 }
 

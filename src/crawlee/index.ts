@@ -6,5 +6,7 @@ export {
   withRepkitRobots,
   type RepkitRobotsOptions,
   type RepkitRobotsCrawler,
+  RedirectRefusedError,
+  isRedirectRefusedError,
 } from './with-robots.ts';
 export { RepkitRobotsTxtFile, type SitemapOptions } from './robots-file.ts';

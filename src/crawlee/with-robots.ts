@@ -1,6 +1,7 @@
 import type { BasicCrawler, Request, RobotsTxtFile } from 'crawlee';
 import { ProxyAgent, type Dispatcher } from 'undici';
 import type { CacheStore } from '../cache/index.ts';
+import { RepkitError } from '../core/index.ts';
 import { RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
 import { admit, mayKeep } from './admission.ts';
 import { RepkitRobotsTxtFile } from './robots-file.ts';
@@ -41,7 +42,31 @@ interface ProxyConfigurationLike {
   newUrl(): Promise<string | undefined>;
 }
 
+/** What of got's options the redirect check touches. */
+interface GotOptionsLike {
+  hooks?: { beforeRedirect?: unknown[] };
+}
+
+/**
+ * A crawler's request redirected to a URL that is not requested: its own robots.txt
+ * disallows it, or cannot be read now (then the request is retried later).
+ */
+export class RedirectRefusedError extends RepkitError {
+  constructor(
+    /** The redirect target, as it would have been requested. */
+    readonly url: string,
+    reason: string,
+  ) {
+    super('redirect-refused', `redirect to ${url} not followed: ${reason}`);
+  }
+}
+
+export function isRedirectRefusedError(error: unknown): error is RedirectRefusedError {
+  return error instanceof RedirectRefusedError;
+}
+
 interface NavigationResponse {
+  url?: string | (() => string);
   statusCode?: number;
   status?: () => number;
   headers?: Record<string, string | string[] | undefined> | (() => Record<string, string>);
@@ -97,8 +122,21 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       // Private in Crawlee's types, a plain method at runtime: shadowed on the instance.
       self['isAllowedBasedOnRobotsTxtFile'] = async (url: string) =>
         mayKeep(await this.robotsClient(), url);
+      // HTTP crawlers (got): each redirect target is checked against its own robots.txt,
+      // as it will be requested, before it is requested.
+      const before = self['preNavigationHooks'];
+      if (Array.isArray(before) && typeof self['_requestAsBrowser'] === 'function') {
+        before.push((context: { request: Request }, gotOptions: GotOptionsLike) => {
+          const hooks = (gotOptions.hooks ??= {});
+          hooks.beforeRedirect = [
+            ...(hooks.beforeRedirect ?? []),
+            (next: { url?: URL | string }) => this.#checkRedirect(context.request, next.url),
+          ];
+        });
+      }
       // Crawlers that navigate (HttpCrawler, CheerioCrawler, PlaywrightCrawler...) report
-      // 429/503 pages so the whole fleet backs off from that host.
+      // 429/503 pages so the whole fleet backs off from the host that answered (after
+      // redirects: not the host of the URL asked for).
       const hooks = self['postNavigationHooks'];
       if (Array.isArray(hooks)) {
         hooks.push(async (context: { request: Request; response?: NavigationResponse }) => {
@@ -110,12 +148,16 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
           const headers =
             typeof response.headers === 'function' ? response.headers() : response.headers;
           const retryAfter = headers?.['retry-after'];
+          const answered =
+            (typeof response.url === 'function' ? response.url() : response.url) ||
+            context.request.loadedUrl ||
+            context.request.url;
           const client = await this.robotsClient();
           const ms = await client.backOff(
-            context.request.url,
+            answered,
             Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
           );
-          this.log.info(`repkit: ${status} from ${context.request.url}; host paused for ${ms} ms`);
+          this.log.info(`repkit: ${status} from ${answered}; host paused for ${ms} ms`);
         });
       }
     }
@@ -162,6 +204,39 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
         await this.#ownDispatcher?.close();
         this.#ownDispatcher = undefined;
       }
+    }
+
+    /**
+     * A redirect about to be followed: its target, as it will be requested, must be allowed
+     * by its own robots.txt. A disallowed target fails the request without retries (never
+     * requested); one whose robots.txt cannot be read now fails it for a later retry.
+     */
+    async #checkRedirect(request: Request, target: URL | string | undefined): Promise<void> {
+      if (target === undefined) return;
+      const url = String(target);
+      const client = await this.robotsClient();
+      let verdict;
+      try {
+        verdict = client.verdict(url, await client.robotsFor(url));
+      } catch (error) {
+        request.noRetry = true;
+        throw new RedirectRefusedError(url, String(error));
+      }
+      if (verdict.allowed) return;
+      if (verdict.reason === 'robots-txt-unreachable') {
+        throw new RedirectRefusedError(
+          url,
+          `its robots.txt (${verdict.robotsUrl}) cannot be read now`,
+        );
+      }
+      request.noRetry = true;
+      this.log.info(
+        `repkit: ${request.url} redirects to ${url}, which robots.txt disallows (line ${verdict.line}); not followed`,
+      );
+      throw new RedirectRefusedError(
+        url,
+        `its robots.txt disallows it${verdict.line ? ` (${verdict.robotsUrl} line ${verdict.line})` : ''}`,
+      );
     }
 
     /** Back into the queue after `ms`, as Crawlee's `sameDomainDelaySecs` does: no retry counted. */

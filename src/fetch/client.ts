@@ -149,10 +149,10 @@ export class RobotsClient {
     if (options.proxy && options.dispatcher) {
       throw new InvalidOptionError('proxy', 'give either a dispatcher or proxy: "env", not both');
     }
-    if ((options.proxy || options.dispatcher) && options.allowAddress) {
+    if (options.dispatcher && options.allowAddress) {
       throw new InvalidOptionError(
         'allowAddress',
-        "the address guard holds on the client's own connections; a proxy or dispatcher connects for itself",
+        "the address guard cannot see a dispatcher's connections; use proxy: 'env' for a proxy under the guard",
       );
     }
     const agentMode = options.agentMode ?? 'fallback';
@@ -175,8 +175,14 @@ export class RobotsClient {
       connectTimeoutMs: Math.min(connectTimeoutMs, this.httpOptions.timeoutMs),
       resolver: this.resolver,
       allowAddress,
-      dispatcher: options.proxy === 'env' ? proxyFromEnvironment() : options.dispatcher,
-      ownsDispatcher: options.proxy === 'env',
+      dispatcher: options.dispatcher,
+      ...(options.proxy === 'env'
+        ? {
+            proxy: proxyFromEnvironment,
+            ownsDispatcher: true,
+            guardProxied: options.allowAddress !== undefined,
+          }
+        : {}),
     });
     this.maxBytes = this.httpOptions.maxBytes;
     this.onFetch = options.onFetch;
@@ -241,7 +247,7 @@ export class RobotsClient {
     const cached = await this.storeGet(origin);
     let entry: CacheEntry;
     let fetched = false;
-    if (cached && this.now() < cached.expiresAt) {
+    if (cached && this.now() < cached.expiresAt && readsEnough(cached, this.maxBytes)) {
       entry = cached;
     } else {
       entry = await this.refresh(origin, location.robotsUrl, cached);
@@ -304,8 +310,13 @@ export class RobotsClient {
    * cached through the same store as robots.txt (same lifetimes, leases and error backoff),
    * read up to 64 KiB. `file` is undefined when the site has none (4xx) or it cannot be
    * reached; a body that is not a JSON array of rules gives a file with no rules and a problem.
+   * A redirect is followed only to a URL its own robots.txt lets the crawler (or
+   * `options.agent`) fetch; one it does not is not requested, and the site has no file.
    */
-  async tdmrepFor(url: string): Promise<TdmrepState> {
+  async tdmrepFor(
+    url: string,
+    options: { agent?: string | readonly string[] } = {},
+  ): Promise<TdmrepState> {
     const { origin } = locate(url);
     const key = `${origin}#tdmrep`;
     const tdmrepUrl = `${origin}/.well-known/tdmrep.json`;
@@ -315,9 +326,15 @@ export class RobotsClient {
     }
     const cached = await this.storeGet(key);
     const entry =
-      cached && this.now() < cached.expiresAt
+      cached && this.now() < cached.expiresAt && readsEnough(cached, TDMREP_MAX_BYTES)
         ? cached
-        : await this.refresh(key, tdmrepUrl, cached, TDMREP_MAX_BYTES);
+        : await this.refresh(
+            key,
+            tdmrepUrl,
+            cached,
+            TDMREP_MAX_BYTES,
+            this.hopCheck(options.agent),
+          );
     const used = usedEntry(entry);
     const file =
       used.outcome === 'ok'
@@ -337,14 +354,44 @@ export class RobotsClient {
    * holds on every hop), its status, the headers that carry rules (`x-robots-tag`,
    * `robots-tag`, `content-usage`, `tdm-reservation`, `tdm-policy`) and up to `maxBytes`
    * (default 1 MiB, what page rules read of a head) of its body. Not cached. Never throws.
+   * Each redirect target is requested only when its own robots.txt lets the crawler (or
+   * `options.agent`) fetch it; otherwise the fetch ends with `refusedHop`. The first URL is
+   * the caller's to check.
    */
-  fetchPage(url: string, maxBytes = 1024 * 1024): Promise<FetchOutcome> {
+  fetchPage(
+    url: string,
+    maxBytes = 1024 * 1024,
+    options: { agent?: string | readonly string[] } = {},
+  ): Promise<FetchOutcome> {
     return this.http.fetch(url, {
       ...this.httpOptions,
       maxBytes,
       accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
       keepHeaders: PAGE_RULE_HEADERS,
+      beforeHop: this.hopCheck(options.agent),
     });
+  }
+
+  /**
+   * Checks a redirect target before it is requested: against its own origin's robots.txt
+   * (fetched through the same cache), as it will be requested. A disallowed target, or one
+   * whose robots.txt cannot be read now, is refused with the reason.
+   */
+  private hopCheck(
+    agent?: string | readonly string[],
+  ): (url: string) => Promise<string | undefined> {
+    return async (url) => {
+      let result: CheckResult;
+      try {
+        result = await this.check(url, agent === undefined ? {} : { agent });
+      } catch (error) {
+        return `redirect to ${url} not followed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      if (result.allowed) return undefined;
+      return result.reason === 'robots-txt-unreachable'
+        ? `redirect to ${url} not followed: its robots.txt (${result.robotsUrl}) cannot be read now${result.error ? ` (${result.error})` : ''}`
+        : `redirect to ${url} not followed: its robots.txt disallows it${result.line ? ` (${result.robotsUrl} line ${result.line})` : ''}`;
+    };
   }
 
   /**
@@ -403,10 +450,11 @@ export class RobotsClient {
     url: string,
     previous: CacheEntry | undefined,
     maxBytes = this.httpOptions.maxBytes,
+    beforeHop?: (url: string) => Promise<string | undefined>,
   ): Promise<CacheEntry> {
     let pending = this.inflight.get(key);
     if (!pending) {
-      pending = this.fetchAndStore(key, url, previous, maxBytes).finally(() =>
+      pending = this.fetchAndStore(key, url, previous, maxBytes, beforeHop).finally(() =>
         this.inflight.delete(key),
       );
       this.inflight.set(key, pending);
@@ -419,6 +467,7 @@ export class RobotsClient {
     url: string,
     previous: CacheEntry | undefined,
     maxBytes: number,
+    beforeHop?: (url: string) => Promise<string | undefined>,
   ): Promise<CacheEntry> {
     let lease: Lease | undefined;
     if (this.store.acquireLease) {
@@ -429,7 +478,7 @@ export class RobotsClient {
         // Also after taking the lease: its last holder may have just stored the result.
         const entry = await this.storeGet(origin);
         const newer = entry && entry.fetchedAt > (previous?.fetchedAt ?? -Infinity);
-        if (newer && this.now() < entry.expiresAt) {
+        if (newer && this.now() < entry.expiresAt && readsEnough(entry, maxBytes)) {
           await lease?.release().catch(() => {});
           return entry;
         }
@@ -439,7 +488,11 @@ export class RobotsClient {
     }
     try {
       const started = performance.now();
-      const result = await this.http.fetch(url, { ...this.httpOptions, maxBytes });
+      const result = await this.http.fetch(url, {
+        ...this.httpOptions,
+        maxBytes,
+        ...(beforeHop ? { beforeHop } : {}),
+      });
       this.onFetch?.({
         robotsUrl: url,
         outcome: result.outcome,
@@ -501,4 +554,21 @@ export class RobotsClient {
       this.onStoreError(error, 'set');
     }
   }
+}
+
+/**
+ * Whether an entry read its body far enough for a reader with limit `maxBytes`: a body cut
+ * by a smaller limit (another member of the fleet, sharing the store) may miss a rule past
+ * the cut, so that reader fetches the file again. A cut body is as long as the limit that
+ * cut it.
+ */
+function readsEnough(entry: CacheEntry, maxBytes: number): boolean {
+  // A failing fetch's last good copy is what there is until the site answers again.
+  return entry.outcome !== 'ok' || !entry.truncated || base64Bytes(entry.body ?? '') >= maxBytes;
+}
+
+/** Bytes a base64 text holds. */
+function base64Bytes(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
 }

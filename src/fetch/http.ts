@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, request, type buildConnector, type Dispatcher } from 'undici';
 import type { AddressFilter } from './addresses.ts';
 import { guardedConnector } from './connector.ts';
 import type { HostResolver } from './resolver.ts';
@@ -18,6 +18,8 @@ export interface FetchOutcome {
   /** Every URL requested, in order. */
   chain: string[];
   error?: string;
+  /** A redirect target `beforeHop` refused: it was not requested. */
+  refusedHop?: { url: string; reason: string };
 }
 
 export interface HttpOptions {
@@ -35,6 +37,11 @@ export interface HttpOptions {
   keepHeaders?: readonly string[];
   /** The Accept header. Default: plain text first, as for a robots.txt. */
   accept?: string;
+  /**
+   * Asked before each redirect target is requested: a reason refuses it (the fetch ends
+   * there, `not-found`, with `refusedHop`). Pages check each hop against its own robots.txt.
+   */
+  beforeHop?: (url: string) => Promise<string | undefined>;
 }
 
 const KEPT_HEADERS = [
@@ -56,6 +63,8 @@ export class RobotsHttp {
   private readonly agent: Dispatcher;
   /** Whether `agent` is the caller's (closed by its owner, not here). */
   private readonly borrowed: boolean;
+  /** Set when requests go through a proxy under an address guard (see the constructor). */
+  private readonly proxiedGuard: HostResolver | undefined;
 
   constructor(options: {
     connectTimeoutMs: number;
@@ -65,18 +74,27 @@ export class RobotsHttp {
     dispatcher?: Dispatcher | undefined;
     /** Whether `close()` closes that dispatcher too (one the client made for itself). */
     ownsDispatcher?: boolean;
+    /**
+     * Requests go through a proxy from the environment (`proxy: 'env'`) under the address
+     * guard: its direct connections (`NO_PROXY` hosts) are guarded at the socket by the
+     * connector given here, and a proxied host is resolved here first and refused when it
+     * is, or resolves to, a refused address (or does not resolve here at all).
+     */
+    proxy?: (connect: buildConnector.connector) => Dispatcher;
+    /** With `proxy`: the caller gave an address filter, so proxied hosts are checked too. */
+    guardProxied?: boolean;
   }) {
     this.borrowed = options.dispatcher !== undefined && !options.ownsDispatcher;
+    const connect = guardedConnector({
+      timeoutMs: options.connectTimeoutMs,
+      resolver: options.resolver,
+      allowAddress: options.allowAddress,
+    });
+    this.proxiedGuard = options.proxy && options.guardProxied ? options.resolver : undefined;
     this.agent =
+      options.proxy?.(connect) ??
       options.dispatcher ??
-      new Agent({
-        connect: guardedConnector({
-          timeoutMs: options.connectTimeoutMs,
-          resolver: options.resolver,
-          allowAddress: options.allowAddress,
-        }),
-        keepAliveTimeout: 4_000,
-      });
+      new Agent({ connect, keepAliveTimeout: 4_000 });
   }
 
   /**
@@ -132,6 +150,8 @@ export class RobotsHttp {
     try {
       for (;;) {
         chain.push(current);
+        // Through a proxy the proxy connects: the name is checked before it is sent there.
+        if (this.proxiedGuard) await this.proxiedGuard.resolve(new URL(current).hostname);
         const response = await request(current, {
           dispatcher: this.agent,
           method: 'GET',
@@ -158,6 +178,11 @@ export class RobotsHttp {
                   ? `more than ${options.maxRedirects} redirects`
                   : undefined;
           if (problem) return { outcome: 'not-found', status, headers, chain, error: problem };
+          const refusal = await options.beforeHop?.(next!);
+          if (refusal !== undefined) {
+            const refusedHop = { url: next!, reason: refusal };
+            return { outcome: 'not-found', status, headers, chain, error: refusal, refusedHop };
+          }
           current = next!;
           continue;
         }

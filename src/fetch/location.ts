@@ -13,7 +13,8 @@ export interface RobotsLocation {
 /**
  * The robots.txt URL for a page: same scheme, host and port, path `/robots.txt`; user info,
  * query and fragment dropped. Default ports (80, 443, 21) are the same as none, IDN hosts
- * are written in punycode (so both spellings are one origin), IPv4 and IPv6 literals are kept.
+ * are written in punycode (so both spellings are one origin), a final dot is dropped
+ * (`site.test.` is `site.test`), IPv4 and IPv6 literals are kept.
  * Throws `InvalidUrlError` for a URL that does not parse or is not http, https or ftp.
  */
 export function robotsUrl(pageUrl: string): string {
@@ -34,7 +35,14 @@ export function locate(pageUrl: string): RobotsLocation {
     );
   }
   if (url.hostname === '') throw new InvalidUrlError(pageUrl, 'no host');
-  // URL already lower-cases the host, converts IDN to punycode and drops default ports.
-  const origin = `${url.protocol}//${url.host}`;
+  // URL already lower-cases the host, converts IDN to punycode, reads IPv4 in any form
+  // (`0x7f.1`) as dotted decimal and drops default ports. A name's final dot (the DNS root,
+  // `site.test.`) names the same host: one origin, one robots.txt, one politeness turn.
+  let end = url.hostname.length;
+  while (end > 0 && url.hostname.charCodeAt(end - 1) === 0x2e) end--;
+  const name = url.hostname.slice(0, end);
+  const host = url.port ? `${name}:${url.port}` : name;
+  if (name === '') throw new InvalidUrlError(pageUrl, 'no host');
+  const origin = `${url.protocol}//${host}`;
   return { origin, robotsUrl: `${origin}/robots.txt` };
 }

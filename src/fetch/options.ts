@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, type buildConnector, type Dispatcher } from 'undici';
 import type { CacheEntry, CacheStore } from '../cache/store.ts';
 import { crawlerName, type ProfileName } from '../core/index.ts';
 import type { AddressFilter } from './addresses.ts';
@@ -58,12 +58,15 @@ export interface RobotsClientOptions {
   /**
    * Sends robots.txt requests through this undici dispatcher (a `ProxyAgent`, the crawler's
    * own pool) instead of the client's connections; the caller closes it. Not with
-   * `allowAddress`, which guards the client's own connections only.
+   * `allowAddress`, which cannot see a dispatcher's connections (use `proxy: 'env'`).
    */
   dispatcher?: Dispatcher;
   /**
    * `'env'`: honour `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` (undici's `EnvHttpProxyAgent`).
-   * Default: connect directly. Not with `dispatcher` or `allowAddress`.
+   * Default: connect directly. Not with `dispatcher`. With `allowAddress`, the guard holds
+   * on both paths: direct connections (`NO_PROXY` hosts, redirects to them included) are
+   * checked at the socket, and a host sent to the proxy is resolved here first and refused
+   * when it resolves to a refused address, or does not resolve here.
    */
   proxy?: 'env';
   /**
@@ -109,7 +112,7 @@ export function positive(option: string, value: number, allowZero = false): numb
  * `NO_PROXY`, upper or lower case): read once, so that a later change of the environment
  * does not change where an existing client's requests go.
  */
-export function proxyFromEnvironment(): EnvHttpProxyAgent {
+export function proxyFromEnvironment(connect?: buildConnector.connector): EnvHttpProxyAgent {
   const env = process.env;
   const pick = (name: string): string | undefined => env[name] ?? env[name.toLowerCase()];
   const httpProxy = pick('HTTP_PROXY');
@@ -119,6 +122,8 @@ export function proxyFromEnvironment(): EnvHttpProxyAgent {
     ...(httpProxy ? { httpProxy } : {}),
     ...(httpsProxy ? { httpsProxy } : {}),
     noProxy: noProxy ?? '',
+    // Used for the direct connections only (NO_PROXY hosts): the proxies connect for themselves.
+    ...(connect ? { connect } : {}),
   });
 }
 

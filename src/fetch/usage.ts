@@ -37,7 +37,10 @@ export interface Permission {
 }
 
 export interface UsageAnswer {
+  /** The URL as given. */
   url: string;
+  /** The URL as it is requested, when that is not what was given (see `CheckResult.requestUrl`). */
+  requestUrl?: string;
   /** The crawler names used (the first with a group of its own, for several). */
   agent: string[];
   fetch: Permission;
@@ -47,8 +50,12 @@ export interface UsageAnswer {
   /** W3C TDMRep: the site's tdmrep.json rule, then the page's headers and meta tags. */
   tdm: TdmAnswer;
   robotsTxt: { url: string; status: number; source: 'fetched' | 'cache' | 'stale' };
-  /** The page, when it was fetched (only when robots.txt allows it). */
-  page?: { status: number; error?: string };
+  /**
+   * The page, when it was fetched (only when robots.txt allows it). `refusedHop`: it
+   * redirected to a URL that was not requested, because that URL's own robots.txt disallows
+   * it (or cannot be read now).
+   */
+  page?: { status: number; error?: string; refusedHop?: { url: string; reason: string } };
 }
 
 /** Combines a category's statements; none count for a URL that may not be fetched. */
@@ -74,8 +81,10 @@ export async function usageFor(
   const agents = verdict.agent;
   const robots = state.robots;
   const said: Record<UsageLabel, UsageStatement[]> = { 'train-ai': [], search: [] };
+  // Every rule is matched against the URL as it is requested, as the verdict was.
+  const requested = verdict.requestUrl ?? url;
 
-  const usage = robots?.contentUsage(url, agents);
+  const usage = robots?.contentUsage(requested, agents);
   for (const label of ['train-ai', 'search'] as const) {
     const rule = usage?.decidedBy[label];
     if (rule) {
@@ -107,8 +116,8 @@ export async function usageFor(
   const tdmStatements: TdmStatement[] = [];
   const tdmrepUrl = `${state.location.origin}/.well-known/tdmrep.json`;
   if (verdict.allowed && client.verdict(tdmrepUrl, state, agents).allowed) {
-    const tdmrep = await client.tdmrepFor(url);
-    const rule = tdmrep.file?.match(url);
+    const tdmrep = await client.tdmrepFor(url, { agent: agents });
+    const rule = tdmrep.file?.match(requested);
     if (rule) {
       const source: TdmSource = {
         kind: 'tdmrep',
@@ -127,10 +136,11 @@ export async function usageFor(
   let page: PagePolicyResult | undefined;
   let pageFetch: UsageAnswer['page'];
   if (verdict.allowed) {
-    const response = await client.fetchPage(url);
+    const response = await client.fetchPage(url, undefined, { agent: agents });
     pageFetch = {
       status: response.status,
       ...(response.error ? { error: response.error } : {}),
+      ...(response.refusedHop ? { refusedHop: response.refusedHop } : {}),
     };
     page = await pagePolicy(
       { headers: response.headers, ...(response.body ? { html: response.body } : {}) },
@@ -186,28 +196,35 @@ export async function usageFor(
             : 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
         ...(robotsSource ? { source: robotsSource } : {}),
       }
-    : status === 0 || status >= 400
+    : pageFetch?.refusedHop
       ? {
           may: false,
-          why:
-            status === 0
-              ? `the page could not be fetched (${pageFetch?.error ?? 'no response'})`
-              : `the page answered HTTP ${status}`,
-          source: {
-            kind: 'fetch',
-            text: status === 0 ? (pageFetch?.error ?? 'no response') : `HTTP ${status}`,
-          },
+          why: `not known: ${pageFetch.refusedHop.reason}`,
+          source: { kind: 'fetch', text: pageFetch.refusedHop.reason },
         }
-      : page?.decidedBy.index
+      : status === 0 || status >= 400
         ? {
-            may: page.policy.index,
-            why: page.decidedBy.index.text,
-            source: directiveSource(page.decidedBy.index),
+            may: false,
+            why:
+              status === 0
+                ? `the page could not be fetched (${pageFetch?.error ?? 'no response'})`
+                : `the page answered HTTP ${status}`,
+            source: {
+              kind: 'fetch',
+              text: status === 0 ? (pageFetch?.error ?? 'no response') : `HTTP ${status}`,
+            },
           }
-        : { may: true, why: 'no noindex' };
+        : page?.decidedBy.index
+          ? {
+              may: page.policy.index,
+              why: page.decidedBy.index.text,
+              source: directiveSource(page.decidedBy.index),
+            }
+          : { may: true, why: 'no noindex' };
 
   return {
     url,
+    ...(verdict.requestUrl ? { requestUrl: verdict.requestUrl } : {}),
     agent: [...agents],
     fetch: {
       may: verdict.allowed,

@@ -1,4 +1,10 @@
-import type { VerdictReason, Explanation, RuleMatch, RobotsTxt } from '../core/index.ts';
+import {
+  requestTarget,
+  type VerdictReason,
+  type Explanation,
+  type RuleMatch,
+  type RobotsTxt,
+} from '../core/index.ts';
 import { usedEntry } from '../cache/store.ts';
 import type { RobotsState } from './client.ts';
 import { DEFAULT_POLICY } from './policy.ts';
@@ -15,7 +21,13 @@ export type CheckReason =
 
 /** The answer to "may I fetch this URL", with where it came from. */
 export interface CheckResult {
+  /** The URL as given. */
   url: string;
+  /**
+   * The URL as it will be requested, when that is not what was given (`/a/../private/` is
+   * requested as `/private/`, `/café` as `/caf%C3%A9`): the verdict is about this one.
+   */
+  requestUrl?: string;
   /** The crawler names the groups were matched by. */
   agent: string[];
   /**
@@ -68,7 +80,15 @@ export function agentsFor(
 }
 
 /**
- * The verdict for `url` from a robots.txt state (as `RobotsClient.robotsFor` returns it), with
+ * The URL a verdict for `url` is about: what a crawler requests (`requestTarget`), or `url`
+ * as given when it is no URL a crawler can request.
+ */
+export function requestedUrl(url: string): string {
+  return requestTarget(url)?.url ?? url;
+}
+
+/**
+ * The verdict for `url` (judged as it will be requested: see `requestTarget`) from a robots.txt state (as `RobotsClient.robotsFor` returns it), with
  * Google's rules for a fetch that brought no file: 4xx → no restrictions; server errors →
  * everything disallowed, or no restrictions once they have lasted `unreachableWindow`.
  */
@@ -79,7 +99,7 @@ export function verdictFromState(
   options: {
     now?: number;
     unreachableWindow?: number;
-    /** `state.robots.explain(url, agents)`, when it was computed elsewhere (a worker thread). */
+    /** `state.robots.explain(requestedUrl(url), agents)`, when it was computed elsewhere (a worker thread). */
     explanation?: Explanation;
     /** How several names are read; default `fallback`. */
     agentMode?: AgentMode;
@@ -88,8 +108,10 @@ export function verdictFromState(
   const { entry, source, location } = state;
   const used = usedEntry(entry);
   agents = agentsFor(state.robots, agents, options.agentMode);
+  const target = requestTarget(url);
   const base = {
     url,
+    ...(target?.changed ? { requestUrl: target.url } : {}),
     agent: [...agents],
     robotsUrl: location.robotsUrl,
     source,
@@ -99,7 +121,7 @@ export function verdictFromState(
     ...(entry.error ? { error: entry.error } : {}),
   };
   if (state.robots) {
-    const explanation = options.explanation ?? state.robots.explain(url, agents);
+    const explanation = options.explanation ?? state.robots.explain(target?.url ?? url, agents);
     const { allowed, line, reason, rule } = explanation;
     const cut = line > 0 && line === state.robots.cutLine;
     return {

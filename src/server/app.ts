@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { RedisStore } from '../cache/redis.ts';
 import { usedEntry } from '../cache/store.ts';
-import type { Explanation, ProfileName } from '../core/index.ts';
+import { requestTarget, type Explanation, type ProfileName } from '../core/index.ts';
 import {
   InvalidUrlError,
   RefusedAddressError,
@@ -228,7 +228,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           body: Buffer.from(usedEntry(states[indexes[0]!]!.entry).body ?? '', 'base64'),
           profile: client.profile,
           maxBytes: client.maxBytes,
-          urls: indexes.map((i) => urls[i]!),
+          // The worker explains each URL as it will be requested, as the client's verdicts do.
+          urls: indexes.map((i) => requestTarget(urls[i]!)?.url ?? urls[i]!),
           agents: [...client.agentsFor(states[indexes[0]!]!, agents)],
         });
         indexes.forEach((index, k) => (explanations[index] = found[k]));

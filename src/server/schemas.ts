@@ -31,10 +31,16 @@ const profile = {
   enum: ['google', 'rfc9309', 'legacy'],
   default: 'google',
 } as const;
+const requestUrl = {
+  type: 'string',
+  description:
+    'The URL as it is requested (WHATWG-serialised: dot segments removed, non-ASCII %-encoded...), when that is not the URL given: the verdict is about this one',
+} as const;
 const verdict = {
   type: 'object',
   properties: {
     url: { type: 'string' },
+    requestUrl,
     agent: {
       type: 'array',
       items: { type: 'string' },
@@ -120,6 +126,7 @@ export const usage = {
       type: 'object',
       properties: {
         url: { type: 'string' },
+        requestUrl,
         agent: { type: 'array', items: { type: 'string' } },
         fetch: permission,
         index: permission,
@@ -144,7 +151,16 @@ export const usage = {
         },
         page: {
           type: 'object',
-          properties: { status: { type: 'integer' }, error: { type: 'string' } },
+          properties: {
+            status: { type: 'integer' },
+            error: { type: 'string' },
+            refusedHop: {
+              type: 'object',
+              description:
+                'A redirect target not requested: its own robots.txt disallows it, or cannot be read now',
+              properties: { url: { type: 'string' }, reason: { type: 'string' } },
+            },
+          },
         },
       },
     },

@@ -70,12 +70,14 @@ describe("robots.txt through the crawler's proxy", () => {
     await client.close();
   });
 
-  test('a proxy and the address guard are refused together, with the option named', () => {
+  test('a dispatcher and the address guard are refused together, with the option named', () => {
+    // The guard cannot see a dispatcher's connections; `proxy: 'env'` keeps it (see
+    // test/fetch/request-target.test.ts).
     assert.throws(
       () =>
         new RobotsClient({
           userAgent: 'ExampleBot/1.0',
-          proxy: 'env',
+          dispatcher: new ProxyAgent('http://127.0.0.1:9'),
           allowAddress: isPublicAddress,
         }),
       (error: unknown) => error instanceof InvalidOptionError && /allowAddress/.test(String(error)),

@@ -80,7 +80,8 @@ test('a blocked URL: no page fetch, no preferences', async () => {
 test('a page redirecting into the private network is not followed there', async () => {
   const { status, json } = await usage('/go-inside');
   assert.equal(status, 200);
-  assert.equal(json.page?.status, 0);
+  // The hop is checked first against its own robots.txt, which the guard refuses to fetch.
+  assert.equal(json.page?.refusedHop?.url, `${internal.origin}/page`);
   assert.match(json.page?.error ?? '', /refused|not allowed|private|address/i);
   assert.equal(json.index.may, false);
   assert.equal(json.tdm.reservation, 'unset', 'nothing read from the internal answer');

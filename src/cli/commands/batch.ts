@@ -3,7 +3,13 @@ import { agentsFor, type RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient } from '../fetching.ts';
 import type { Output } from '../output.ts';
-import { isUrl, loadRobots, verdictFrom, type LoadedRobots } from '../robots-source.ts';
+import {
+  isUrl,
+  loadRobots,
+  requestedForm,
+  verdictFrom,
+  type LoadedRobots,
+} from '../robots-source.ts';
 import { robotsOptions, toRecord, type CheckOptions, type CheckRecord } from './check.ts';
 
 interface BatchOptions extends CheckOptions {
@@ -112,9 +118,12 @@ async function againstOne(
         await sink.rejected(url);
         continue;
       }
-      const { allowed, line, reason } = loaded.robots.verdict(url, agent);
-      const rule = line > 0 ? ruleFor(url, line) : '';
-      const json = `{"url":${JSON.stringify(url)},"allowed":${allowed},"line":${line}${rule},"reason":"${reason}"${tail}`;
+      // Judged as it will be requested (`/a/../b` is requested as `/b`).
+      const { checked, requestUrl } = requestedForm(url);
+      const { allowed, line, reason } = loaded.robots.verdict(checked, agent);
+      const rule = line > 0 ? ruleFor(checked, line) : '';
+      const requested = requestUrl ? `,"requestUrl":${JSON.stringify(requestUrl)}` : '';
+      const json = `{"url":${JSON.stringify(url)}${requested},"allowed":${allowed},"line":${line}${rule},"reason":"${reason}"${tail}`;
       const drained = sink.line(allowed, json);
       if (drained) await drained;
     }

@@ -25,6 +25,8 @@ export interface CheckOptions {
 /** One verdict as `--json` prints it (one object per line, in input order); `batch` too. */
 export interface CheckRecord {
   url: string;
+  /** The URL (or path) as it is requested, when that is not what was given: it was judged. */
+  requestUrl?: string;
   allowed: boolean;
   line: number;
   /** The deciding rule, the same object the library and the service give. */
@@ -45,11 +47,13 @@ export function toRecord(
   agent: string[],
   verdict: Pick<SourceVerdict, 'allowed' | 'line' | 'rule' | 'reason' | 'lineCut'> & {
     agent?: string[];
+    requestUrl?: string;
   },
   fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error'>,
 ): CheckRecord {
   return {
     url,
+    ...(verdict.requestUrl ? { requestUrl: verdict.requestUrl } : {}),
     allowed: verdict.allowed,
     line: verdict.line,
     ...(verdict.rule ? { rule: verdict.rule } : {}),
@@ -99,7 +103,8 @@ export function formatVerdict(output: Output, record: CheckRecord): string {
     record.robotsUrl !== undefined
       ? color.dim(`  (${record.robotsUrl} ${record.status || record.error}, ${record.source})`)
       : '';
-  return `${verdict}  ${record.url}  ${why}${fetch}`;
+  const requested = record.requestUrl ? color.yellow(`  (requested as ${record.requestUrl})`) : '';
+  return `${verdict}  ${record.url}${requested}  ${why}${fetch}`;
 }
 
 /** The options every command that reads robots.txt shares. */

@@ -79,42 +79,45 @@ async function fromFile(path: string, options: MetaOptions): Promise<CrawlDecisi
 
 async function fromUrl(url: string, options: MetaOptions): Promise<CrawlDecision> {
   const client = fetchClient({ ...options, profile: 'google' });
-  let robots;
   try {
-    robots = await client.check(url);
-  } catch (error) {
-    throw new CliError((error as Error).message);
+    let robots;
+    try {
+      robots = await client.check(url);
+    } catch (error) {
+      throw new CliError((error as Error).message);
+    }
+    if (!robots.allowed) return await crawlDecision({ robots }, options.agent);
+    // The client's page fetch: each redirect target is checked against its own robots.txt
+    // before it is requested.
+    const response = await client.fetchPage(url, undefined, { agent: options.agent });
+    if (response.refusedHop) {
+      return {
+        fetch: false,
+        index: false,
+        follow: false,
+        reasons: [`${url} redirects; ${response.refusedHop.reason}`],
+        robots,
+      };
+    }
+    if (response.status === 0) throw new CliError(`cannot fetch ${url}: ${response.error}`);
+    const decision = await crawlDecision(
+      { robots, headers: response.headers, ...(response.body ? { html: response.body } : {}) },
+      options.agent,
+    );
+    if (response.status >= 200 && response.status < 300) return decision;
+    // An error page is not indexed, whatever its tags say.
+    return {
+      ...decision,
+      index: false,
+      follow: false,
+      reasons: [
+        `the page answered HTTP ${response.status}: search engines do not index error pages, nor follow their links`,
+        ...decision.reasons,
+      ],
+    };
   } finally {
     await client.close();
   }
-  if (!robots.allowed) return crawlDecision({ robots }, options.agent);
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: { 'user-agent': options.userAgent },
-      signal: AbortSignal.timeout(options.timeout),
-    });
-  } catch (error) {
-    throw new CliError(
-      `cannot fetch ${url}: ${(error as Error).cause ?? (error as Error).message}`,
-    );
-  }
-  const decision = await crawlDecision(
-    { robots, headers: response.headers, ...(response.body ? { html: response.body } : {}) },
-    options.agent,
-  );
-  await response.body?.cancel().catch(() => {});
-  if (response.ok) return decision;
-  // An error page is not indexed, whatever its tags say.
-  return {
-    ...decision,
-    index: false,
-    follow: false,
-    reasons: [
-      `the page answered HTTP ${response.status}: search engines do not index error pages, nor follow their links`,
-      ...decision.reasons,
-    ],
-  };
 }
 
 const SHOWN: PolicyField[] = [
