@@ -42,6 +42,26 @@ interface ProxyConfigurationLike {
   newUrl(): Promise<string | undefined>;
 }
 
+/** What of a Playwright page the navigation guard uses. */
+interface PageLike {
+  mainFrame(): unknown;
+  route(
+    url: string,
+    handler: (
+      route: {
+        fetch(options: { maxRedirects: number }): Promise<{
+          status(): number;
+          headers(): Record<string, string>;
+        }>;
+        fulfill(options: { response: unknown }): Promise<void>;
+        abort(code: string): Promise<void>;
+        fallback(): Promise<void>;
+      },
+      request: { isNavigationRequest(): boolean; frame(): unknown; url(): string },
+    ) => Promise<void>,
+  ): Promise<void>;
+}
+
 /** What of got's options the redirect check touches. */
 interface GotOptionsLike {
   hooks?: { beforeRedirect?: unknown[] };
@@ -132,6 +152,32 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
             ...(hooks.beforeRedirect ?? []),
             (next: { url?: URL | string }) => this.#checkRedirect(context.request, next.url),
           ];
+        });
+      }
+      // Browser crawlers (Playwright): the page's own navigation is fetched through a route
+      // without following redirects, so a redirect's target is checked before the browser
+      // is sent there. Playwright routes no redirect hop, so the browser follows an allowed
+      // target's own redirects unchecked (README, "What is covered").
+      if (Array.isArray(before) && typeof self['browserPool'] === 'object') {
+        before.push(async (context: { request: Request; page?: PageLike }) => {
+          const page = context.page;
+          if (!page || typeof page.route !== 'function') return;
+          await page.route('**/*', async (route, routed) => {
+            if (!routed.isNavigationRequest() || routed.frame() !== page.mainFrame()) {
+              return route.fallback();
+            }
+            const response = await route.fetch({ maxRedirects: 0 });
+            const location = response.headers()['location'];
+            if (response.status() >= 300 && response.status() < 400 && location) {
+              try {
+                await this.#checkRedirect(context.request, new URL(location, routed.url()));
+              } catch (error) {
+                this.log.warning(`repkit: ${(error as Error).message}`);
+                return route.abort('blockedbyclient');
+              }
+            }
+            return route.fulfill({ response });
+          });
         });
       }
       // Crawlers that navigate (HttpCrawler, CheerioCrawler, PlaywrightCrawler...) report

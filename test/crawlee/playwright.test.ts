@@ -63,3 +63,38 @@ test('PlaywrightCrawler: disallowed never loaded, allowed loaded, a 429 pauses t
   const busyAt = loaded.find((l) => l.path === '/busy')!.at;
   assert.ok(busyAt - pausedAt >= 1_800, `retried ${busyAt - pausedAt} ms after the 429`);
 });
+
+test('PlaywrightCrawler: a navigation redirecting into a disallowed path is not followed', async () => {
+  const site = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      return void res.writeHead(200).end('User-agent: *\nDisallow: /private/\n');
+    }
+    if (req.url === '/in') return void res.writeHead(302, { location: '/private/x' }).end();
+    if (req.url === '/dots') return void res.writeHead(302, { location: '/a/../private/y' }).end();
+    if (req.url === '/fine') return void res.writeHead(301, { location: '/open' }).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>`);
+  });
+  servers.push(site);
+  const Crawler = withRepkitRobots(PlaywrightCrawler, { userAgent: 'ExampleBot/1.0' });
+  const loaded: string[] = [];
+  const failed: string[] = [];
+  const crawler = new Crawler(
+    {
+      respectRobotsTxtFile: true,
+      maxRequestRetries: 1,
+      launchContext: {
+        launcher: chromium,
+        launchOptions: { executablePath: '/usr/bin/chromium', headless: true },
+      },
+      requestHandler: async ({ page }) => void loaded.push(new URL(page.url()).pathname),
+      failedRequestHandler: async ({ request }) => void failed.push(new URL(request.url).pathname),
+    },
+    new Configuration({ persistStorage: false, purgeOnStart: true }),
+  );
+  await crawler.run(['/in', '/dots', '/fine'].map((p) => `${site.origin}${p}`));
+  assert.deepEqual(loaded, ['/open']);
+  assert.deepEqual(failed.sort(), ['/dots', '/in']);
+  const paths = site.requests.map((r) => r.path);
+  assert.ok(!paths.some((p) => p.startsWith('/private/')), paths.join());
+  assert.equal(paths.filter((p) => p === '/in').length, 1, 'not retried');
+});
