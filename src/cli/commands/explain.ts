@@ -79,6 +79,7 @@ function printExplanation(
   const ruleText = (m: RuleMatch) =>
     `line ${String(m.line).padEnd(4)} ${m.kind.padEnd(8)} ${m.value}${m.aliasOf !== undefined ? ` (matched as ${m.pattern}: index.html also allows the directory)` : ''}  length ${m.length}`;
   row('url', url);
+  if (verdict.requestUrl) row('requested', `${verdict.requestUrl}  (as an HTTP client sends it)`);
   row('agent', agent.join(', '));
   row('robots', label + (fetchState ? `  (${fetchState})` : ''));
   const e = verdict.explanation;
