@@ -53,7 +53,7 @@ export interface SourceVerdict {
  * A path (`/a/../b`) is requested as its site's URL would be (`/b`).
  */
 export function requestedForm(given: string): { checked: string; requestUrl?: string } {
-  const path = given.startsWith('/');
+  const path = given.charCodeAt(0) === 0x2f; // `startsWith` costs more than the check here
   const target = requestTarget(path ? `http://h${given}` : given);
   if (!target) return { checked: given };
   const checked = path ? target.path : target.url;

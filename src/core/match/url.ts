@@ -64,6 +64,10 @@ const REQUESTABLE = new Set(['http:', 'https:', 'ftp:']);
  * Undefined for a string that is not an absolute http, https or ftp URL with a host.
  */
 export function requestTarget(url: string): RequestTarget | undefined {
+  url = String(url);
+  // Most URLs a crawler meets are serialised already: one scan says so, without a parse.
+  const pathStart = serialisedPathStart(url);
+  if (pathStart > 0) return { url, path: url.slice(pathStart), changed: false };
   let parsed: URL;
   try {
     parsed = new URL(String(url));
@@ -78,4 +82,93 @@ export function requestTarget(url: string): RequestTarget | undefined {
     path,
     changed: path !== pathParamsQuery(String(url)),
   };
+}
+
+/**
+ * Where the path starts in a URL the WHATWG parser would give back unchanged, or -1 when
+ * that is not sure (then the URL is parsed). Sure means: `http://` or `https://`, a host of
+ * lower-case letters, digits, `-` and `.` whose last label starts with a letter (so it is no
+ * IPv4 address in another form) and is not punycode, a port with no leading zero that is not
+ * the scheme's default, then a path of characters the parser keeps, with no `.` or `..`
+ * segment and no `%2e`, and a query, if any, that is not empty and keeps its characters too.
+ * No fragment, no user info. Anything else goes the slow way.
+ */
+function serialisedPathStart(url: string): number {
+  const n = url.length;
+  // `http://` or `https://`, read by hand (`startsWith` is a slow call here).
+  if (
+    codeAt(url, 0) !== 0x68 ||
+    codeAt(url, 1) !== 0x74 ||
+    codeAt(url, 2) !== 0x74 ||
+    codeAt(url, 3) !== 0x70
+  )
+    return -1;
+  const https = codeAt(url, 4) === 0x73;
+  let i = https ? 5 : 4;
+  if (codeAt(url, i) !== 0x3a || codeAt(url, i + 1) !== 0x2f || codeAt(url, i + 2) !== 0x2f)
+    return -1;
+  i += 3;
+  const hostStart = i;
+  let labelStart = i;
+  for (; i < n; i++) {
+    const c = url.charCodeAt(i);
+    // No punycode label (`xn--`): the parser checks it and may refuse the URL.
+    if (
+      i === labelStart &&
+      c === 0x78 &&
+      codeAt(url, i + 1) === 0x6e &&
+      codeAt(url, i + 2) === 0x2d
+    )
+      return -1;
+    if (c === 0x2e) {
+      // No empty label, none over DNS's 63 characters.
+      if (i === labelStart || i - labelStart > 63) return -1;
+      labelStart = i + 1;
+    } else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) break;
+  }
+  // The last label starts with a letter (else it may be an IPv4 address in another form).
+  if (labelStart >= i || i - labelStart > 63 || i - hostStart > 253) return -1;
+  const first = url.charCodeAt(labelStart);
+  if (!(first >= 0x61 && first <= 0x7a)) return -1;
+  if (codeAt(url, i) === 0x3a) {
+    const portStart = ++i;
+    while (i < n && url.charCodeAt(i) >= 0x30 && url.charCodeAt(i) <= 0x39) i++;
+    const port = url.slice(portStart, i);
+    if (port.length === 0 || port.length > 5 || port.charCodeAt(0) === 0x30) return -1;
+    if (Number(port) > 65535 || port === (https ? '443' : '80')) return -1;
+  }
+  const pathStart = i;
+  if (codeAt(url, i) !== 0x2f) return -1;
+  let inQuery = false;
+  for (; i < n; i++) {
+    const c = url.charCodeAt(i);
+    if (c < 0x80 && KEPT[c] === 1) continue;
+    if (c === 0x2f) {
+      // A `.` or `..` segment is removed.
+      if (inQuery || codeAt(url, i + 1) !== 0x2e) continue;
+      const dots = codeAt(url, i + 2) === 0x2e ? 2 : 1;
+      const after = codeAt(url, i + 1 + dots);
+      if (after === -1 || after === 0x2f || after === 0x3f) return -1;
+    } else if (c === 0x3f) {
+      if (i === n - 1) return -1; // an empty query is not sent
+      inQuery = true;
+    } else if (c === 0x25) {
+      // `%2e` is a dot to the parser (`/%2e%2e/` is a `..` segment).
+      if (codeAt(url, i + 1) === 0x32 && (codeAt(url, i + 2) | 0x20) === 0x65) return -1;
+    } else if (c !== 0x27 || inQuery) {
+      return -1; // `'` is kept in a path and encoded in a special URL's query
+    }
+  }
+  return pathStart;
+}
+
+/** The character code at `k`, or -1 past the end: a read past the end makes the engine drop its fast code. */
+function codeAt(text: string, k: number): number {
+  return k < text.length ? text.charCodeAt(k) : -1;
+}
+
+/** 1 for the letters, digits and marks the WHATWG parser keeps as they are in a path and a query. */
+const KEPT = new Uint8Array(0x80);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@') {
+  KEPT[c.charCodeAt(0)] = 1;
 }
