@@ -7,3 +7,4 @@ export {
   type Lease,
 } from './store.ts';
 export { MemoryStore, type MemoryStoreOptions } from './memory.ts';
+export { redactUrl } from './redact.ts';

@@ -16,7 +16,7 @@ import {
   type CheckReason,
   type RobotsState,
 } from '../fetch/index.ts';
-import { usedEntry } from '../cache/store.ts';
+import { usedEntry } from '../cache/index.ts';
 import { CliError } from './errors.ts';
 import { fetchClient } from './fetching.ts';
 

@@ -3,8 +3,9 @@
  * APIs: the same code runs in Node, browsers, Workers and Deno.
  */
 export { parse, type ParseOptions } from './parse.ts';
-export { tokenizeBody, DEFAULT_MAX_BYTES, type RobotsBody } from './parse/body.ts';
-export { RobotsTxt } from './robots.ts';
+export { tokenizeBody, DEFAULT_MAX_BYTES, type RobotsBody } from './tokens/body.ts';
+export { RobotsTxt } from './answers/robots-txt.ts';
+export { describeSource, type UsageSource } from './answers/usage-source.ts';
 export {
   USAGE_LABELS,
   statementPreferences as usagePreferences,
@@ -21,26 +22,32 @@ export type {
   VerdictReason,
   AgentNote,
 } from './match/verdicts.ts';
-export type { Group } from './parse/groups.ts';
-export type { Rule } from './parse/tables.ts';
-export type { Extra, RequestRate, CleanParam, ContentSignals } from './parse/extras.ts';
-export type { ProfileName } from './match/profiles/index.ts';
+export type { Group } from './model/groups.ts';
+export type { Rule } from './model/tables.ts';
+export type { Extra, RequestRate, CleanParam, ContentSignals } from './model/extras.ts';
+export type { ProfileName } from './profiles/index.ts';
 export {
   productToken,
   isValidProductToken,
   isGlobalAgent,
   crawlerName,
   type CrawlerName,
-} from './agents.ts';
+} from './agents/names.ts';
 export { pathParamsQuery, requestTarget, type RequestTarget } from './match/url.ts';
 export { googleEscape } from './match/pattern.ts';
+export {
+  parseList as parseStructuredList,
+  parseDictionary as parseStructuredDictionary,
+  type SfItem,
+  type SfListMember,
+} from './match/structured-fields.ts';
 export {
   MAX_LINE_BYTES,
   type Directive,
   type DirectiveKind,
   type LineInfo,
   type TokenHandler,
-} from './parse/tokenizer.ts';
+} from './tokens/tokenizer.ts';
 export { RepkitError, InvalidInputError } from './errors.ts';
 export {
   lint,

@@ -1,15 +1,15 @@
 import { InvalidInputError } from './errors.ts';
-import { PROFILES, type ProfileName } from './match/profiles/index.ts';
+import { PROFILES, type ProfileName } from './profiles/index.ts';
 import {
   cutsInsideLine,
   DEFAULT_MAX_BYTES,
   toLimitedByteString,
   type RobotsBody,
-} from './parse/body.ts';
-import { bytesToByteString, NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './parse/bytes.ts';
-import { GroupBuilder } from './parse/groups.ts';
-import { LARGE_BODY, Source } from './parse/source.ts';
-import { RobotsTxt } from './robots.ts';
+} from './tokens/body.ts';
+import { bytesToByteString, NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './text/bytes.ts';
+import { GroupBuilder } from './model/groups.ts';
+import { LARGE_BODY, Source } from './text/source.ts';
+import { RobotsTxt } from './answers/robots-txt.ts';
 
 export interface ParseOptions {
   /** `google` (default), `rfc9309` or `legacy`: see the README for the differences. */

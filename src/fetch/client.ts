@@ -1,5 +1,5 @@
-import { MemoryStore } from '../cache/memory.ts';
-import { usedEntry, type CacheEntry, type CacheStore, type Lease } from '../cache/store.ts';
+import { MemoryStore } from '../cache/index.ts';
+import { usedEntry, type CacheEntry, type CacheStore, type Lease } from '../cache/index.ts';
 import {
   DEFAULT_MAX_BYTES,
   parse,
@@ -13,9 +13,10 @@ import {
 import { ANY_ADDRESS } from './addresses.ts';
 import { InvalidOptionError, InvalidUrlError, isRefusedAddressError } from './errors.ts';
 import { HostResolver } from './resolver.ts';
-import { agentsFor, verdictFromState, type AgentMode, type CheckResult } from './verdict.ts';
+import { agentsFor, verdictFromState, type CheckResult } from './verdict.ts';
+import type { AgentMode } from './state.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
-import { locate, type RobotsLocation } from './location.ts';
+import { locate } from './location.ts';
 import { entryFromFetch } from './entries.ts';
 import { ParsedFiles, type HotEntry } from './parsed-files.ts';
 import {
@@ -27,6 +28,8 @@ import {
 } from './options.ts';
 
 export type { FetchReport, RobotsClientOptions } from './options.ts';
+export type { RobotsState, TdmrepState } from './state.ts';
+import type { RobotsState, TdmrepState } from './state.ts';
 import { usageFor, type UsageAnswer } from './usage.ts';
 import {
   DEFAULT_POLITENESS,
@@ -37,15 +40,6 @@ import {
   type Turn,
 } from './politeness.ts';
 import { DEFAULT_POLICY, type CachePolicy } from './policy.ts';
-
-/** An origin's TDMRep file as the client holds it. */
-export interface TdmrepState {
-  /** `scheme://host[:port]/.well-known/tdmrep.json`. */
-  url: string;
-  entry: CacheEntry;
-  /** The parsed file, when one was served (2xx, or a stale good copy). */
-  file?: TdmrepFile;
-}
 
 /** Bytes of a tdmrep.json read (real ones are a few hundred). */
 const TDMREP_MAX_BYTES = 64 * 1024;
@@ -59,15 +53,6 @@ const PAGE_RULE_HEADERS = [
   'tdm-reservation',
   'tdm-policy',
 ] as const;
-
-/** A robots.txt as the client holds it for one origin. */
-export interface RobotsState {
-  location: RobotsLocation;
-  entry: CacheEntry;
-  source: CheckResult['source'];
-  /** The parsed file behind the verdicts, when there is one (`ok`, or a stale good copy). */
-  robots?: RobotsTxt;
-}
 
 /**
  * Fetches, caches and applies robots.txt the way Google does, one origin at a time:

@@ -1,4 +1,4 @@
-import type { CacheEntry } from '../cache/store.ts';
+import type { CacheEntry } from '../cache/index.ts';
 import type { FetchOutcome } from './http.ts';
 import { freshLifetime, parseRetryAfter, retryDelay, type CachePolicy } from './policy.ts';
 

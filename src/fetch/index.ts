@@ -26,7 +26,7 @@ export {
   type Permission,
 } from './usage.ts';
 export type { FetchOutcome } from './http.ts';
-export { describeSource } from './usage-source.ts';
+export { describeSource } from '../core/index.ts';
 export { DEFAULT_POLITENESS, type PolitenessPolicy, type Turn } from './politeness.ts';
 export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';
 export {

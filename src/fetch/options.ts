@@ -1,12 +1,12 @@
 import type { LookupFunction } from 'node:net';
 import { EnvHttpProxyAgent, type buildConnector, type Dispatcher } from 'undici';
-import type { CacheEntry, CacheStore } from '../cache/store.ts';
+import type { CacheEntry, CacheStore } from '../cache/index.ts';
 import { crawlerName, type ProfileName } from '../core/index.ts';
 import type { AddressFilter } from './addresses.ts';
 import { InvalidOptionError } from './errors.ts';
 import type { PolitenessPolicy } from './politeness.ts';
 import type { CachePolicy } from './policy.ts';
-import type { AgentMode } from './verdict.ts';
+import type { AgentMode } from './state.ts';
 
 export interface RobotsClientOptions {
   /** Sent as the User-Agent header; its product token is the crawler name (`ExampleBot/1.0` → `ExampleBot`). */

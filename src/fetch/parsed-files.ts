@@ -1,4 +1,4 @@
-import { usedEntry, type CacheEntry } from '../cache/store.ts';
+import { usedEntry, type CacheEntry } from '../cache/index.ts';
 import type { RobotsTxt } from '../core/index.ts';
 
 /** An origin's entry in use, with its parsed file. */

@@ -3,8 +3,8 @@
  * Crawl-delay and pushed out by 429/503 `Retry-After`. A store that keeps turns (MemoryStore,
  * RedisStore) keeps them for all its users; otherwise they are kept in this process.
  */
-import { MemoryStore } from '../cache/memory.ts';
-import type { CacheStore } from '../cache/store.ts';
+import { MemoryStore } from '../cache/index.ts';
+import type { CacheStore } from '../cache/index.ts';
 import { DAY, MINUTE, SECOND, parseRetryAfter } from './policy.ts';
 
 /** How turns are spaced and how long a host is left alone after it asks for a pause. */

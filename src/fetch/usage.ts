@@ -13,10 +13,13 @@ import {
   type UsagePreference,
 } from '../core/index.ts';
 import { pagePolicy, type AppliedDirective, type PagePolicyResult } from '../meta/index.ts';
-import type { RobotsClient } from './client.ts';
-import type { UsageSource } from './usage-source.ts';
+import type { FetchOutcome } from './http.ts';
+import type { RobotsState, TdmrepState } from './state.ts';
+import type { CheckResult } from './verdict.ts';
 
-export type { UsageSource } from './usage-source.ts';
+import type { UsageSource } from '../core/index.ts';
+
+export type { UsageSource } from '../core/index.ts';
 
 export interface UsageStatement {
   preference: UsagePreference;
@@ -69,9 +72,31 @@ function decide(statements: UsageStatement[], fetchable: boolean): UsageDecision
   return { preference, statements };
 }
 
+/** What of a `RobotsClient` the usage answer asks (the client passes itself). */
+export interface UsageClient {
+  robotsFor(url: string): Promise<RobotsState>;
+  names(agent?: string | readonly string[]): {
+    agents: readonly string[];
+    notes: readonly string[];
+  };
+  verdict(
+    url: string,
+    state: RobotsState,
+    agents?: readonly string[],
+    explanation?: undefined,
+    agentNotes?: readonly string[],
+  ): CheckResult;
+  tdmrepFor(url: string, options?: { agent?: string | readonly string[] }): Promise<TdmrepState>;
+  fetchPage(
+    url: string,
+    maxBytes?: number,
+    options?: { agent?: string | readonly string[] },
+  ): Promise<FetchOutcome>;
+}
+
 /** The combined answer; see `RobotsClient.usage`. */
 export async function usageFor(
-  client: RobotsClient,
+  client: UsageClient,
   url: string,
   names?: string | readonly string[],
 ): Promise<UsageAnswer> {

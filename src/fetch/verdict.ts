@@ -5,8 +5,10 @@ import {
   type RuleMatch,
   type RobotsTxt,
 } from '../core/index.ts';
-import { usedEntry } from '../cache/store.ts';
-import type { RobotsState } from './client.ts';
+import { usedEntry } from '../cache/index.ts';
+import type { AgentMode, FetchSource, RobotsState } from './state.ts';
+
+export type { AgentMode } from './state.ts';
 import { DEFAULT_POLICY } from './policy.ts';
 
 /** Why a URL got its verdict: the core's reasons, or what the fetch came to. */
@@ -38,7 +40,7 @@ export interface CheckResult {
   allowed: boolean;
   robotsUrl: string;
   /** `fetched`: this call (or one it joined) fetched the file; `cache`: a fresh copy; `stale`: an older good copy, used because fetching fails. */
-  source: 'fetched' | 'cache' | 'stale';
+  source: FetchSource;
   /** HTTP status of the robots.txt the verdict is based on; 0 when none arrived. */
   status: number;
   /** The deciding line (0 for none), as `explain()` gives it. */
@@ -58,13 +60,6 @@ export interface CheckResult {
    */
   lineCut?: true;
 }
-
-/**
- * How several crawler names are read. `fallback`: in order, the first name a group of the
- * file names decides, else `*` (Google's crawler families: `Googlebot-Image`, then
- * `Googlebot`). `merged`: the groups of every name apply together, as one crawler.
- */
-export type AgentMode = 'fallback' | 'merged';
 
 /** The names a file's verdicts are made for (all of them when none has a group of its own). */
 export function agentsFor(

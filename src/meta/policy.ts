@@ -18,24 +18,13 @@ import {
   type PolicyField,
 } from './directives.ts';
 import { robotsTagDirectives } from './robots-tag.ts';
+import type { DirectiveSource } from './directive-source.ts';
 import { MAX_HEAD_CHARS, readHeadMetas, type HeadRead, type HtmlInput } from './html.ts';
 
 /** Response headers: a `Headers` object or a plain record (values may repeat as arrays). */
 export type HeadersInput = Headers | Record<string, string | readonly string[] | undefined>;
 
-/** Where a directive was written. */
-export interface DirectiveSource {
-  kind: 'meta' | 'header';
-  /** The meta name (`robots`, `googlebot`) or the crawler named in the header; `*` when generic. */
-  agent: string;
-  /** The directive as written. */
-  text: string;
-  /** `meta`: the line of the tag; `header`: which value of its field (1-based). */
-  line?: number;
-  header?: number;
-  /** The header field: `Robots-Tag` (draft-illyes-repext); X-Robots-Tag when absent. */
-  field?: 'Robots-Tag';
-}
+export type { DirectiveSource } from './directive-source.ts';
 
 export interface AppliedDirective extends DirectiveSource {
   name: string;

@@ -4,8 +4,8 @@
  * `Robots-Tag: *;nosnippet, ExampleBot;noindex`. All its rules are restrictive, so they join
  * the meta tags' and X-Robots-Tag's, and the most restrictive wins as before.
  */
-import { parseList } from '../core/match/structured-fields.ts';
-import type { DirectiveSource } from './policy.ts';
+import { parseStructuredList as parseList } from '../core/index.ts';
+import type { DirectiveSource } from './directive-source.ts';
 
 /** The least parsing limit the draft allows, and the one used: 8 KiB of the field. */
 export const ROBOTS_TAG_LIMIT = 8 * 1024;

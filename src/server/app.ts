@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import swagger from '@fastify/swagger';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import type { RedisStore } from '../cache/redis.ts';
-import { usedEntry } from '../cache/store.ts';
+import type { RedisStore } from '../cache/redis-entry.ts';
+import { usedEntry } from '../cache/index.ts';
 import { requestTarget, type Explanation, type ProfileName } from '../core/index.ts';
 import {
   InvalidUrlError,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { MemoryStore } from '../cache/memory.ts';
-import { RedisStore } from '../cache/redis.ts';
+import { MemoryStore } from '../cache/index.ts';
+import { RedisStore } from '../cache/redis-entry.ts';
 import {
   isPublicAddress,
   REPKIT_USER_AGENT,

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from '../../src/core/index.ts';
-import { PROFILES } from '../../src/core/match/profiles/index.ts';
+import { PROFILES } from '../../src/core/profiles/index.ts';
 import { parseBytes, parseDecoded } from '../../src/core/parse.ts';
 import { googleOracle } from '../helpers/google-oracle.ts';
 import { SHARED } from '../helpers/shared.ts';

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { snapshot } from '../helpers/parsed.ts';
 import { parse, type RobotsTxt } from '../../src/core/index.ts';
-import { LARGE_BODY } from '../../src/core/parse/source.ts';
+import { LARGE_BODY } from '../../src/core/text/source.ts';
 
 const utf8 = new TextEncoder();
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parse } from '../../src/core/index.ts';
-import { PROFILES, type ProfileName } from '../../src/core/match/profiles/index.ts';
+import { PROFILES, type ProfileName } from '../../src/core/profiles/index.ts';
 
 const pathChar = fc.constantFrom('/', 'a', 'b', '.', '*', '$', '?', '=', '%', '4', '1', 'é', ':');
 const pathish = fc.array(pathChar, { maxLength: 8 }).map((cs) => cs.join(''));

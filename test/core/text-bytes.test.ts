@@ -14,9 +14,9 @@ import {
   portableByteString,
   replaceLoneSurrogates,
   wellFormed,
-} from '../../src/core/parse/bytes.ts';
+} from '../../src/core/text/bytes.ts';
 import { MAX_LINE_BYTES, parse, tokenizeBody } from '../../src/core/index.ts';
-import { PROFILES } from '../../src/core/match/profiles/index.ts';
+import { PROFILES } from '../../src/core/profiles/index.ts';
 import { parseBytes, parseDecoded } from '../../src/core/parse.ts';
 
 const utf8 = new TextEncoder();

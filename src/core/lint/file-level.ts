@@ -3,8 +3,8 @@
  * served as robots.txt has no rule Google can use, and is one error rather than a warning
  * on every line.
  */
-import type { Diagnostic, DiagnosticCode } from './lint.ts';
-import type { Add } from './lint.ts';
+import type { Diagnostic, DiagnosticCode } from './types.ts';
+import type { Add } from './types.ts';
 
 /** Codes that say the whole file is not a robots.txt. */
 const FILE_LEVEL: ReadonlySet<DiagnosticCode> = new Set([

@@ -1,6 +1,6 @@
-import { displayText } from '../parse/bytes.ts';
-import type { ParsedFile } from '../parse/groups.ts';
-import type { Add } from './lint.ts';
+import { displayText } from '../text/bytes.ts';
+import type { ParsedFile } from '../model/groups.ts';
+import type { Add } from './types.ts';
 import { splitRule } from '../match/content-usage.ts';
 import { literalPrefix } from '../match/pattern.ts';
 

@@ -1,19 +1,20 @@
-import { isGlobalAgent, productToken } from '../agents.ts';
-import { GroupBuilder } from '../parse/groups.ts';
+import type { Add, Diagnostic, DiagnosticCode, LintReport, Severity } from './types.ts';
+import { isGlobalAgent, productToken } from '../agents/names.ts';
+import { GroupBuilder } from '../model/groups.ts';
 import { checkGroups } from './lint-groups.ts';
 import { checkUsageLine } from './usage-lines.ts';
 import { checkWholeFile, fileRank, withoutLineNoise } from './file-level.ts';
-import { PROFILES } from '../match/profiles/index.ts';
-import { byteStringToBytes, displayText } from '../parse/bytes.ts';
+import { PROFILES } from '../profiles/index.ts';
+import { byteStringToBytes, displayText } from '../text/bytes.ts';
 import {
   DEFAULT_MAX_BYTES,
   cutsInsideLine,
   toLimitedByteString,
   tokenizeBody,
   type RobotsBody,
-} from '../parse/body.ts';
-import { Source } from '../parse/source.ts';
-import { tokenize, type Directive, type LineInfo } from '../parse/tokenizer.ts';
+} from '../tokens/body.ts';
+import { Source } from '../text/source.ts';
+import { tokenize, type Directive, type LineInfo } from '../tokens/tokenizer.ts';
 
 /**
  * A linter in the style of Google's robots.txt report (reporting_robots.cc): what Google
@@ -21,61 +22,7 @@ import { tokenize, type Directive, type LineInfo } from '../parse/tokenizer.ts';
  * the same tokenizer the matcher uses, so it reports exactly what the matcher sees.
  */
 
-export type Severity = 'error' | 'warning' | 'info';
-
-/** Stable diagnostic codes (tools may match on them). */
-export type DiagnosticCode =
-  | 'bom'
-  | 'invalid-utf8'
-  | 'html-content'
-  | 'utf-16'
-  | 'binary-content'
-  | 'line-cut-by-limit'
-  | 'line-too-long'
-  | 'nul-byte'
-  | 'unparsable-line'
-  | 'missing-colon'
-  | 'typo'
-  | 'key-suffix'
-  | 'rule-outside-group'
-  | 'ignored-by-google'
-  | 'unsupported-directive'
-  | 'unknown-key'
-  | 'path-not-absolute'
-  | 'dollar-not-at-end'
-  | 'shadowed-rule'
-  | 'duplicate-rule'
-  | 'empty-user-agent'
-  | 'user-agent-token'
-  | 'user-agent-unmatchable'
-  | 'merged-user-agents'
-  | 'group-without-rules'
-  | 'relative-sitemap'
-  | 'content-past-limit'
-  | 'content-usage-invalid'
-  | 'content-usage-unreachable'
-  | 'split-group'
-  | 'content-signal-invalid';
-
-export interface Diagnostic {
-  readonly code: DiagnosticCode;
-  readonly severity: Severity;
-  /** 1-based line, as Google counts lines. */
-  readonly line: number;
-  /** 1-based column in bytes. */
-  readonly column: number;
-  readonly message: string;
-  /** Other lines the diagnostic refers to (the rule that shadows, the merged user-agent...). */
-  readonly related?: readonly number[];
-}
-
-export interface LintReport {
-  /** In line order. */
-  readonly diagnostics: readonly Diagnostic[];
-  readonly errors: number;
-  readonly warnings: number;
-  readonly infos: number;
-}
+export type { Severity, DiagnosticCode, Diagnostic, LintReport, Add } from './types.ts';
 
 const SEVERITY: Record<DiagnosticCode, Severity> = {
   bom: 'info',
@@ -242,14 +189,6 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
     infos: count('info'),
   };
 }
-
-export type Add = (
-  code: DiagnosticCode,
-  line: number,
-  column: number,
-  message: string,
-  related?: number[],
-) => void;
 
 function checkKey(d: Directive, add: Add): void {
   const key = displayText(d.key);

@@ -5,7 +5,7 @@
  */
 import { splitRule, USAGE_LABELS } from '../match/content-usage.ts';
 import { parseDictionary } from '../match/structured-fields.ts';
-import type { Add } from './lint.ts';
+import type { Add } from './types.ts';
 
 export function checkUsageLine(
   key: string,

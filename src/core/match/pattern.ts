@@ -1,4 +1,4 @@
-import type { ByteString } from '../parse/bytes.ts';
+import type { ByteString } from '../text/bytes.ts';
 
 const HEX = '0123456789ABCDEF';
 

@@ -1,6 +1,6 @@
 import { charSet, LONG_PATH, matchesPattern, type CharSet } from './wildcard.ts';
 import { literalPrefix } from './pattern.ts';
-import type { RuleTable } from '../parse/tables.ts';
+import type { IndexedRules } from './indexed-rules.ts';
 
 /** Below this many rules a linear scan beats sorting, and needs no memory of its own. */
 const LINEAR_LIMIT = 16;
@@ -43,11 +43,11 @@ export class RuleIndex {
 
   /**
    * @param ids entry ids, or a `[first, end)` range of plain rule ids.
-   * @param plainInPlace the profile keeps plain values as they are (see `RuleTable.matchInPlace`):
+   * @param plainInPlace the profile keeps plain values as they are (see `IndexedRules.matchInPlace`):
    *   until the index is sorted they are matched where they stand, and make no pattern.
    */
   constructor(
-    private readonly table: RuleTable,
+    private readonly table: IndexedRules,
     ids: readonly number[] | readonly [number, number, 'range'],
     private readonly plainInPlace: boolean,
   ) {

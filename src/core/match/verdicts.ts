@@ -1,4 +1,5 @@
-import type { ProfileName } from './profiles/index.ts';
+/** Which interpretation of robots.txt to apply (see `src/core/profiles/`). */
+export type ProfileName = 'google' | 'rfc9309' | 'legacy';
 
 /** One crawler name, or several that act as one crawler (any of them selects a group). */
 export type UserAgent = string | readonly string[];

@@ -3,7 +3,7 @@
  * `/.well-known/tdmrep.json` (rules by path), the `tdm-reservation` / `tdm-policy` response
  * headers and `<meta name="tdm-reservation">` tags. Pure: fetching is the fetch layer's.
  */
-import { utf8ByteString } from '../parse/bytes.ts';
+import { utf8ByteString } from '../text/bytes.ts';
 import { rfc9309Normalize } from '../match/pattern.ts';
 import { pathParamsQuery } from '../match/url.ts';
 import { matchesPattern } from '../match/wildcard.ts';

@@ -1,7 +1,7 @@
-import type { ByteString } from './bytes.ts';
+import type { ByteString } from '../text/bytes.ts';
 import { IntColumn } from './columns.ts';
-import { rangeTokenizer, type Directive } from './tokenizer.ts';
-import type { Source } from './source.ts';
+import { rangeTokenizer, type Directive } from '../tokens/tokenizer.ts';
+import type { Source } from '../text/source.ts';
 
 /**
  * Lines Google ignores but other crawlers read (crawl-delay, request-rate, host,

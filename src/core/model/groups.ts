@@ -1,5 +1,5 @@
 import { ExtraTable } from './extras.ts';
-import type { Profile } from '../match/profiles/index.ts';
+import type { Profile } from '../profiles/index.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import { SitemapTable } from './sitemaps.ts';
 import {
@@ -8,8 +8,8 @@ import {
   type KnownKind,
   type LineInfo,
   type SkimmingHandler,
-} from './tokenizer.ts';
-import type { Source } from './source.ts';
+} from '../tokens/tokenizer.ts';
+import type { Source } from '../text/source.ts';
 
 /** A group: consecutive user-agent lines and the rules that follow them. */
 export interface Group {

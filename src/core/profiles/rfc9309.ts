@@ -1,8 +1,8 @@
-import { productToken } from '../../agents.ts';
-import { utf8ByteString } from '../../parse/bytes.ts';
-import { rfc9309Normalize } from '../pattern.ts';
-import { LONGEST_MATCH } from '../precedence.ts';
-import { pathParamsQuery } from '../url.ts';
+import { productToken } from '../agents/names.ts';
+import { utf8ByteString } from '../text/bytes.ts';
+import { rfc9309Normalize } from '../match/pattern.ts';
+import { LONGEST_MATCH } from '../match/precedence.ts';
+import { pathParamsQuery } from '../match/url.ts';
 import { chooseByName, GLOBAL_TOKEN, type Profile } from './profile.ts';
 
 /**

@@ -1,6 +1,13 @@
-import { indexOrLength, leadingBytes, nextNonAscii, utf8ByteString, utf8Cut } from './bytes.ts';
+import {
+  indexOrLength,
+  leadingBytes,
+  nextNonAscii,
+  utf8ByteString,
+  utf8Cut,
+} from '../text/bytes.ts';
 import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
-import type { Source } from './source.ts';
+import type { DirectiveKind, KnownKind } from './kinds.ts';
+import type { Source } from '../text/source.ts';
 
 /**
  * The one robots.txt tokenizer. It reproduces how Google's reference parser (robots.cc)
@@ -11,8 +18,7 @@ import type { Source } from './source.ts';
 /** Google's line buffer is 2083 × 8 bytes, one of which holds the terminating NUL. */
 export const MAX_LINE_BYTES = 2083 * 8 - 1;
 
-export type DirectiveKind = KnownKind | 'unknown';
-export type KnownKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap';
+export type { DirectiveKind, KnownKind } from './kinds.ts';
 
 /** One physical line, as Google counts lines. */
 export interface LineInfo {

@@ -1,6 +1,6 @@
-import type { ByteString } from './bytes.ts';
+import type { ByteString } from '../text/bytes.ts';
 import { IntColumn } from './columns.ts';
-import type { Source } from './source.ts';
+import type { Source } from '../text/source.ts';
 
 /**
  * A file's sitemap lines, kept as where their values are in the text: a crawler checking

@@ -1,8 +1,8 @@
-import type { ByteString } from '../../parse/bytes.ts';
-import type { Precedence } from '../precedence.ts';
+import type { ByteString } from '../text/bytes.ts';
+import type { Precedence } from '../match/precedence.ts';
+import type { ProfileName } from '../match/verdicts.ts';
 
-/** Which interpretation of robots.txt to apply. */
-export type ProfileName = 'google' | 'rfc9309' | 'legacy';
+export type { ProfileName } from '../match/verdicts.ts';
 
 /** The groups of a file, as a profile chooses among them. */
 export interface GroupsToChoose {

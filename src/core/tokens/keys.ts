@@ -3,7 +3,7 @@
  * Google accepts included, compared case-insensitively as prefixes, without slicing the key
  * out of the text.
  */
-import type { DirectiveKind, KnownKind } from './tokenizer.ts';
+import type { DirectiveKind, KnownKind } from './kinds.ts';
 
 /** Every key Google knows (typos included) begins with u, a, d or s, in either case. */
 export function mayBeginKnownKey(code: number): boolean {

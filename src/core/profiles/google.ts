@@ -1,8 +1,8 @@
-import { isGlobalAgent, productToken } from '../../agents.ts';
-import { isAscii } from '../../parse/bytes.ts';
-import { googleEscape } from '../pattern.ts';
-import { LONGEST_MATCH } from '../precedence.ts';
-import { pathParamsQuery } from '../url.ts';
+import { isGlobalAgent, productToken } from '../agents/names.ts';
+import { isAscii } from '../text/bytes.ts';
+import { googleEscape } from '../match/pattern.ts';
+import { LONGEST_MATCH } from '../match/precedence.ts';
+import { pathParamsQuery } from '../match/url.ts';
 import { chooseByName, type Profile } from './profile.ts';
 
 /**

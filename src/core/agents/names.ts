@@ -1,4 +1,4 @@
-import { KNOWN_AGENTS } from './agents/known.ts';
+import { KNOWN_AGENTS } from './known.ts';
 
 /**
  * The product token of a user-agent value: its leading run of `[A-Za-z_-]`, as Google

@@ -1,8 +1,9 @@
-import { wellFormed, type ByteString } from './bytes.ts';
-import { GLOBAL_TOKEN, isWildPattern, type Profile } from '../match/profiles/index.ts';
+import { wellFormed, type ByteString } from '../text/bytes.ts';
+import { GLOBAL_TOKEN, isWildPattern, type Profile } from '../profiles/index.ts';
+import type { IndexedRules } from '../match/indexed-rules.ts';
 import { matchesPatternIn, type CharSet } from '../match/wildcard.ts';
 import { IntColumn } from './columns.ts';
-import type { Source } from './source.ts';
+import type { Source } from '../text/source.ts';
 
 /**
  * A parsed file, column by column. Thousands of small objects (one per rule, per agent, per
@@ -31,7 +32,7 @@ const ALLOW_BIT = 1;
  * it: most files name many crawlers, and a crawler only ever needs the patterns of the
  * groups that apply to it (its RuleIndex keeps those).
  */
-export class RuleTable {
+export class RuleTable implements IndexedRules {
   /** Per rule, three cells: start and end of the value in the source text, line × 2 + 1 for allow. */
   readonly #cells = new IntColumn();
   #size = 0;

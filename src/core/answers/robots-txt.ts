@@ -9,29 +9,29 @@ import {
   type Extra,
   type ExtraTable,
   type RequestRate,
-} from './parse/extras.ts';
-import { groupView, type Group, type ParsedFile } from './parse/groups.ts';
-import type { SitemapTable } from './parse/sitemaps.ts';
-import { isWildPattern, type Profile, type ProfileName } from './match/profiles/index.ts';
-import { RuleIndex, type BestMatch } from './match/rule-index.ts';
-import { asciiLowerCase, crawlerName, isValidProductToken } from './agents.ts';
+} from '../model/extras.ts';
+import { groupView, type Group, type ParsedFile } from '../model/groups.ts';
+import type { SitemapTable } from '../model/sitemaps.ts';
+import { isWildPattern, type Profile, type ProfileName } from '../profiles/index.ts';
+import { RuleIndex, type BestMatch } from '../match/rule-index.ts';
+import { asciiLowerCase, crawlerName, isValidProductToken } from '../agents/names.ts';
 import {
   combineRules,
   noPreference,
   splitRule,
   type ContentUsage,
   type UsageRule,
-} from './match/content-usage.ts';
-import { matchesPattern } from './match/wildcard.ts';
-import { utf8ByteString } from './parse/bytes.ts';
+} from '../match/content-usage.ts';
+import { matchesPattern } from '../match/wildcard.ts';
+import { utf8ByteString } from '../text/bytes.ts';
 import {
   type AgentNote,
   type Explanation,
   type RuleMatch,
   type UserAgent,
   type Verdict,
-} from './match/verdicts.ts';
-import type { GroupTable, RuleTable } from './parse/tables.ts';
+} from '../match/verdicts.ts';
+import type { GroupTable, RuleTable } from '../model/tables.ts';
 
 interface Selection {
   readonly scope: 'specific' | 'global' | 'none';

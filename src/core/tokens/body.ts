@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors.ts';
-import { bytesToByteString, utf8ByteString, type ByteString } from './bytes.ts';
-import { Source } from './source.ts';
+import { bytesToByteString, utf8ByteString, type ByteString } from '../text/bytes.ts';
+import { Source } from '../text/source.ts';
 import { tokenize, type TokenHandler } from './tokenizer.ts';
 
 /** Google ignores everything after the first 500 KiB of a robots.txt. */

@@ -1,8 +1,8 @@
-import { asciiLowerCase, isGlobalAgent } from '../../agents.ts';
-import { utf8ByteString } from '../../parse/bytes.ts';
-import { legacyDecode } from '../pattern.ts';
-import { FIRST_MATCH } from '../precedence.ts';
-import { pathParamsQuery } from '../url.ts';
+import { asciiLowerCase, isGlobalAgent } from '../agents/names.ts';
+import { utf8ByteString } from '../text/bytes.ts';
+import { legacyDecode } from '../match/pattern.ts';
+import { FIRST_MATCH } from '../match/precedence.ts';
+import { pathParamsQuery } from '../match/url.ts';
 import {
   GLOBAL_TOKEN,
   isGlobalGroup,

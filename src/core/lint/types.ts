@@ -1,0 +1,65 @@
+/** The linter's vocabulary, shared by its checks (`lint.ts` and the files beside it). */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Stable diagnostic codes (tools may match on them). */
+export type DiagnosticCode =
+  | 'bom'
+  | 'invalid-utf8'
+  | 'html-content'
+  | 'utf-16'
+  | 'binary-content'
+  | 'line-cut-by-limit'
+  | 'line-too-long'
+  | 'nul-byte'
+  | 'unparsable-line'
+  | 'missing-colon'
+  | 'typo'
+  | 'key-suffix'
+  | 'rule-outside-group'
+  | 'ignored-by-google'
+  | 'unsupported-directive'
+  | 'unknown-key'
+  | 'path-not-absolute'
+  | 'dollar-not-at-end'
+  | 'shadowed-rule'
+  | 'duplicate-rule'
+  | 'empty-user-agent'
+  | 'user-agent-token'
+  | 'user-agent-unmatchable'
+  | 'merged-user-agents'
+  | 'group-without-rules'
+  | 'relative-sitemap'
+  | 'content-past-limit'
+  | 'content-usage-invalid'
+  | 'content-usage-unreachable'
+  | 'split-group'
+  | 'content-signal-invalid';
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  /** 1-based line, as Google counts lines. */
+  readonly line: number;
+  /** 1-based column in bytes. */
+  readonly column: number;
+  readonly message: string;
+  /** Other lines the diagnostic refers to (the rule that shadows, the merged user-agent...). */
+  readonly related?: readonly number[];
+}
+
+export interface LintReport {
+  /** In line order. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+}
+
+export type Add = (
+  code: DiagnosticCode,
+  line: number,
+  column: number,
+  message: string,
+  related?: number[],
+) => void;

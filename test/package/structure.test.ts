@@ -1,0 +1,180 @@
+/**
+ * The house as drawn from the code: each area of `src/` one floor, each layer of the core one
+ * folder, and imports only downwards, through each area's entry, with no cycle (type-only
+ * imports included). Imports are read by TypeScript's own pre-processor.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import ts from 'typescript';
+import { ROOT } from '../helpers/shared.ts';
+
+const SRC = join(ROOT, 'src');
+
+/** Areas, lowest first: an area may import only areas of a lower rank. */
+const AREA_RANK: Record<string, number> = {
+  core: 0,
+  cache: 0,
+  meta: 1,
+  fetch: 2,
+  server: 3,
+  crawlee: 3,
+  cli: 4,
+};
+
+/** The core's layers, lowest first: a layer may import only lower ones (and itself). */
+const CORE_LAYER: Record<string, number> = {
+  'errors.ts': 0,
+  text: 1,
+  tokens: 2,
+  agents: 2,
+  match: 3,
+  profiles: 4,
+  tdmrep: 4,
+  model: 5,
+  answers: 6,
+  lint: 6,
+  'parse.ts': 7,
+  'index.ts': 8,
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every file each source file imports (static, type-only, re-exports and dynamic `import()`). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(SRC)) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const local = importedFiles
+      .map((i) => i.fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => resolve(dirname(file), name));
+    graph.set(file, [...new Set(local)]);
+  }
+  return graph;
+}
+
+const graph = importGraph();
+const name = (file: string) => relative(SRC, file);
+const areaOf = (file: string) => name(file).split('/')[0]!;
+
+/** The files of `src/` a package entry points at (`./cache/redis` → `cache/redis-entry.ts`). */
+function packageEntries(): Set<string> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, { import?: string } | string>;
+    bin: Record<string, string>;
+  };
+  const built = [
+    ...Object.values(pkg.exports).map((e) => (typeof e === 'string' ? e : e.import)),
+    ...Object.values(pkg.bin),
+  ];
+  const entries = new Set<string>();
+  for (const path of built) {
+    const match = /^\.\/dist\/(.+)\.js$/.exec(path ?? '');
+    if (match) entries.add(join(SRC, `${match[1]}.ts`));
+  }
+  return entries;
+}
+
+test('the graph is read: every area and core layer has files, and every import resolves', () => {
+  for (const area of Object.keys(AREA_RANK)) {
+    assert.ok(
+      [...graph.keys()].some((f) => areaOf(f) === area),
+      area,
+    );
+  }
+  for (const layer of Object.keys(CORE_LAYER)) {
+    assert.ok(existsSync(join(SRC, 'core', layer)), `core/${layer}`);
+  }
+  for (const [file, targets] of graph) {
+    for (const target of targets) assert.ok(graph.has(target), `${name(file)} → ${name(target)}`);
+  }
+});
+
+test('no import cycle, type-only imports included', () => {
+  // Tarjan's strongly connected components: any component of two or more files is a cycle.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(name(w));
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(component);
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  assert.deepEqual(cycles, []);
+});
+
+test('areas import only lower areas, and only through their entries', () => {
+  const entries = packageEntries();
+  const isEntry = (file: string) => file.endsWith('/index.ts') || entries.has(file);
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = areaOf(file);
+    for (const target of targets) {
+      const to = areaOf(target);
+      if (to === from) continue;
+      if (!(to in AREA_RANK) || !(from in AREA_RANK)) wrong.push(`${name(file)}: unknown area`);
+      else if (AREA_RANK[to]! >= AREA_RANK[from]!)
+        wrong.push(`${name(file)} → ${name(target)} (up)`);
+      else if (!isEntry(target) || dirname(target) !== join(SRC, to)) {
+        wrong.push(`${name(file)} → ${name(target)} (past the entry)`);
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test("the core's layers import only layers below them", () => {
+  const layerOf = (file: string) => name(file).split('/')[1]!;
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    if (areaOf(file) !== 'core') continue;
+    const from = layerOf(file);
+    for (const target of targets) {
+      if (areaOf(target) !== 'core') continue;
+      const to = layerOf(target);
+      if (to === from) continue;
+      const rank = (layer: string) => CORE_LAYER[layer] ?? Number.NaN;
+      if (!(rank(to) < rank(from))) wrong.push(`${name(file)} → ${name(target)}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('no file stands beside a folder of the same name', () => {
+  const dirs = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => {
+      const path = join(dir, n);
+      return statSync(path).isDirectory() ? [path, ...dirs(path)] : [];
+    });
+  const clashes = [SRC, ...dirs(SRC)].filter((d) => existsSync(`${d}.ts`)).map(name);
+  assert.deepEqual(clashes, []);
+});
