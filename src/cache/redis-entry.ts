@@ -1,2 +1,7 @@
 /** repkit/cache/redis: the Redis store, shared by a fleet of crawlers (Node only). */
-export { RedisStore, type RedisStoreOptions } from './redis.ts';
+export {
+  RedisStore,
+  StoreUnavailableError,
+  isStoreUnavailableError,
+  type RedisStoreOptions,
+} from './redis.ts';

@@ -1,3 +1,4 @@
+import { InvalidInputError, RepkitError } from '../core/index.ts';
 import { redactUrl } from './redact.ts';
 import { randomUUID } from 'node:crypto';
 import { openRedis, type RedisConnection } from './redis-connection.ts';
@@ -74,10 +75,13 @@ export class RedisStore implements CacheStore {
     this.fallback = new MemoryStore(options.fallback);
     this.warn = options.onWarning ?? ((message) => console.warn(`repkit: ${message}`));
     if (options.url !== undefined && options.cluster !== undefined) {
-      throw new TypeError('RedisStore: give either url or cluster, not both');
+      throw new InvalidInputError('options', 'RedisStore takes either url or cluster, not both');
     }
     if (options.cluster !== undefined && !(options.cluster.rootNodes?.length > 0)) {
-      throw new TypeError('RedisStore: cluster.rootNodes must name at least one node');
+      throw new InvalidInputError(
+        'options.cluster.rootNodes',
+        'RedisStore needs at least one node of the cluster',
+      );
     }
     const shown = options.cluster
       ? `the cluster at ${options.cluster.rootNodes.map((n) => redactUrl(n.url)).join(', ')}`
@@ -117,7 +121,9 @@ export class RedisStore implements CacheStore {
   async ready(timeoutMs = 5_000): Promise<void> {
     const start = Date.now();
     while (!this.client.isReady) {
-      if (Date.now() - start > timeoutMs) throw new Error('Redis did not become ready in time');
+      if (Date.now() - start > timeoutMs) {
+        throw new StoreUnavailableError(`Redis did not become ready within ${timeoutMs} ms`);
+      }
       await new Promise((done) => setTimeout(done, 20));
     }
   }
@@ -259,3 +265,14 @@ export class RedisStore implements CacheStore {
 }
 
 const FAILED = Symbol('redis call failed');
+
+/** Thrown by `RedisStore.ready()` when Redis does not answer within the time given. */
+export class StoreUnavailableError extends RepkitError {
+  constructor(message: string) {
+    super('store-unavailable', message);
+  }
+}
+
+export function isStoreUnavailableError(error: unknown): error is StoreUnavailableError {
+  return error instanceof StoreUnavailableError;
+}

@@ -1,23 +1,55 @@
 /**
+ * repkit's errors: one family, each failure its own class with a stable `code` and a type
+ * guard (as undici's coded errors). Everything repkit throws on purpose is a `RepkitError`;
+ * anything else is a bug.
+ */
+
+/** Every `code` a `RepkitError` can have; tools may match on them. */
+export type RepkitErrorCode =
+  /** `InvalidInputError`: a body or option the core cannot take. */
+  | 'invalid-input'
+  /** `InvalidUrlError` (repkit/fetch): a URL that does not parse or has no robots.txt. */
+  | 'invalid-url'
+  /** `InvalidOptionError` (repkit/fetch): an option the client cannot work with. */
+  | 'invalid-option'
+  /** `RefusedAddressError` (repkit/fetch): a host that is or resolves to a refused address. */
+  | 'refused-address'
+  /** `RedirectRefusedError` (repkit/crawlee): a redirect target robots.txt does not allow. */
+  | 'redirect-refused'
+  /** `StoreUnavailableError` (repkit/cache/redis): the store did not answer in time. */
+  | 'store-unavailable'
+  /** `WorkRefusedError` (the service): a task refused for load, budget, time or memory. */
+  | 'work-refused'
+  /** `BadRequestError` (the service): a request field that cannot be served. */
+  | 'bad-request'
+  /** `CliError` (the command line): bad usage or input, printed as one line. */
+  | 'cli';
+
+/**
  * Base class of every error repkit throws on purpose. Catch this to tell repkit's own,
  * explained failures from bugs.
  */
 export class RepkitError extends Error {
-  /** A stable, machine-readable code, e.g. `invalid-input`. */
-  readonly code: string;
+  /** A stable, machine-readable code. */
+  readonly code: RepkitErrorCode;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: RepkitErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
   }
 }
 
+/** Whether `error` is one of repkit's own errors. */
+export function isRepkitError(error: unknown): error is RepkitError {
+  return error instanceof RepkitError;
+}
+
 /**
  * Thrown by `parse()` when the robots.txt body is not a string, `Uint8Array` or
  * `ArrayBuffer`, or when an option has a value it cannot take (an unknown profile, a
- * negative size limit). Never thrown for odd robots.txt *content*: that is parsed
- * leniently, as Google does.
+ * negative size limit), and by `RedisStore` for options that contradict each other. Never
+ * thrown for odd robots.txt *content*: that is parsed leniently, as Google does.
  */
 export class InvalidInputError extends RepkitError {
   /** Which argument or option was wrong, e.g. `body` or `options.maxBytes`. */
@@ -27,4 +59,8 @@ export class InvalidInputError extends RepkitError {
     super('invalid-input', `${field}: ${message}`);
     this.field = field;
   }
+}
+
+export function isInvalidInputError(error: unknown): error is InvalidInputError {
+  return error instanceof InvalidInputError;
 }

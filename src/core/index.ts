@@ -48,7 +48,13 @@ export {
   type LineInfo,
   type TokenHandler,
 } from './tokens/tokenizer.ts';
-export { RepkitError, InvalidInputError } from './errors.ts';
+export {
+  RepkitError,
+  isRepkitError,
+  InvalidInputError,
+  isInvalidInputError,
+  type RepkitErrorCode,
+} from './errors.ts';
 export {
   lint,
   type Diagnostic,

@@ -2,7 +2,7 @@ import type { BasicCrawler, Request, RobotsTxtFile } from 'crawlee';
 import { ProxyAgent, type Dispatcher } from 'undici';
 import type { CacheStore } from '../cache/index.ts';
 import { RepkitError } from '../core/index.ts';
-import { RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
+import { InvalidOptionError, RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
 import { admit, mayKeep } from './admission.ts';
 import { RepkitRobotsTxtFile } from './robots-file.ts';
 
@@ -119,7 +119,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
   options: RepkitRobotsOptions,
 ): C & (abstract new (...args: any[]) => RepkitRobotsCrawler) {
   if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
-    throw new TypeError('withRepkitRobots: options.userAgent must name the crawler');
+    throw new InvalidOptionError('userAgent', "withRepkitRobots needs the crawler's User-Agent");
   }
 
   abstract class RepkitCrawler extends Crawler implements RepkitRobotsCrawler {

@@ -13,9 +13,13 @@ export class InvalidUrlError extends RepkitError {
   }
 }
 
+export function isInvalidUrlError(error: unknown): error is InvalidUrlError {
+  return error instanceof InvalidUrlError;
+}
+
 /**
- * Thrown by `new RobotsClient()` for an option it cannot work with (an empty user agent, a
- * negative timeout...). `option` names it.
+ * Thrown by `new RobotsClient()` (and `withRepkitRobots`) for an option it cannot work with
+ * (an empty user agent, a negative timeout...). `option` names it.
  */
 export class InvalidOptionError extends RepkitError {
   constructor(
@@ -24,6 +28,10 @@ export class InvalidOptionError extends RepkitError {
   ) {
     super('invalid-option', `${option}: ${reason}`);
   }
+}
+
+export function isInvalidOptionError(error: unknown): error is InvalidOptionError {
+  return error instanceof InvalidOptionError;
 }
 
 /**

@@ -31,7 +31,9 @@ export { DEFAULT_POLITENESS, type PolitenessPolicy, type Turn } from './politene
 export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';
 export {
   InvalidUrlError,
+  isInvalidUrlError,
   InvalidOptionError,
+  isInvalidOptionError,
   RefusedAddressError,
   isRefusedAddressError,
 } from './errors.ts';

@@ -1,3 +1,4 @@
+import { BadRequestError } from './errors.ts';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,10 +127,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         .code(400)
         .send({ error: 'invalid-request', field: path, message: `${path}: ${first.message}` });
     }
-    if (error instanceof BadRequest)
+    if (error instanceof BadRequestError)
       return reply
         .code(400)
-        .send({ error: error.code, field: error.field, message: error.message });
+        .send({ error: error.reason, field: error.field, message: error.message });
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
       return reply.code(415).send({
         error: 'unsupported-media-type',
@@ -157,14 +158,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     try {
       parsed = new URL(url);
     } catch {
-      throw new BadRequest(
+      throw new BadRequestError(
         'invalid-url',
         field,
         `${field}: not an absolute URL: ${JSON.stringify(url)}`,
       );
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new BadRequest(
+      throw new BadRequestError(
         'invalid-url',
         field,
         `${field}: only http and https URLs can be fetched`,
@@ -176,13 +177,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await client.preflight(url);
     } catch (error) {
       if (error instanceof RefusedAddressError)
-        throw new BadRequest(
+        throw new BadRequestError(
           'private-address',
           field,
           `${field}: ${error.message}; start the service with --allow-private-addresses to allow it`,
         );
       if (error instanceof InvalidUrlError)
-        throw new BadRequest('invalid-url', field, `${field}: ${error.message}`);
+        throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
       throw error;
     }
     return parsed;
@@ -195,7 +196,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       return await client.robotsFor(url);
     } catch (error) {
       if (error instanceof InvalidUrlError)
-        throw new BadRequest('invalid-url', field, `${field}: ${error.message}`);
+        throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
       throw error;
     }
   };
@@ -353,17 +354,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', () => work.close());
   return app;
-}
-
-/** A 400 with the request field it is about. */
-class BadRequest extends Error {
-  constructor(
-    readonly code: string,
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** A check as the API returns it: the verdict fields at the top level. */

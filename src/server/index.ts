@@ -8,4 +8,5 @@ export {
 export { createApp, type AppOptions } from './app.ts';
 export { ServiceMetrics } from './metrics.ts';
 export { isPrivateAddress, isPublicAddress } from '../fetch/index.ts';
-export { WorkRefusedError, type WorkPoolOptions } from './work/pool.ts';
+export { WorkRefusedError, isWorkRefusedError, type WorkPoolOptions } from './work/pool.ts';
+export { BadRequestError, isBadRequestError } from './errors.ts';

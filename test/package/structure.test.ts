@@ -15,7 +15,7 @@ const SRC = join(ROOT, 'src');
 /** Areas, lowest first: an area may import only areas of a lower rank. */
 const AREA_RANK: Record<string, number> = {
   core: 0,
-  cache: 0,
+  cache: 1,
   meta: 1,
   fetch: 2,
   server: 3,

@@ -1,3 +1,4 @@
+import { RepkitError } from '../../core/index.ts';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type * as tasks from './tasks.ts';
@@ -16,8 +17,11 @@ export interface WorkPoolOptions {
   workerHeapMb?: number;
 }
 
-/** Why the pool did not give a task's result. */
-export class WorkRefusedError extends Error {
+/**
+ * Thrown by the service's work pool when it does not give a task's result: the service
+ * answers 429 (`busy`) or 413 (the others).
+ */
+export class WorkRefusedError extends RepkitError {
   constructor(
     /**
      * `busy`: the queue is full; `budget`: the request asks for more than one may;
@@ -26,8 +30,12 @@ export class WorkRefusedError extends Error {
     readonly reason: 'busy' | 'budget' | 'deadline' | 'memory',
     message: string,
   ) {
-    super(message);
+    super('work-refused', message);
   }
+}
+
+export function isWorkRefusedError(error: unknown): error is WorkRefusedError {
+  return error instanceof WorkRefusedError;
 }
 
 /**
