@@ -1,5 +1,5 @@
 // After tsc: makes the CLI executable (npx runs it by its shebang), bundles its toolkit, and bundles the web tester
-// (src/server/tester) with the core into dist/server/tester, so the page computes verdicts in
+// (src/tester) with the core into dist/tester, so the page computes verdicts in
 // the browser with the same code as everything else.
 import { chmod, copyFile, mkdir } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -22,10 +22,10 @@ await build({
   logLevel: 'warning',
 });
 
-const out = 'dist/server/tester';
+const out = 'dist/tester';
 await mkdir(out, { recursive: true });
 await build({
-  entryPoints: ['src/server/tester/tester.ts'],
+  entryPoints: ['src/tester/tester.ts'],
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -36,7 +36,7 @@ await build({
 });
 // Its worker: parsing, lint and verdicts off the page's thread.
 await build({
-  entryPoints: ['src/server/tester/worker.ts'],
+  entryPoints: ['src/tester/worker.ts'],
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -45,4 +45,4 @@ await build({
   outfile: `${out}/tester-worker.js`,
   logLevel: 'warning',
 });
-await copyFile('src/server/tester/index.html', `${out}/index.html`);
+await copyFile('src/tester/index.html', `${out}/index.html`);

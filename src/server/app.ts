@@ -35,7 +35,7 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Checks in flight for one batch request. Default 32. */
   concurrency?: number;
-  /** Where the web tester's files are. Default: `tester/` beside this module. */
+  /** Where the web tester's files are. Default: the built `tester/` area (`dist/tester`). */
   assetsDir?: string;
   logger?: boolean;
   /** Most verdicts one request may ask for (`/v1/diff`: URLs × agents × 2). Default 100,000. */
@@ -325,7 +325,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const assets = options.assetsDir ?? join(dirname(fileURLToPath(import.meta.url)), 'tester');
+  const assets = options.assetsDir ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'tester');
   const asset =
     (file: string, type: string) =>
     async (_request: unknown, reply: import('fastify').FastifyReply) => {

@@ -2,8 +2,8 @@
  * The tester's live panel: "Check its page" asks the service (`GET /v1/usage`) about the
  * selected URL as the site serves it now, and shows each answer with its source.
  */
-import type { UsageAnswer } from '../../fetch/index.ts';
-import { describeSource } from '../../core/index.ts';
+import type { UsageAnswer } from '../fetch/index.ts';
+import { describeSource } from '../core/index.ts';
 import { element } from './dom.ts';
 
 export function livePanel(page: { selected(): string | undefined; agent(): string }): {

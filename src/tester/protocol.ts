@@ -1,5 +1,5 @@
 /** What the tester page and its worker say to each other. */
-import type { Diagnostic, ProfileName, UsageLabel, UsagePreference } from '../../core/index.ts';
+import type { Diagnostic, ProfileName, UsageLabel, UsagePreference } from '../core/index.ts';
 
 export interface TesterRequest {
   /** Answers come back with it; the page paints only the latest. */

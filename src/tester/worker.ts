@@ -3,7 +3,7 @@
  * The page posts what changed (the text only when it changed) and paints what comes back, so
  * typing stays smooth whatever the size of the file.
  */
-import { lint, parse, type ProfileName } from '../../core/index.ts';
+import { lint, parse, type ProfileName } from '../core/index.ts';
 import type { TesterRequest, TesterAnswer, VerdictRow } from './protocol.ts';
 
 let text = '';
