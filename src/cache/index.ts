@@ -6,5 +6,5 @@ export {
   type CacheStore,
   type Lease,
 } from './store.ts';
-export { MemoryStore, type MemoryStoreOptions } from './memory.ts';
+export { MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from './memory.ts';
 export { redactUrl } from './redact.ts';

@@ -1,27 +1,57 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { isCurrentEntry, type CacheEntry, type CacheStore } from './store.ts';
 
+/** A base64 body as raw DEFLATE bytes. */
+function compress(base64: string): Buffer {
+  return deflateRawSync(Buffer.from(base64, 'base64'));
+}
+
 export interface MemoryStoreOptions {
-  /** Most entries kept; the least recently used go first. Default 10,000. */
+  /** Most entries kept; the least recently used go first. Default 200,000. */
   maxEntries?: number;
-  /** Most bytes kept (bodies and headers, roughly as stored). Default 64 MiB. */
+  /**
+   * Most bytes kept, counted as held: bodies compressed, everything else one byte per
+   * character, and a fixed overhead per entry. Default 128 MiB: about 100,000 origins of the
+   * corpus mix (3.7 KB bodies on average, 0.8 KB compressed).
+   */
   maxBytes?: number;
   /** The clock expiry is measured by (ms); tests pass their own. Default `Date.now`. */
   now?: () => number;
 }
 
 interface Slot {
-  json: string;
+  /** The entry without its bodies, as JSON. */
+  meta: string;
+  /** The body, and the last good copy's, deflated (raw DEFLATE); absent when there is none. */
+  body?: Buffer;
+  lastGoodBody?: Buffer;
   expiresAt: number;
+  /** What the slot counts against `maxBytes`. */
+  bytes: number;
+}
+
+/** What a slot costs beyond its strings and buffers: the slot, the map entry, the key. */
+const SLOT_OVERHEAD = 160;
+
+/** What the store holds and has had to let go of (see `MemoryStore.stats`). */
+export interface MemoryStoreStats {
+  entries: number;
+  bytes: number;
+  /** Entries pushed out by the bounds while still fresh: each may cost a fetch again. */
+  evictions: number;
 }
 
 /**
  * The default store: entries in process memory, bounded by count and bytes, least recently
  * used out. Entries are kept serialized, as any shared store would keep them, so nothing
- * live leaks between callers and sizes are real.
+ * live leaks between callers; bodies are kept compressed (a robots.txt compresses about
+ * five to one), so that a crawler's working set of tens of thousands of origins stays
+ * fetched once.
  */
 export class MemoryStore implements CacheStore {
   private readonly slots = new Map<string, Slot>();
   private bytes = 0;
+  private evicted = 0;
   /** Per key, when its next turn comes (`takeTurn`, `holdOff`). */
   private readonly turns = new Map<string, number>();
   private readonly maxEntries: number;
@@ -29,8 +59,8 @@ export class MemoryStore implements CacheStore {
   private readonly now: () => number;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 10_000;
-    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.maxEntries = options.maxEntries ?? 200_000;
+    this.maxBytes = options.maxBytes ?? 128 * 1024 * 1024;
     this.now = options.now ?? Date.now;
   }
 
@@ -39,9 +69,14 @@ export class MemoryStore implements CacheStore {
     return this.slots.size;
   }
 
-  /** Bytes currently held (two per character of the stored JSON). */
+  /** Bytes currently held, as `maxBytes` counts them. */
   get byteSize(): number {
     return this.bytes;
+  }
+
+  /** Entries and bytes held, and how many fresh entries the bounds pushed out. */
+  get stats(): MemoryStoreStats {
+    return { entries: this.slots.size, bytes: this.bytes, evictions: this.evicted };
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
@@ -54,19 +89,46 @@ export class MemoryStore implements CacheStore {
     // Most recently used goes to the end of the map's order.
     this.slots.delete(key);
     this.slots.set(key, slot);
-    const value: unknown = JSON.parse(slot.json);
-    return isCurrentEntry(value) ? value : undefined;
+    const value: unknown = JSON.parse(slot.meta);
+    if (!isCurrentEntry(value)) return undefined;
+    if (slot.body) value.body = inflateRawSync(slot.body).toString('base64');
+    if (slot.lastGoodBody && value.lastGood) {
+      value.lastGood.body = inflateRawSync(slot.lastGoodBody).toString('base64');
+    }
+    return value;
   }
 
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
     const old = this.slots.get(key);
     if (old) this.remove(key, old);
-    const slot = { json: JSON.stringify(entry), expiresAt: this.now() + Math.max(0, ttlMs) };
-    if (slot.json.length * 2 > this.maxBytes) return; // larger than the whole store
+    const { body, lastGood, ...rest } = entry;
+    const meta: Record<string, unknown> = { ...rest };
+    let lastGoodBody: Buffer | undefined;
+    if (lastGood) {
+      const { body: goodBody, ...good } = lastGood;
+      meta['lastGood'] = good;
+      if (goodBody !== undefined) lastGoodBody = compress(goodBody);
+    }
+    const slot: Slot = {
+      meta: JSON.stringify(meta),
+      ...(body !== undefined ? { body: compress(body) } : {}),
+      ...(lastGoodBody ? { lastGoodBody } : {}),
+      expiresAt: this.now() + Math.max(0, ttlMs),
+      bytes: 0,
+    };
+    slot.bytes =
+      SLOT_OVERHEAD +
+      key.length +
+      slot.meta.length +
+      (slot.body?.length ?? 0) +
+      (slot.lastGoodBody?.length ?? 0);
+    if (slot.bytes > this.maxBytes) return; // larger than the whole store
     this.slots.set(key, slot);
-    this.bytes += slot.json.length * 2;
+    this.bytes += slot.bytes;
+    const now = this.now();
     for (const [oldest, victim] of this.slots) {
       if (this.slots.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      if (victim.expiresAt > now) this.evicted++;
       this.remove(oldest, victim);
     }
   }
@@ -109,6 +171,6 @@ export class MemoryStore implements CacheStore {
 
   private remove(key: string, slot: Slot): void {
     this.slots.delete(key);
-    this.bytes -= slot.json.length * 2;
+    this.bytes -= slot.bytes;
   }
 }

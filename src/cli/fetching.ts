@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { REPKIT_USER_AGENT, RobotsClient } from '../fetch/index.ts';
+import { REPKIT_USER_AGENT, RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
 import type { ProfileName } from '../core/index.ts';
 import { CliError } from './errors.ts';
 
@@ -14,12 +14,15 @@ export function parseMilliseconds(value: string): number {
 }
 
 /** A fetch client for one CLI run: groups matched by --agent, the header from --user-agent. */
-export function fetchClient(options: {
-  agent: string[];
-  userAgent?: string;
-  profile: ProfileName;
-  timeout: number;
-}): RobotsClient {
+export function fetchClient(
+  options: {
+    agent: string[];
+    userAgent?: string;
+    profile: ProfileName;
+    timeout: number;
+  },
+  extra: Pick<RobotsClientOptions, 'store' | 'onFetch'> = {},
+): RobotsClient {
   return new RobotsClient({
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     agent: options.agent,
@@ -27,6 +30,7 @@ export function fetchClient(options: {
     timeoutMs: options.timeout,
     connectTimeoutMs: Math.min(options.timeout, 10_000),
     onStoreError: () => {},
+    ...extra,
   });
 }
 

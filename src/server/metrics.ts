@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MemoryStoreStats } from '../cache/index.ts';
 import type { CheckResult, FetchReport } from '../fetch/index.ts';
 
 /** The service's Prometheus metrics: checks, cache hits and misses, fetches, fetch latency. */
@@ -29,8 +30,34 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  /**
+   * @param memoryStore the in-memory store's counters, when the service keeps its cache in
+   *   memory: entries, bytes, and fresh entries pushed out by its bounds (each may cost a
+   *   fetch again).
+   */
+  constructor(memoryStore?: () => MemoryStoreStats) {
     collectDefaultMetrics({ register: this.registry });
+    if (!memoryStore) return;
+    const gauge = (name: string, help: string, read: (stats: MemoryStoreStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read(memoryStore()));
+        },
+      });
+    gauge('repkit_cache_entries', 'Entries in the in-memory cache', (s) => s.entries);
+    gauge(
+      'repkit_cache_bytes',
+      'Bytes the in-memory cache holds (bodies compressed)',
+      (s) => s.bytes,
+    );
+    gauge(
+      'repkit_cache_evictions',
+      'Entries the in-memory cache pushed out while still fresh, since start (each may cost a fetch again)',
+      (s) => s.evictions,
+    );
   }
 
   check(result: Pick<CheckResult, 'allowed' | 'source'>): void {

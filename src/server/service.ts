@@ -67,20 +67,21 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       })
     : undefined;
-  const metrics = new ServiceMetrics();
+  // Without Redis the cache is in memory: made here so that /metrics can show its counters.
+  const memory = redis
+    ? undefined
+    : new MemoryStore(options.maxCacheBytes ? { maxBytes: options.maxCacheBytes } : {});
+  const metrics = new ServiceMetrics(memory ? () => memory.stats : undefined);
   const client = new RobotsClient({
     userAgent: options.userAgent ?? DEFAULT_SERVICE_USER_AGENT,
     ...(options.agent ? { agent: options.agent } : {}),
-    ...(redis ? { store: redis } : {}),
+    store: redis ?? memory!,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     allowAddress:
       options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress),
     ...(options.lookup ? { lookup: options.lookup } : {}),
     ...(options.dns ? { dns: options.dns } : {}),
     ...(options.maxParsedBytes ? { maxParsedBytes: options.maxParsedBytes } : {}),
-    ...(redis || !options.maxCacheBytes
-      ? {}
-      : { store: new MemoryStore({ maxBytes: options.maxCacheBytes }) }),
     onFetch: (report) => metrics.fetch(report),
     onStoreError: () => {},
   });

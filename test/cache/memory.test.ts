@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { MemoryStore } from '../../src/cache/index.ts';
 import { TestClock } from '../helpers/servers.ts';
@@ -22,15 +23,44 @@ describe('MemoryStore bounds', () => {
     assert.equal(store.size, 3);
   });
 
-  test('at most maxBytes', async () => {
-    const entry = sampleEntry({ body: Buffer.alloc(30_000, 0x41).toString('base64') });
-    const size = JSON.stringify(entry).length * 2;
+  test('at most maxBytes, counted as held (bodies compressed)', async () => {
+    const entry = sampleEntry({ body: randomBytes(30_000).toString('base64') });
+    const probe = new MemoryStore();
+    await probe.set('a', entry, 60_000);
+    const size = probe.byteSize;
+    assert.ok(size > 30_000 && size < 31_000, `random bytes do not compress: ${size}`);
     const store = new MemoryStore({ maxBytes: size * 3 + 10 });
     for (const key of ['a', 'b', 'c', 'd', 'e']) await store.set(key, entry, 60_000);
     assert.equal(store.size, 3);
     assert.ok(store.byteSize <= size * 3 + 10);
     assert.equal(await store.get('a'), undefined);
     assert.notEqual(await store.get('e'), undefined);
+    assert.equal(store.stats.evictions, 2, 'two fresh entries pushed out, and counted');
+  });
+
+  test('bodies are kept compressed and come back exactly, the last good copy too', async () => {
+    const text = 'User-agent: *\nDisallow: /private/\n'.repeat(200);
+    const body = Buffer.from(text).toString('base64');
+    const entry = sampleEntry({
+      body,
+      outcome: 'error',
+      lastGood: { ...sampleEntry({ body: Buffer.from('User-agent: x\n').toString('base64') }) },
+    } as never);
+    const store = new MemoryStore();
+    await store.set('k', entry, 60_000);
+    assert.deepEqual(await store.get('k'), entry);
+    assert.ok(store.byteSize < body.length / 5, `held ${store.byteSize} for ${body.length}`);
+  });
+
+  test('expired entries are not counted as evictions', async () => {
+    const clock = new TestClock();
+    const store = new MemoryStore({ maxEntries: 1, now: clock.now });
+    await store.set('a', sampleEntry(), 1_000);
+    clock.advance(2_000);
+    await store.set('b', sampleEntry(), 1_000);
+    assert.equal(store.stats.evictions, 0);
+    await store.set('c', sampleEntry(), 1_000);
+    assert.equal(store.stats.evictions, 1);
   });
 
   test('an entry larger than the whole store is not kept', async () => {

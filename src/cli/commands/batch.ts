@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { MemoryStore } from '../../cache/index.ts';
 import { agentsFor, type RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient } from '../fetching.ts';
@@ -14,6 +15,7 @@ import { robotsOptions, toRecord, type CheckOptions, type CheckRecord } from './
 
 interface BatchOptions extends CheckOptions {
   concurrency: number;
+  stats?: boolean;
 }
 
 export function registerBatch(program: Command, output: Output): void {
@@ -24,6 +26,10 @@ export function registerBatch(program: Command, output: Output): void {
     'robots.txt for every URL: a file, or a URL of the site (default: each URL’s own, fetched)',
   )
     .option('-c, --concurrency <n>', 'URLs in flight when fetching', (v) => positiveInt(v), 32)
+    .option(
+      '--stats',
+      'at the end, one line on stderr: URLs, origins, robots.txt fetches, the cache and its evictions',
+    )
     .addHelpText(
       'after',
       `
@@ -47,12 +53,30 @@ Exit status: 0 all allowed, 1 some URL disallowed, 2 some input line was not a U
       try {
         if (options.robots) {
           await againstOne(await loadRobots(options.robots, options), options, sink, reject);
+          if (options.stats)
+            output.err(`repkit batch: ${sink.records} URLs against one robots.txt`);
         } else {
-          const client = fetchClient(options);
+          // The default store, held here so that --stats can say what it kept and let go.
+          const store = new MemoryStore();
+          const fetched = new Set<string>();
+          let fetches = 0;
+          const client = fetchClient(options, {
+            store,
+            onFetch: (report) => {
+              fetches++;
+              fetched.add(report.robotsUrl);
+            },
+          });
           try {
             await byFetching(client, options, sink, reject);
           } finally {
             await client.close();
+          }
+          if (options.stats) {
+            const { entries, bytes, evictions } = store.stats;
+            output.err(
+              `repkit batch: ${sink.records} URLs, ${fetched.size} origins, ${fetches} robots.txt fetches; cache ${entries} entries, ${(bytes / 2 ** 20).toFixed(1)} MiB, ${evictions} evicted while fresh`,
+            );
           }
         }
       } finally {
@@ -216,6 +240,11 @@ class Sink {
   private readonly start = performance.now();
 
   constructor(private readonly output: Output) {}
+
+  /** Output lines so far, one per input URL line. */
+  get records(): number {
+    return this.count;
+  }
 
   record(record: CheckRecord): Promise<void> | void {
     return this.line(record.allowed, JSON.stringify(record));
