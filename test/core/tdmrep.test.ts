@@ -140,3 +140,25 @@ test('precedence: file, then header, then meta; silence resets nothing; policy o
   ]);
   assert.deepEqual([b.reservation, b.policy, b.decidedBy], ['not-reserved', undefined, header]);
 });
+
+test('a value nested thousands deep is described, not walked: no stack overflow', () => {
+  const deep = '['.repeat(5_000) + ']'.repeat(5_000);
+  for (const body of [
+    `[{"location": "/", "tdm-reservation": ${deep}}]`,
+    `[{"location": "/", "tdm-reservation": {"a": ${deep}}}]`,
+    deep,
+  ]) {
+    const file = parseTdmrep(body);
+    assert.equal(file.rules.length, body === deep ? 0 : 1);
+    assert.ok(file.problems.length > 0);
+    for (const problem of file.problems) assert.ok(problem.length < 200, problem);
+  }
+  assert.match(
+    parseTdmrep(`[{"location": "/", "tdm-reservation": ${deep}}]`).problems[0]!,
+    /"tdm-reservation" is an array, not 0 or 1/,
+  );
+  assert.match(
+    parseTdmrep(`[{"location": "/", "tdm-reservation": "${'y'.repeat(500)}"}]`).problems[0]!,
+    /is "y{39}…, not 0 or 1/,
+  );
+});

@@ -76,7 +76,7 @@ export function parseTdmrep(text: string): TdmrepFile {
     const reservation = readTdmReservation(fields['tdm-reservation']);
     if (reservation === undefined) {
       problems.push(
-        `rule ${index + 1}: "tdm-reservation" is ${JSON.stringify(fields['tdm-reservation']) ?? 'missing'}, not 0 or 1: unset for its location`,
+        `rule ${index + 1}: "tdm-reservation" is ${shown(fields['tdm-reservation'])}, not 0 or 1: unset for its location`,
       );
     }
     const policy = fields['tdm-policy'];
@@ -91,6 +91,18 @@ export function parseTdmrep(text: string): TdmrepFile {
     });
   });
   return file(rules, problems);
+}
+
+/**
+ * A JSON value in a problem message, without walking it: a value nested thousands deep (10 KB
+ * of `[`) would overflow the stack of `JSON.stringify`.
+ */
+function shown(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (Array.isArray(value)) return 'an array';
+  if (value !== null && typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 function file(rules: TdmrepRule[], problems: string[]): TdmrepFile {
