@@ -5,7 +5,7 @@ import { DEFAULT_USER_AGENT } from '../fetching.ts';
 import type { Output } from '../output.ts';
 
 interface ServeOptions {
-  port: number;
+  port?: number;
   host: string;
   redisUrl?: string;
   allowPrivateAddresses?: boolean;
@@ -26,22 +26,28 @@ function integer(name: string, min: number, max: number) {
 
 const env = process.env;
 
-/** A redis:// or rediss:// URL, or a one-line error naming the option. */
-function redisUrl(value: string): string {
-  let url: URL;
+/** A redis:// or rediss:// URL, or a one-line error naming where it came from. */
+function redisUrl(value: string, from = '--redis-url'): string {
+  let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
-    throw new CliError(
-      `--redis-url must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`,
-    );
+    // not a URL at all: said below
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new CliError(
-      `--redis-url must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`,
-    );
+  if (url?.protocol !== 'redis:' && url?.protocol !== 'rediss:') {
+    throw new CliError(`${from} must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`);
   }
   return value;
+}
+
+/** A yes/no environment variable: true, false, 1, 0, yes or no (any case), else one line. */
+function envBoolean(name: string): boolean {
+  const value = env[name];
+  if (value === undefined || value === '') return false;
+  const lower = value.trim().toLowerCase();
+  if (['1', 'true', 'yes'].includes(lower)) return true;
+  if (['0', 'false', 'no'].includes(lower)) return false;
+  throw new CliError(`${name} must be true, false, 1, 0, yes or no, got "${value}"`);
 }
 
 export function registerServe(program: Command, output: Output): void {
@@ -50,18 +56,16 @@ export function registerServe(program: Command, output: Output): void {
     .description(
       'run the repkit HTTP service: the JSON API under /v1, OpenAPI, health, metrics and the web tester at /',
     )
-    .option('--port <n>', 'port (env PORT)', integer('--port', 0, 65535), Number(env.PORT ?? 8080))
+    .option('--port <n>', 'port (env PORT; default 8080)', integer('--port', 0, 65535))
     .option('--host <address>', 'address to listen on (env HOST)', env.HOST ?? '127.0.0.1')
     .option(
       '--redis-url <url>',
       'share the cache through this Redis (env REDIS_URL); default: in memory',
-      redisUrl,
-      env.REDIS_URL === undefined ? undefined : redisUrl(env.REDIS_URL),
+      (value: string) => redisUrl(value),
     )
     .option(
       '--allow-private-addresses',
-      'allow checking URLs on private, loopback and link-local addresses (env REPKIT_ALLOW_PRIVATE_ADDRESSES=1)',
-      env.REPKIT_ALLOW_PRIVATE_ADDRESSES === '1',
+      'allow checking URLs on private, loopback and link-local addresses (env REPKIT_ALLOW_PRIVATE_ADDRESSES=true)',
     )
     .option(
       '--user-agent <header>',
@@ -89,6 +93,13 @@ Examples:
 Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Googlebot'`,
     )
     .action(async (options: ServeOptions) => {
+      // The environment is read here, by `serve` alone: a bad REDIS_URL or PORT never breaks
+      // a command that does not use them.
+      const port = options.port ?? (env.PORT ? integer('PORT', 0, 65535)(env.PORT) : 8080);
+      const redis =
+        options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
+      const allowPrivate =
+        Boolean(options.allowPrivateAddresses) || envBoolean('REPKIT_ALLOW_PRIVATE_ADDRESSES');
       // Loaded here: the service's dependencies would slow every other command's start-up.
       const { startService } = await import('../../server/index.ts').catch((error: unknown) => {
         // The service's packages are optional peers: the library and the other commands
@@ -102,17 +113,17 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         throw error;
       });
       const service = await startService({
-        port: options.port,
+        port,
         host: options.host,
-        ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
-        allowPrivateAddresses: Boolean(options.allowPrivateAddresses),
+        ...(redis ? { redisUrl: redis } : {}),
+        allowPrivateAddresses: allowPrivate,
         userAgent: options.userAgent,
         ...(options.agent ? { agent: options.agent } : {}),
         maxBatch: options.maxBatch,
         logger: Boolean(options.log),
         onWarning: (message) => output.err(`repkit: ${message}`),
       }).catch((error: NodeJS.ErrnoException) => {
-        const where = `${options.host}:${options.port}`;
+        const where = `${options.host}:${port}`;
         if (error.code === 'EADDRINUSE')
           throw new CliError(`cannot listen on ${where}: the address is in use`);
         if (error.code === 'EACCES')
@@ -123,7 +134,7 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         throw error;
       });
       output.err(
-        `repkit: serving on ${service.url} (cache: ${options.redisUrl ? `Redis at ${redactUrl(options.redisUrl)}` : 'in memory'}); web tester at ${service.url}/`,
+        `repkit: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,
       );
       const stop = async () => {
         await service.close();

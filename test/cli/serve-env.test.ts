@@ -1,0 +1,34 @@
+/**
+ * The environment of `repkit serve` is read by `serve` alone: a bad REDIS_URL or PORT never
+ * breaks another command, and is a one-line error naming the variable for `serve`.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+
+test('REDIS_URL=foo breaks neither --version nor check; serve names the variable', async () => {
+  const env = { REDIS_URL: 'foo', PORT: 'abc' };
+  const version = await runCli(['--version'], { env });
+  assert.equal(version.code, 0, version.stderr);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+  const check = await runCli(
+    ['check', '--robots', 'examples/robots.txt', '--agent', 'x', 'https://example.com/'],
+    { env },
+  );
+  assert.equal(check.code, 0, check.stderr);
+  for (const [variables, named] of [
+    [
+      { REDIS_URL: 'foo' },
+      /^repkit: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, got "foo"\n$/,
+    ],
+    [{ PORT: 'abc' }, /^repkit: PORT must be an integer from 0 to 65535, got "abc"\n$/],
+    [
+      { REPKIT_ALLOW_PRIVATE_ADDRESSES: 'maybe' },
+      /^repkit: REPKIT_ALLOW_PRIVATE_ADDRESSES must be true, false, 1, 0, yes or no, got "maybe"\n$/,
+    ],
+  ] as const) {
+    const serve = await runCli(['serve'], { env: variables });
+    assert.equal(serve.code, 2, serve.stderr);
+    assert.match(serve.stderr, named);
+  }
+});
