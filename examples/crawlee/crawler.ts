@@ -6,11 +6,13 @@
  * - A robots.txt that answers 5xx/429 or times out holds that site's URLs back (they come back
  *   when the file is tried again) instead of crawling them as if allowed.
  * - Crawl-delay spaces requests per host; a page answering 429/503 pauses its host.
- * - With REDIS_URL set, robots.txt results and per-host pauses are shared by every process.
+ * - With REDIS_URL set (and `npm i redis`), robots.txt results and per-host pauses are shared
+ *   by every process.
+ *
+ * Needs `npm i crawlee repkit` (and `redis` only for REDIS_URL).
  */
 import { CheerioCrawler } from 'crawlee';
 import { withRepkitRobots } from 'repkit/crawlee';
-import { RedisStore } from 'repkit/cache/redis';
 
 const start = process.argv.slice(2);
 if (start.length === 0) {
@@ -18,7 +20,10 @@ if (start.length === 0) {
   process.exit(2);
 }
 
-const store = process.env.REDIS_URL ? new RedisStore({ url: process.env.REDIS_URL }) : undefined;
+// Loaded only when asked for: without REDIS_URL the example needs no `redis` package.
+const store = process.env.REDIS_URL
+  ? new (await import('repkit/cache/redis')).RedisStore({ url: process.env.REDIS_URL })
+  : undefined;
 
 const Crawler = withRepkitRobots(CheerioCrawler, {
   // Sent with robots.txt requests; "ExampleBot" is the name robots.txt groups are matched by.

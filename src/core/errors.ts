@@ -23,7 +23,9 @@ export type RepkitErrorCode =
   /** `BadRequestError` (the service): a request field that cannot be served. */
   | 'bad-request'
   /** `CliError` (the command line): bad usage or input, printed as one line. */
-  | 'cli';
+  | 'cli'
+  /** `MissingPeerError`: an entry whose optional package is not installed. */
+  | 'missing-peer';
 
 /**
  * Base class of every error repkit throws on purpose. Catch this to tell repkit's own,
@@ -63,4 +65,55 @@ export class InvalidInputError extends RepkitError {
 
 export function isInvalidInputError(error: unknown): error is InvalidInputError {
   return error instanceof InvalidInputError;
+}
+
+/**
+ * Thrown when an entry that needs an optional package is loaded without it
+ * (`repkit/cache/redis` without `redis`, `repkit/crawlee` without `crawlee`): `install`
+ * says what to run.
+ */
+export class MissingPeerError extends RepkitError {
+  constructor(
+    /** The package that is missing. */
+    readonly peer: string,
+    /** The repkit entry (or command) that needs it. */
+    readonly needer: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'missing-peer',
+      `${needer} needs the "${peer}" package, which is not installed: npm i ${peer}`,
+      options,
+    );
+  }
+
+  /** The command that installs what is missing. */
+  get install(): string {
+    return `npm i ${this.peer}`;
+  }
+}
+
+export function isMissingPeerError(error: unknown): error is MissingPeerError {
+  return error instanceof MissingPeerError;
+}
+
+/**
+ * Loads `load()` (a module that imports `peer`), turning "that package is not installed" into
+ * a `MissingPeerError` naming it; any other failure passes through.
+ */
+export async function loadWithPeer<T>(
+  peer: string,
+  needer: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const text = String((error as { message?: unknown })?.message ?? error);
+    const code = (error as { code?: unknown })?.code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && text.includes(`'${peer}'`)) {
+      throw new MissingPeerError(peer, needer, { cause: error });
+    }
+    throw error;
+  }
 }

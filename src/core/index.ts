@@ -53,6 +53,9 @@ export {
   isRepkitError,
   InvalidInputError,
   isInvalidInputError,
+  MissingPeerError,
+  isMissingPeerError,
+  loadWithPeer,
   type RepkitErrorCode,
 } from './errors.ts';
 export {

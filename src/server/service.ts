@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { MemoryStore } from '../cache/index.ts';
-import { RedisStore } from '../cache/redis-entry.ts';
 import {
   isPublicAddress,
   REPKIT_USER_AGENT,
@@ -60,8 +59,9 @@ export const DEFAULT_SERVICE_USER_AGENT = REPKIT_USER_AGENT;
 
 /** Starts the repkit HTTP service: the API, health, metrics and the web tester. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  // The Redis store (and the `redis` package) is loaded only when Redis is asked for.
   const redis = options.redisUrl
-    ? new RedisStore({
+    ? new (await import('../cache/redis-entry.ts')).RedisStore({
         url: options.redisUrl,
         ...(options.redisPrefix ? { prefix: options.redisPrefix } : {}),
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),

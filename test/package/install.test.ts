@@ -4,8 +4,8 @@
  * and the `repkit` command still runs, its own small libraries bundled into it.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,39 @@ import { test } from 'node:test';
 import { ROOT } from '../helpers/shared.ts';
 
 const run = promisify(execFile);
+
+/** The service's optional peers (not redis), at the ranges package.json asks for. */
+const SERVICE_PACKAGES = (() => {
+  const peers = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    }
+  ).peerDependencies;
+  return ['fastify', '@fastify/swagger', 'prom-client', 'piscina'].map(
+    (name) => `${name}@${peers[name]}`,
+  );
+})();
+
+/** Starts `repkit serve`, stops it once it listens (or lets it fail), and reports. */
+function serveOnce(
+  bin: string,
+  cwd: string,
+  args: string[],
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(bin, ['serve', ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      if (/serving on/.test(stderr)) child.kill('SIGTERM');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stderr });
+    });
+  });
+}
 
 test('installing the packed package brings the library dependencies only, and the CLI works', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'repkit-install-'));
@@ -72,6 +105,37 @@ test('installing the packed package brings the library dependencies only, and th
       { cwd: project },
     );
     assert.equal(loaded.trim(), 'false');
+    // The entries of optional packages say what to install, and the serve command does not
+    // ask for redis while its cache is in memory.
+    for (const [entry, peer] of [
+      ['repkit/cache/redis', 'redis'],
+      ['repkit/crawlee', 'crawlee'],
+    ] as const) {
+      const { stdout: said } = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `try { await import('${entry}'); console.log('loaded') } catch (e) { console.log(e.code, e.message) }`,
+        ],
+        { cwd: project },
+      );
+      assert.equal(
+        said.trim(),
+        `missing-peer ${entry} needs the "${peer}" package, which is not installed: npm i ${peer}`,
+      );
+    }
+    await run('npm', ['install', '--no-audit', '--no-fund', ...SERVICE_PACKAGES], {
+      cwd: project,
+    });
+    const served = await serveOnce(bin, project, ['--port', '0']);
+    assert.match(served.stderr, /serving on http:\/\/127\.0\.0\.1:\d+ \(cache: in memory\)/);
+    const withRedis = await serveOnce(bin, project, ['--redis-url', 'redis://127.0.0.1:6379']);
+    assert.equal(withRedis.code, 2);
+    assert.match(
+      withRedis.stderr,
+      /needs the "redis" package, which is not installed: npm i redis/,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
