@@ -260,29 +260,15 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
     async #checkRedirect(request: Request, target: URL | string | undefined): Promise<void> {
       if (target === undefined) return;
       const url = String(target);
-      const client = await this.robotsClient();
-      let verdict;
-      try {
-        verdict = client.verdict(url, await client.robotsFor(url));
-      } catch (error) {
+      const refused = await (await this.robotsClient()).refuseRedirect(url);
+      if (!refused) return;
+      if (!refused.retryLater) {
         request.noRetry = true;
-        throw new RedirectRefusedError(url, String(error));
-      }
-      if (verdict.allowed) return;
-      if (verdict.reason === 'robots-txt-unreachable') {
-        throw new RedirectRefusedError(
-          url,
-          `its robots.txt (${verdict.robotsUrl}) cannot be read now`,
+        this.log.info(
+          `repkit: ${request.url} redirects to ${url}; not followed: ${refused.reason}`,
         );
       }
-      request.noRetry = true;
-      this.log.info(
-        `repkit: ${request.url} redirects to ${url}, which robots.txt disallows (line ${verdict.line}); not followed`,
-      );
-      throw new RedirectRefusedError(
-        url,
-        `its robots.txt disallows it${verdict.line ? ` (${verdict.robotsUrl} line ${verdict.line})` : ''}`,
-      );
+      throw new RedirectRefusedError(url, refused.reason);
     }
 
     /** Back into the queue after `ms`, as Crawlee's `sameDomainDelaySecs` does: no retry counted. */

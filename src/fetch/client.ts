@@ -1,5 +1,10 @@
-import { MemoryStore } from '../cache/index.ts';
-import { usedEntry, type CacheEntry, type CacheStore, type Lease } from '../cache/index.ts';
+import {
+  MemoryStore,
+  usedEntry,
+  type CacheEntry,
+  type CacheStore,
+  type Lease,
+} from '../cache/index.ts';
 import {
   DEFAULT_MAX_BYTES,
   parse,
@@ -358,24 +363,41 @@ export class RobotsClient {
   }
 
   /**
-   * Checks a redirect target before it is requested: against its own origin's robots.txt
-   * (fetched through the same cache), as it will be requested. A disallowed target, or one
-   * whose robots.txt cannot be read now, is refused with the reason.
+   * Whether a redirect to `url` may be followed: undefined when its own origin's robots.txt
+   * (fetched through the same cache) lets the crawler (or `options.agent`) fetch it as it will
+   * be requested; otherwise why not, and whether asking again later may change the answer
+   * (`retryLater`: the robots.txt cannot be read now). Every redirect repkit follows or
+   * guards is decided here.
    */
+  async refuseRedirect(
+    url: string,
+    options: { agent?: string | readonly string[] } = {},
+  ): Promise<{ reason: string; retryLater: boolean } | undefined> {
+    let result: CheckResult;
+    try {
+      result = await this.check(url, options);
+    } catch (error) {
+      return { reason: error instanceof Error ? error.message : String(error), retryLater: false };
+    }
+    if (result.allowed) return undefined;
+    return result.reason === 'robots-txt-unreachable'
+      ? {
+          reason: `its robots.txt (${result.robotsUrl}) cannot be read now${result.error ? ` (${result.error})` : ''}`,
+          retryLater: true,
+        }
+      : {
+          reason: `its robots.txt disallows it${result.line ? ` (${result.robotsUrl} line ${result.line})` : ''}`,
+          retryLater: false,
+        };
+  }
+
+  /** `beforeHop` for the client's own fetches: a refused redirect's reason, in words. */
   private hopCheck(
     agent?: string | readonly string[],
   ): (url: string) => Promise<string | undefined> {
     return async (url) => {
-      let result: CheckResult;
-      try {
-        result = await this.check(url, agent === undefined ? {} : { agent });
-      } catch (error) {
-        return `redirect to ${url} not followed: ${error instanceof Error ? error.message : String(error)}`;
-      }
-      if (result.allowed) return undefined;
-      return result.reason === 'robots-txt-unreachable'
-        ? `redirect to ${url} not followed: its robots.txt (${result.robotsUrl}) cannot be read now${result.error ? ` (${result.error})` : ''}`
-        : `redirect to ${url} not followed: its robots.txt disallows it${result.line ? ` (${result.robotsUrl} line ${result.line})` : ''}`;
+      const refused = await this.refuseRedirect(url, agent === undefined ? {} : { agent });
+      return refused && `redirect to ${url} not followed: ${refused.reason}`;
     };
   }
 

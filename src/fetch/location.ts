@@ -34,7 +34,6 @@ export function locate(pageUrl: string): RobotsLocation {
       `scheme ${url.protocol} has no robots.txt (use http, https or ftp)`,
     );
   }
-  if (url.hostname === '') throw new InvalidUrlError(pageUrl, 'no host');
   // URL already lower-cases the host, converts IDN to punycode, reads IPv4 in any form
   // (`0x7f.1`) as dotted decimal and drops default ports. A name's final dot (the DNS root,
   // `site.test.`) names the same host: one origin, one robots.txt, one politeness turn.

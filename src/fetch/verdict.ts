@@ -75,14 +75,6 @@ export function agentsFor(
 }
 
 /**
- * The URL a verdict for `url` is about: what a crawler requests (`requestTarget`), or `url`
- * as given when it is no URL a crawler can request.
- */
-export function requestedUrl(url: string): string {
-  return requestTarget(url)?.url ?? url;
-}
-
-/**
  * The verdict for `url` (judged as it will be requested: see `requestTarget`) from a robots.txt state (as `RobotsClient.robotsFor` returns it), with
  * Google's rules for a fetch that brought no file: 4xx → no restrictions; server errors →
  * everything disallowed, or no restrictions once they have lasted `unreachableWindow`.
@@ -94,7 +86,7 @@ export function verdictFromState(
   options: {
     now?: number;
     unreachableWindow?: number;
-    /** `state.robots.explain(requestedUrl(url), agents)`, when it was computed elsewhere (a worker thread). */
+    /** `state.robots.explain(requestTarget(url).url, agents)`, when it was computed elsewhere (a worker thread). */
     explanation?: Explanation;
     /** How several names are read; default `fallback`. */
     agentMode?: AgentMode;

@@ -68,14 +68,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       })
     : undefined;
   // Without Redis the cache is in memory: made here so that /metrics can show its counters.
-  const memory = redis
-    ? undefined
-    : new MemoryStore(options.maxCacheBytes ? { maxBytes: options.maxCacheBytes } : {});
-  const metrics = new ServiceMetrics(memory ? () => memory.stats : undefined);
+  const store =
+    redis ?? new MemoryStore(options.maxCacheBytes ? { maxBytes: options.maxCacheBytes } : {});
+  const metrics = new ServiceMetrics(store instanceof MemoryStore ? () => store.stats : undefined);
   const client = new RobotsClient({
     userAgent: options.userAgent ?? DEFAULT_SERVICE_USER_AGENT,
     ...(options.agent ? { agent: options.agent } : {}),
-    store: redis ?? memory!,
+    store,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     allowAddress:
       options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress),

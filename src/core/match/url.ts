@@ -70,7 +70,7 @@ export function requestTarget(url: string): RequestTarget | undefined {
   if (pathStart > 0) return { url, path: url.slice(pathStart), changed: false };
   let parsed: URL;
   try {
-    parsed = new URL(String(url));
+    parsed = new URL(url);
   } catch {
     return undefined;
   }
@@ -80,7 +80,7 @@ export function requestTarget(url: string): RequestTarget | undefined {
   return {
     url: `${parsed.protocol}//${parsed.host}${path}`,
     path,
-    changed: path !== pathParamsQuery(String(url)),
+    changed: path !== pathParamsQuery(url),
   };
 }
 
