@@ -17,6 +17,12 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** A Redis call slower than this counts as a failure; the fallback answers. Default 1 s. */
   timeoutMs?: number;
+  /**
+   * The breaker: after this many calls in a row time out, Redis counts as hung and every call
+   * is answered by the fallback at once, without waiting, while one probe (a PING every
+   * `timeoutMs`) decides when it is back. Default 3.
+   */
+  breakAfterTimeouts?: number;
   /** Told when Redis becomes unreachable and when it is back. Default: `console.warn`. */
   onWarning?: (message: string) => void;
   /** Bounds of the per-process fallback cache used while Redis is down. */
@@ -65,6 +71,13 @@ export class RedisStore implements CacheStore {
   private readonly warn: (message: string) => void;
   private degraded = false;
   private closed = false;
+  private readonly breakAfter: number;
+  /** Calls in a row that timed out; at `breakAfter` the breaker opens. */
+  private timeoutsInARow = 0;
+  /** The breaker is open: calls go to the fallback until the probe gets an answer. */
+  private broken = false;
+  private probing = false;
+  private probeTimer: NodeJS.Timeout | undefined;
   /** Whether Redis has ever been ready; until then, operations wait for the first connection. */
   private everReady = false;
   private readonly firstConnection: Promise<void>;
@@ -72,6 +85,7 @@ export class RedisStore implements CacheStore {
   constructor(options: RedisStoreOptions = {}) {
     this.prefix = `${options.prefix ?? 'repkit'}:${FORMAT}`;
     this.timeoutMs = options.timeoutMs ?? 1_000;
+    this.breakAfter = Math.max(1, options.breakAfterTimeouts ?? 3);
     this.fallback = new MemoryStore(options.fallback);
     this.warn = options.onWarning ?? ((message) => console.warn(`repkit: ${message}`));
     if (options.url !== undefined && options.cluster !== undefined) {
@@ -112,9 +126,9 @@ export class RedisStore implements CacheStore {
     );
   }
 
-  /** Whether Redis answers right now. */
+  /** Whether Redis answers right now (connected, and not hung: see `breakAfterTimeouts`). */
   get connected(): boolean {
-    return this.client.isReady;
+    return this.client.isReady && !this.broken;
   }
 
   /** Resolves when connected, or rejects after `timeoutMs` (for start-up checks and tests). */
@@ -164,7 +178,7 @@ export class RedisStore implements CacheStore {
    */
   async acquireLease(key: string, ttlMs: number): Promise<Lease | undefined> {
     const token = randomUUID();
-    const leaseKey = `${this.prefix}:lease:${key}`;
+    const leaseKey = this.redisKey('lease', key);
     const taken = await this.attempt(() =>
       this.client.set(leaseKey, token, { NX: true, PX: Math.max(1, Math.round(ttlMs)) }),
     );
@@ -183,7 +197,7 @@ export class RedisStore implements CacheStore {
   async takeTurn(key: string, intervalMs: number): Promise<number> {
     const interval = String(Math.max(0, Math.round(intervalMs)));
     const wait = await this.attempt(() =>
-      this.client.evalOn(`${this.prefix}:turn:${key}`, TAKE_TURN_SCRIPT, [interval]),
+      this.client.evalOn(this.redisKey('turn', key), TAKE_TURN_SCRIPT, [interval]),
     );
     if (wait === FAILED) return this.fallback.takeTurn(key, intervalMs);
     return Number(wait);
@@ -194,13 +208,14 @@ export class RedisStore implements CacheStore {
     await this.fallback.holdOff(key, ms);
     const wait = String(Math.max(0, Math.round(ms)));
     await this.attempt(() =>
-      this.client.evalOn(`${this.prefix}:turn:${key}`, HOLD_OFF_SCRIPT, [wait]),
+      this.client.evalOn(this.redisKey('turn', key), HOLD_OFF_SCRIPT, [wait]),
     );
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.probeTimer);
     await this.fallback.close();
     try {
       if (this.client.isOpen) await this.client.close();
@@ -211,7 +226,20 @@ export class RedisStore implements CacheStore {
   }
 
   private entryKey(key: string): string {
-    return `${this.prefix}:entry:${key}`;
+    return this.redisKey('entry', key);
+  }
+
+  /**
+   * `<prefix>:<kind>:<key>`, with `{` and `}` of the key escaped (and `%`, so that escaping
+   * stays one-to-one): a Redis Cluster hashes only what is inside the first `{...}` of a key,
+   * so an origin such as `https://{x}.example` would otherwise choose its slot, and a
+   * thousand such sites would share one.
+   */
+  private redisKey(kind: 'entry' | 'lease' | 'turn', key: string): string {
+    const escaped = /[%{}]/.test(key)
+      ? key.replaceAll('%', '%25').replaceAll('{', '%7B').replaceAll('}', '%7D')
+      : key;
+    return `${this.prefix}:${kind}:${escaped}`;
   }
 
   private markUp(): void {
@@ -240,21 +268,37 @@ export class RedisStore implements CacheStore {
       this.markDown('Redis is not connected; using the per-process cache until it is back');
       return FAILED;
     }
+    // A hung Redis (stopped, or its host frozen) keeps the connection open: without the
+    // breaker every call would wait its own timeout, and a fleet would crawl at one check a
+    // second per concurrent task.
+    if (this.broken) return FAILED;
+    const result = await this.withinTimeout(call);
+    if (result === TIMED_OUT) {
+      if (++this.timeoutsInARow >= this.breakAfter) this.openBreaker();
+      else
+        this.markDown(
+          `Redis did not answer within ${this.timeoutMs} ms; using the per-process cache`,
+        );
+      return FAILED;
+    }
+    if (result === FAILED) return FAILED;
+    this.timeoutsInARow = 0;
+    this.markUp();
+    return result;
+  }
+
+  /** `call`'s answer, TIMED_OUT after `timeoutMs`, or FAILED (and a warning) if it throws. */
+  private async withinTimeout<T>(
+    call: () => Promise<T>,
+  ): Promise<T | typeof FAILED | typeof TIMED_OUT> {
     let timer: NodeJS.Timeout | undefined;
     try {
-      const result = await Promise.race([
+      return await Promise.race([
         call(),
-        new Promise<typeof FAILED>((done) => {
-          timer = setTimeout(() => {
-            this.markDown(
-              `Redis did not answer within ${this.timeoutMs} ms; using the per-process cache`,
-            );
-            done(FAILED);
-          }, this.timeoutMs);
+        new Promise<typeof TIMED_OUT>((done) => {
+          timer = setTimeout(() => done(TIMED_OUT), this.timeoutMs);
         }),
       ]);
-      if (result !== FAILED) this.markUp();
-      return result;
     } catch (error) {
       this.markDown(`Redis call failed (${(error as Error).message}); using the per-process cache`);
       return FAILED;
@@ -262,9 +306,39 @@ export class RedisStore implements CacheStore {
       clearTimeout(timer);
     }
   }
+
+  /** Treats Redis as hung: the fallback answers every call at once until a probe is answered. */
+  private openBreaker(): void {
+    if (this.broken || this.closed) return;
+    this.broken = true;
+    this.markDown(
+      `Redis did not answer ${this.breakAfter} calls in a row within ${this.timeoutMs} ms; ` +
+        'using the per-process cache, and probing it until it answers',
+    );
+    this.scheduleProbe();
+  }
+
+  /** One PING at a time, `timeoutMs` apart, while the breaker is open. */
+  private scheduleProbe(): void {
+    if (this.probing || this.closed) return;
+    this.probing = true;
+    this.probeTimer = setTimeout(() => {
+      void this.withinTimeout(() => this.client.ping()).then((answer) => {
+        this.probing = false;
+        if (this.closed) return;
+        if (answer === 'PONG') {
+          this.broken = false;
+          this.timeoutsInARow = 0;
+          this.markUp();
+        } else this.scheduleProbe();
+      });
+    }, this.timeoutMs);
+    this.probeTimer.unref();
+  }
 }
 
 const FAILED = Symbol('redis call failed');
+const TIMED_OUT = Symbol('redis call timed out');
 
 /** Thrown by `RedisStore.ready()` when Redis does not answer within the time given. */
 export class StoreUnavailableError extends RepkitError {

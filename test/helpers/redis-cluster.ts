@@ -31,7 +31,7 @@ async function free(port: number): Promise<boolean> {
   return true;
 }
 
-async function freePorts(count: number): Promise<number[]> {
+export async function freePorts(count: number): Promise<number[]> {
   const ports: number[] = [];
   while (ports.length < count) {
     const port = 20_000 + Math.floor(Math.random() * 20_000);

@@ -1,0 +1,127 @@
+/**
+ * A hung Redis (its process stopped with SIGSTOP: the connection stays open, nothing answers)
+ * and keys that would choose their own cluster slot. The Redis here is a server this test
+ * starts on a free port, and stops and kills by PID.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { after, describe, test } from 'node:test';
+import { RedisStore } from '../../src/cache/redis-entry.ts';
+import type { CacheEntry } from '../../src/cache/index.ts';
+import { freePorts } from '../helpers/redis-cluster.ts';
+import { deleteTestKeys, rawClient, testPrefix } from '../helpers/redis.ts';
+
+const children: ChildProcess[] = [];
+after(() => {
+  for (const child of children) {
+    child.kill('SIGCONT');
+    child.kill('SIGKILL');
+  }
+});
+
+/** An entry whose body is `text`. */
+function entry(text: string): CacheEntry {
+  const body = Buffer.from(text).toString('base64');
+  return {
+    v: 1,
+    robotsUrl: 'https://a.example/robots.txt',
+    outcome: 'ok',
+    status: 200,
+    body,
+    headers: {},
+    chain: ['https://a.example/robots.txt'],
+    fetchedAt: Date.now(),
+    expiresAt: Date.now() + 60_000,
+  };
+}
+
+async function startRedis(): Promise<{ url: string; redis: ChildProcess }> {
+  const [port] = await freePorts(1);
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  children.push(redis);
+  return { url: `redis://127.0.0.1:${port}`, redis };
+}
+
+function bodyOf(entry: CacheEntry | undefined): string {
+  return Buffer.from(entry?.body ?? '', 'base64').toString();
+}
+
+/** How long `call` took, in ms. */
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await call();
+  return performance.now() - start;
+}
+
+describe('a hung Redis', () => {
+  test('after a few timeouts the fallback answers at once; one probe finds Redis back', async () => {
+    const { url, redis } = await startRedis();
+    const warnings: string[] = [];
+    const timeoutMs = 1_000;
+    const store = new RedisStore({ url, timeoutMs, onWarning: (m) => warnings.push(m) });
+    await store.ready(10_000);
+    await store.set('https://a.example', entry('User-agent: *\nDisallow: /a\n'), 60_000);
+
+    redis.kill('SIGSTOP');
+    // The first calls wait their timeout: Redis might only be slow.
+    for (let i = 0; i < 3; i++) {
+      assert.ok((await timed(() => store.get('https://b.example'))) >= timeoutMs * 0.9);
+    }
+    assert.equal(store.connected, false, 'the breaker is open');
+    // Then no call waits: before the breaker, each of these took the full second.
+    let slowest = 0;
+    for (let i = 0; i < 50; i++) {
+      slowest = Math.max(slowest, await timed(() => store.takeTurn('https://c.example', 0)));
+      const read = await store.get('https://a.example');
+      assert.match(bodyOf(read), /Disallow: \/a/);
+    }
+    assert.ok(slowest < timeoutMs / 2, `slowest call while hung: ${slowest.toFixed(0)} ms`);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0]!, /did not answer within 1000 ms/);
+
+    redis.kill('SIGCONT');
+    const back = Date.now();
+    while (!store.connected && Date.now() - back < 10_000) {
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    assert.equal(store.connected, true, 'the probe closed the breaker');
+    // Reads go to Redis again: a value written there by another process is seen.
+    const raw = await rawClient(url);
+    await raw.set('repkit:v1:entry:https://d.example', JSON.stringify(entry('from redis')));
+    const read = await store.get('https://d.example');
+    await raw.close();
+    assert.equal(bodyOf(read), 'from redis');
+    assert.match(warnings.at(-1)!, /answers again/);
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    await store.close();
+    redis.kill('SIGKILL');
+  });
+});
+
+describe('keys', () => {
+  test('an origin with braces does not choose its cluster slot: `{` and `}` are escaped', async () => {
+    const prefix = testPrefix();
+    const store = new RedisStore({ prefix });
+    await store.ready();
+    const origin = 'https://{shared}.example';
+    await store.set(origin, entry('User-agent: *\nDisallow: /\n'), 60_000);
+    await store.set('https://%7Bshared%7D.example', entry('another site'), 60_000);
+    const raw = await rawClient();
+    const keys: string[] = [];
+    for await (const batch of raw.scanIterator({ MATCH: `${prefix}:*` })) {
+      keys.push(...(Array.isArray(batch) ? batch : [batch]));
+    }
+    await raw.close();
+    assert.equal(keys.length, 2, keys.join(', '));
+    for (const key of keys) assert.doesNotMatch(key, /[{}]/, key);
+    // Escaping is one-to-one: the two sites keep their own entries.
+    assert.match(bodyOf(await store.get(origin)), /Disallow/);
+    assert.equal(bodyOf(await store.get('https://%7Bshared%7D.example')), 'another site');
+    await store.close();
+    await deleteTestKeys();
+  });
+});
