@@ -47,10 +47,20 @@ export function urlsFor(body: string, count: number, seed = 1): string[] {
   return urls;
 }
 
+/**
+ * `count` different URLs from `make(k)`, k = 0, 1, …: a row that checks them in turn is never
+ * answered from a memo of the check before (a crawler does not ask the same URL twice in a row).
+ */
+export function variants(make: (k: number) => string, count: number): string[] {
+  return Array.from({ length: count }, (_, k) => make(k));
+}
+
+/** How many different URLs a worst-case row takes turns with. */
+const VARIANTS = 16;
+
 /** The three worst cases the issue names. */
-export function pathologicalCases(): { name: string; body: string; url: string }[] {
+export function pathologicalCases(): { name: string; body: string; urls: string[] }[] {
   const stars = '/' + Array.from({ length: 13 }, (_, i) => `*a${i}`).join('') + '*z';
-  const longPath = '/' + 'a'.repeat(20_000);
   const rules: string[] = ['User-agent: *'];
   const random = rng(7);
   while (rules.join('\n').length < 500 * 1024 - 40) {
@@ -64,14 +74,18 @@ export function pathologicalCases(): { name: string; body: string; url: string }
     {
       name: '13 wildcards vs a 20,000-char path',
       body: `User-agent: *\nDisallow: ${stars}\n`,
-      url: `https://example.com${longPath}`,
+      urls: variants((k) => `https://example.com/${'a'.repeat(20_000 - k)}`, VARIANTS),
     },
     {
       name: `500 KiB file, ${rules.length - 1} rules`,
       body: rules.join('\n') + '\n',
-      url: 'https://example.com/zzz/zzz/not-there.html',
+      urls: variants((k) => `https://example.com/zzz/zzz/not-there-${k}.html`, VARIANTS),
     },
-    { name: 'one 500 KiB line', body: longLine, url: `https://example.com/${'b'.repeat(5000)}` },
+    {
+      name: 'one 500 KiB line',
+      body: longLine,
+      urls: variants((k) => `https://example.com/${'b'.repeat(5000 - k)}`, VARIANTS),
+    },
   ];
 }
 
@@ -96,13 +110,13 @@ export function issueWorkloads(): { name: string; body: string; urls: string[] }
     {
       name: '/*a*a*a*a*a*a*a*a*a*a*a*a*b vs 20,000 a',
       body: 'User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\n',
-      urls: [`https://example.com/${'a'.repeat(20_000)}`],
+      urls: variants((k) => `https://example.com/${'a'.repeat(20_000 - k)}`, VARIANTS),
     },
     { name: '25,000 rules × 10,000 URLs', body: many, urls: urlsFor(many, 10_000, 5) },
     {
       name: 'one 500 KiB line with a * every 64 characters',
       body: `User-agent: *\n${line}\n`,
-      urls: [`https://example.com/${'a'.repeat(8_000)}`],
+      urls: variants((k) => `https://example.com/${'a'.repeat(8_000 - k)}`, 1_000),
     },
   ];
 }
@@ -112,7 +126,7 @@ export function issueWorkloads(): { name: string; body: string; urls: string[] }
  * early (every segment occurs many times, or nearly does). Measured for repkit alone, against
  * the issue's bound of 50 ms (robots-parser's position-set matcher takes seconds on most).
  */
-export function worstCases(): { name: string; body: string; url: string }[] {
+export function worstCases(): { name: string; body: string; urls: string[] }[] {
   const fill = (rule: (i: number) => string) => {
     let body = 'User-agent: *\n';
     for (let i = 0; body.length < 500 * 1024 - 8200; i++) body += rule(i) + '\n';
@@ -128,39 +142,39 @@ export function worstCases(): { name: string; body: string; url: string }[] {
     {
       name: 'near-miss segments: /*a…ac rules (4,096 characters) vs /c + 8,150 a',
       body: fill(() => `Disallow: /*${'a'.repeat(4095)}c`),
-      url: path(`/c${'a'.repeat(8150)}`),
+      urls: variants((k) => path(`/c${'a'.repeat(8150 - k)}`), VARIANTS),
     },
     {
       name: '13 matching stars, 500 KiB of distinct rules vs 8,130 a and every digit',
       body: fill(() => `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*a*${number()}`),
-      url: path(`/${'a'.repeat(8130)}${digits('a')}`),
+      urls: variants((k) => path(`/${'a'.repeat(8130 - k)}${digits('a')}`), VARIANTS),
     },
     {
       // Identical patterns cost one match: repeated lines answer as the first did.
       name: 'one 13-star rule repeated over 500 KiB vs 8,130 a and every digit',
       body: fill(() => `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*a*99`),
-      url: path(`/${'a'.repeat(8130)}${digits('a')}`),
+      urls: variants((k) => path(`/${'a'.repeat(8130 - k)}${digits('a')}`), VARIANTS),
     },
     {
       name: 'shared-prefix wildcards: /a*N* × 500 KiB vs /a + 8,130 b and every digit',
       body: fill(() => `Allow: /a*${number()}*`),
-      url: path(`/a${'b'.repeat(8130)}${digits('b')}`),
+      urls: variants((k) => path(`/a${'b'.repeat(8130 - k)}${digits('b')}`), VARIANTS),
     },
     {
       name: 'anchored near-miss: /*aN$ × 500 KiB vs 8,130 a and every digit',
       body: fill(() => `Disallow: /*a${number()}$`),
-      url: path(`/${'a'.repeat(8130)}${digits('a')}`),
+      urls: variants((k) => path(`/${'a'.repeat(8130 - k)}${digits('a')}`), VARIANTS),
     },
     {
       // Every rule has an alias (`/dN/$`), made when a path ending in `/` is first checked.
       name: 'index.html aliases: Allow: /dN/index.html × 500 KiB vs /d + 8,150 ones + /',
       body: fill(() => `Allow: /d${number()}/index.html`),
-      url: path(`/d${'1'.repeat(8150)}/`),
+      urls: variants((k) => path(`/d${'1'.repeat(8150 - k)}/`), VARIANTS),
     },
     {
       name: 'long literal near-miss: /a…ab rules vs /a…aa',
       body: fill((i) => `Disallow: /${'a'.repeat(2000 + (i % 64))}b`),
-      url: path(`/${'a'.repeat(8150)}`),
+      urls: variants((k) => path(`/${'a'.repeat(8150 - k)}`), VARIANTS),
     },
   ];
 }
