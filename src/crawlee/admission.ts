@@ -1,4 +1,9 @@
-import { isRefusedAddressError, type CheckResult, type RobotsClient } from '../fetch/index.ts';
+import {
+  isInvalidUrlError,
+  isRefusedAddressError,
+  type CheckResult,
+  type RobotsClient,
+} from '../fetch/index.ts';
 
 /** What to do with a request whose turn has come. */
 export type Admission =
@@ -7,10 +12,15 @@ export type Admission =
   /** The robots.txt disallows it: Crawlee's own robots check skips it (never requested). */
   | { kind: 'disallowed' }
   /** Not now: put it back in the queue after `ms`, untouched (no retry counted). */
-  | { kind: 'defer'; ms: number; why: 'robots-txt-unreachable' | 'politeness' };
+  | { kind: 'defer'; ms: number; why: DeferReason; error?: string };
+
+/** Why a request waits: its robots.txt cannot be read, its host's turn, or the store failed. */
+export type DeferReason = 'robots-txt-unreachable' | 'politeness' | 'store-error';
 
 /** Shortest deferral, so that a robots.txt failing fast is not asked again in a tight loop. */
 const MIN_DEFER_MS = 1_000;
+/** How long a request waits when the store (or anything unforeseen) fails: never allowed. */
+const ERROR_DEFER_MS = 5_000;
 
 /**
  * Whether a request may go now: its robots.txt verdict (fetched or cached), then the host's
@@ -23,8 +33,10 @@ export async function admit(client: RobotsClient, url: string): Promise<Admissio
     state = await client.robotsFor(url);
   } catch (error) {
     // A URL without a robots.txt (not http/https) is Crawlee's to fail; a refused address
-    // is not crawled at all.
-    return isRefusedAddressError(error) ? { kind: 'disallowed' } : { kind: 'go' };
+    // is not crawled at all; anything else is not an answer, so the request waits.
+    if (isRefusedAddressError(error)) return { kind: 'disallowed' };
+    if (isInvalidUrlError(error)) return { kind: 'go' };
+    return failed(error);
   }
   const verdict = client.verdict(url, state);
   if (verdict.reason === 'robots-txt-unreachable') {
@@ -32,10 +44,21 @@ export async function admit(client: RobotsClient, url: string): Promise<Admissio
     return { kind: 'defer', ms, why: 'robots-txt-unreachable' };
   }
   if (!verdict.allowed) return { kind: 'disallowed' };
-  const turn = await client.turn(url);
+  let turn;
+  try {
+    turn = await client.turn(url);
+  } catch (error) {
+    // The store keeping the host's turns failed: no turn is no permission (fail closed).
+    return failed(error);
+  }
   return turn.kind === 'go'
     ? { kind: 'go' }
     : { kind: 'defer', ms: turn.waitMs, why: 'politeness' };
+}
+
+function failed(error: unknown): Admission {
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'defer', ms: ERROR_DEFER_MS, why: 'store-error', error: message };
 }
 
 /**

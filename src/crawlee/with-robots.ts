@@ -232,9 +232,15 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       if (!request || !this.#enabled) return request;
       const admission = await admit(await this.robotsClient(), request.url);
       if (admission.kind !== 'defer') return request;
-      this.log.debug(
-        `repkit: ${request.url} deferred ${admission.ms} ms (${admission.why === 'politeness' ? 'host turn' : 'robots.txt unreachable'})`,
-      );
+      if (admission.why === 'store-error') {
+        this.log.warning(
+          `repkit: ${request.url} deferred ${admission.ms} ms: the store failed (${admission.error}); nothing is requested without a verdict and a turn`,
+        );
+      } else {
+        this.log.debug(
+          `repkit: ${request.url} deferred ${admission.ms} ms (${admission.why === 'politeness' ? 'host turn' : 'robots.txt unreachable'})`,
+        );
+      }
       this.#putBack(request, admission.ms);
       return null;
     }
