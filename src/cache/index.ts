@@ -1,10 +1,3 @@
 /** repkit/cache: where the fetch layer keeps robots.txt results, and the stores for it. */
-export {
-  isCurrentEntry,
-  usedEntry,
-  type CacheEntry,
-  type CacheStore,
-  type Lease,
-} from './store.ts';
+export { type CacheEntry, type CacheStore, type Lease } from './store.ts';
 export { MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from './memory.ts';
-export { redactUrl } from './redact.ts';

@@ -3,7 +3,7 @@
  * optional peer dependency: without it, loading this entry fails with a `MissingPeerError`
  * that says to install it.
  */
-import { loadWithPeer } from '../core/index.ts';
+import { loadWithPeer } from '../core/internal.ts';
 import type * as Store from './redis.ts';
 
 const store: typeof Store = await loadWithPeer(

@@ -9,14 +9,9 @@ import {
   type RobotsTxt,
   type RuleMatch,
 } from '../core/index.ts';
-import {
-  InvalidUrlError,
-  verdictFromState,
-  agentsFor,
-  type CheckReason,
-  type RobotsState,
-} from '../fetch/index.ts';
-import { usedEntry } from '../cache/index.ts';
+import { InvalidUrlError, type CheckReason, type RobotsState } from '../fetch/index.ts';
+import { verdictFromState, agentsFor } from '../fetch/internal.ts';
+import { usedEntry } from '../cache/internal.ts';
 import { CliError } from './errors.ts';
 import { fetchClient } from './fetching.ts';
 

@@ -1,18 +1,18 @@
 /**
  * repkit core: Google-exact robots.txt parsing and matching. No dependencies and no Node
- * APIs: the same code runs in Node, browsers, Workers and Deno.
+ * APIs: the same code runs in Node, browsers, Workers and Deno. Specialised parts have their
+ * own entries: `repkit/tokenizer` (the token stream), `repkit/tdmrep` (W3C TDMRep) and
+ * `repkit/agents` (the known-crawler list); `internal.ts` serves repkit's other areas only.
  */
 export { parse, type ParseOptions } from './parse.ts';
-export { tokenizeBody, DEFAULT_MAX_BYTES, type RobotsBody } from './tokens/body.ts';
+export { DEFAULT_MAX_BYTES, type RobotsBody } from './tokens/body.ts';
 export { RobotsTxt } from './answers/robots-txt.ts';
-export { describeSource, type UsageSource } from './answers/usage-source.ts';
-export {
-  USAGE_LABELS,
-  statementPreferences as usagePreferences,
-  type ContentUsage,
-  type UsageLabel,
-  type UsagePreference,
-  type UsageRule,
+export type { UsageSource } from './answers/usage-source.ts';
+export type {
+  ContentUsage,
+  UsageLabel,
+  UsagePreference,
+  UsageRule,
 } from './match/content-usage.ts';
 export type {
   UserAgent,
@@ -29,25 +29,10 @@ export type { ProfileName } from './profiles/index.ts';
 export {
   productToken,
   isValidProductToken,
-  isGlobalAgent,
   crawlerName,
   type CrawlerName,
 } from './agents/names.ts';
-export { pathParamsQuery, requestTarget, type RequestTarget } from './match/url.ts';
-export { googleEscape } from './match/pattern.ts';
-export {
-  parseList as parseStructuredList,
-  parseDictionary as parseStructuredDictionary,
-  type SfItem,
-  type SfListMember,
-} from './match/structured-fields.ts';
-export {
-  MAX_LINE_BYTES,
-  type Directive,
-  type DirectiveKind,
-  type LineInfo,
-  type TokenHandler,
-} from './tokens/tokenizer.ts';
+export { requestTarget, type RequestTarget } from './match/url.ts';
 export {
   RepkitError,
   isRepkitError,
@@ -55,7 +40,6 @@ export {
   isInvalidInputError,
   MissingPeerError,
   isMissingPeerError,
-  loadWithPeer,
   type RepkitErrorCode,
 } from './errors.ts';
 export {
@@ -65,16 +49,3 @@ export {
   type LintReport,
   type Severity,
 } from './lint/lint.ts';
-export { KNOWN_AGENTS, type KnownAgent } from './agents/known.ts';
-export {
-  parseTdmrep,
-  readTdmReservation,
-  resolveTdm,
-  type TdmAnswer,
-  type TdmSource,
-  type TdmStatement,
-  MAX_TDMREP_RULES,
-  type TdmrepFile,
-  type TdmrepRule,
-  type TdmReservation,
-} from './tdmrep/tdmrep.ts';

@@ -3,7 +3,7 @@
  * peer dependency: only this entry needs it, and without it loading this entry fails with a
  * `MissingPeerError` that says to install it.
  */
-import { loadWithPeer } from '../core/index.ts';
+import { loadWithPeer } from '../core/internal.ts';
 import type * as Adapter from './with-robots.ts';
 import type * as File from './robots-file.ts';
 

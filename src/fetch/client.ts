@@ -1,10 +1,5 @@
-import {
-  MemoryStore,
-  usedEntry,
-  type CacheEntry,
-  type CacheStore,
-  type Lease,
-} from '../cache/index.ts';
+import { MemoryStore, type CacheEntry, type CacheStore, type Lease } from '../cache/index.ts';
+import { usedEntry } from '../cache/internal.ts';
 import {
   DEFAULT_MAX_BYTES,
   parse,
@@ -12,9 +7,8 @@ import {
   type Explanation,
   type ProfileName,
   type RobotsTxt,
-  parseTdmrep,
-  type TdmrepFile,
 } from '../core/index.ts';
+import { parseTdmrep, type TdmrepFile } from '../core/tdmrep-entry.ts';
 import { ANY_ADDRESS } from './addresses.ts';
 import { InvalidOptionError, InvalidUrlError, isRefusedAddressError } from './errors.ts';
 import { HostResolver } from './resolver.ts';

@@ -2,13 +2,7 @@
  * repkit/fetch: robots.txt fetched, cached and refreshed as Google documents, one line per
  * URL for a crawler. Node only (it opens connections); the core stays portable.
  */
-export {
-  verdictFromState,
-  agentsFor,
-  type AgentMode,
-  type CheckResult,
-  type CheckReason,
-} from './verdict.ts';
+export { type AgentMode, type CheckResult, type CheckReason } from './verdict.ts';
 export {
   RobotsClient,
   type RobotsClientOptions,
@@ -16,9 +10,8 @@ export {
   type FetchReport,
   type TdmrepState,
 } from './client.ts';
-export { robotsUrl, locate, type RobotsLocation } from './location.ts';
+export { robotsUrl, type RobotsLocation } from './location.ts';
 export {
-  usageFor,
   type UsageAnswer,
   type UsageDecision,
   type UsageSource,
@@ -26,9 +19,8 @@ export {
   type Permission,
 } from './usage.ts';
 export type { FetchOutcome } from './http.ts';
-export { describeSource } from '../core/index.ts';
 export { DEFAULT_POLITENESS, type PolitenessPolicy, type Turn } from './politeness.ts';
-export { DEFAULT_POLICY, freshLifetime, type CachePolicy } from './policy.ts';
+export { DEFAULT_POLICY, type CachePolicy } from './policy.ts';
 export {
   InvalidUrlError,
   isInvalidUrlError,
@@ -37,7 +29,7 @@ export {
   RefusedAddressError,
   isRefusedAddressError,
 } from './errors.ts';
-export { isPublicAddress, isPrivateAddress, type AddressFilter } from './addresses.ts';
+export { isPublicAddress, type AddressFilter } from './addresses.ts';
 
 /** The User-Agent repkit's own tools (CLI, service) send unless told otherwise. */
 export const REPKIT_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';

@@ -1,4 +1,5 @@
-import { usedEntry, type CacheEntry } from '../cache/index.ts';
+import { usedEntry } from '../cache/internal.ts';
+import { type CacheEntry } from '../cache/index.ts';
 import type { RobotsTxt } from '../core/index.ts';
 
 /** An origin's entry in use, with its parsed file. */

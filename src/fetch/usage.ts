@@ -9,9 +9,8 @@ import {
   type TdmAnswer,
   type TdmSource,
   type TdmStatement,
-  type UsageLabel,
-  type UsagePreference,
-} from '../core/index.ts';
+} from '../core/tdmrep-entry.ts';
+import { type UsageLabel, type UsagePreference } from '../core/index.ts';
 import { pagePolicy, type AppliedDirective, type PagePolicyResult } from '../meta/index.ts';
 import type { FetchOutcome } from './http.ts';
 import type { RobotsState, TdmrepState } from './state.ts';

@@ -5,7 +5,7 @@ import {
   type RuleMatch,
   type RobotsTxt,
 } from '../core/index.ts';
-import { usedEntry } from '../cache/index.ts';
+import { usedEntry } from '../cache/internal.ts';
 import type { AgentMode, FetchSource, RobotsState } from './state.ts';
 
 export type { AgentMode } from './state.ts';

@@ -5,23 +5,14 @@
 export {
   pagePolicy,
   MAX_DIRECTIVES,
-  headerDirectives,
-  splitDirectives,
   type PagePolicyResult,
   type AppliedDirective,
   type DirectiveSource,
   type PagePolicyProblem,
   type HeadersInput,
 } from './policy.ts';
+export type { PagePolicy, PolicyField } from './directives.ts';
 export {
-  OPEN_POLICY,
-  parseDirective,
-  parseUnavailableAfter,
-  type PagePolicy,
-  type PolicyField,
-} from './directives.ts';
-export {
-  readHeadMetas,
   MAX_HEAD_CHARS,
   MAX_META_TAGS,
   type HeadRead,

@@ -4,7 +4,7 @@
  * `Robots-Tag: *;nosnippet, ExampleBot;noindex`. All its rules are restrictive, so they join
  * the meta tags' and X-Robots-Tag's, and the most restrictive wins as before.
  */
-import { parseStructuredList as parseList } from '../core/index.ts';
+import { parseStructuredList as parseList } from '../core/internal.ts';
 import type { DirectiveSource } from './directive-source.ts';
 
 /** The least parsing limit the draft allows, and the one used: 8 KiB of the field. */

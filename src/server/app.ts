@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { RedisStore } from '../cache/redis-entry.ts';
-import { usedEntry } from '../cache/index.ts';
+import { usedEntry } from '../cache/internal.ts';
 import { requestTarget, type Explanation, type ProfileName } from '../core/index.ts';
 import {
   InvalidUrlError,

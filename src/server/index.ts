@@ -7,6 +7,7 @@ export {
 } from './service.ts';
 export { createApp, type AppOptions } from './app.ts';
 export { ServiceMetrics } from './metrics.ts';
-export { isPrivateAddress, isPublicAddress } from '../fetch/index.ts';
+export { isPrivateAddress } from '../fetch/internal.ts';
+export { isPublicAddress } from '../fetch/index.ts';
 export { WorkRefusedError, isWorkRefusedError, type WorkPoolOptions } from './work/pool.ts';
 export { BadRequestError, isBadRequestError } from './errors.ts';

@@ -3,7 +3,7 @@
  * selected URL as the site serves it now, and shows each answer with its source.
  */
 import type { UsageAnswer } from '../fetch/index.ts';
-import { describeSource } from '../core/index.ts';
+import { describeSource } from '../core/internal.ts';
 import { element } from './dom.ts';
 
 export function livePanel(page: { selected(): string | undefined; agent(): string }): {

@@ -3,7 +3,8 @@
  * same core as everything else, run in a worker (tester-worker.js) so that typing never waits
  * for them; "Fetch" and "Check its page" ask the service.
  */
-import { crawlerName, KNOWN_AGENTS, type Diagnostic, type ProfileName } from '../core/index.ts';
+import { crawlerName, type Diagnostic, type ProfileName } from '../core/index.ts';
+import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { livePanel } from './live-usage.ts';
 import type { TesterAnswer, TesterRequest, VerdictRow } from './protocol.ts';
 import { element } from './dom.ts';

@@ -4,14 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  isValidProductToken,
-  parse,
-  pathParamsQuery,
-  googleEscape,
-  tokenizeBody,
-  type Directive,
-} from '../../src/core/index.ts';
+import { isValidProductToken, parse } from '../../src/core/index.ts';
+import { pathParamsQuery } from '../../src/core/match/url.ts';
+import { googleEscape } from '../../src/core/match/pattern.ts';
+import { tokenizeBody, type Directive } from '../../src/core/tokenizer-entry.ts';
 
 type Expectation = [agent: string, url: string, allowed: boolean];
 

@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { isValidProductToken, KNOWN_AGENTS, productToken } from '../../src/core/index.ts';
+import { isValidProductToken, productToken } from '../../src/core/index.ts';
+import { KNOWN_AGENTS } from '../../src/core/agents-entry.ts';
 import { ROOT } from '../helpers/shared.ts';
 
 test('at least 150 crawlers, each named once, with an owner and a purpose', () => {

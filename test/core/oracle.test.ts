@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { googleEscape, parse } from '../../src/core/index.ts';
+import { googleEscape } from '../../src/core/match/pattern.ts';
+import { parse } from '../../src/core/index.ts';
 import { googleOracle, posSetMatches } from '../helpers/google-oracle.ts';
 
 // Small alphabets so that random files and URLs actually collide.

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { parse, pathParamsQuery, requestTarget } from '../../src/core/index.ts';
+import { parse, requestTarget } from '../../src/core/index.ts';
+import { pathParamsQuery } from '../../src/core/match/url.ts';
 
 /** Each of these reaches a disallowed path once the URL is serialised as a client sends it. */
 const SPELLINGS: [given: string, sent: string][] = [

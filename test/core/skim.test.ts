@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { parse, tokenizeBody } from '../../src/core/index.ts';
+import { parse } from '../../src/core/index.ts';
+import { tokenizeBody } from '../../src/core/tokenizer-entry.ts';
 
 const space = fc.constantFrom('', ' ', '\t', '  ', '\v', '\f');
 const key = fc.constantFrom(

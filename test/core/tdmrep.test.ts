@@ -6,7 +6,7 @@ import {
   parseTdmrep,
   readTdmReservation,
   resolveTdm,
-} from '../../src/core/index.ts';
+} from '../../src/core/tdmrep-entry.ts';
 
 const SPEC_EXAMPLE = JSON.stringify([
   { location: '/directory-a/', 'tdm-reservation': 1 },

@@ -15,7 +15,8 @@ import {
   replaceLoneSurrogates,
   wellFormed,
 } from '../../src/core/text/bytes.ts';
-import { MAX_LINE_BYTES, parse, tokenizeBody } from '../../src/core/index.ts';
+import { MAX_LINE_BYTES, tokenizeBody } from '../../src/core/tokenizer-entry.ts';
+import { parse } from '../../src/core/index.ts';
 import { PROFILES } from '../../src/core/profiles/index.ts';
 import { parseBytes, parseDecoded } from '../../src/core/parse.ts';
 

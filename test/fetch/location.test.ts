@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { InvalidUrlError, locate, robotsUrl } from '../../src/fetch/index.ts';
+import { InvalidUrlError, robotsUrl } from '../../src/fetch/index.ts';
+import { locate } from '../../src/fetch/location.ts';
 import { RepkitError } from '../../src/core/index.ts';
 
 describe('robotsUrl(pageUrl)', () => {

@@ -3,7 +3,9 @@
  * priorities, the pos-set wildcard matcher) replayed over the tokenizer's events, one URL at
  * a time, the way robots.cc evaluates a file.
  */
-import { googleEscape, pathParamsQuery, tokenizeBody } from '../../src/core/index.ts';
+import { googleEscape } from '../../src/core/match/pattern.ts';
+import { pathParamsQuery } from '../../src/core/match/url.ts';
+import { tokenizeBody } from '../../src/core/tokenizer-entry.ts';
 
 /** Google's Matches(): the set of path positions reachable by the pattern so far. */
 export function posSetMatches(path: string, pattern: string): boolean {

@@ -4,13 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  MAX_DIRECTIVES,
-  MAX_HEAD_CHARS,
-  MAX_META_TAGS,
-  pagePolicy,
-  readHeadMetas,
-} from '../../src/meta/index.ts';
+import { MAX_DIRECTIVES, MAX_HEAD_CHARS, MAX_META_TAGS, pagePolicy } from '../../src/meta/index.ts';
+import { readHeadMetas } from '../../src/meta/html.ts';
 
 /** A stream of `total` characters in pieces of `size`, counting what was taken from it. */
 function stream(prefix: string, filler: string, total: number, size: number) {

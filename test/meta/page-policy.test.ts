@@ -2,13 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import {
-  crawlDecision,
-  linkRel,
-  OPEN_POLICY,
-  pagePolicy,
-  parseUnavailableAfter,
-} from '../../src/meta/index.ts';
+import { crawlDecision, linkRel, pagePolicy } from '../../src/meta/index.ts';
+import { OPEN_POLICY, parseUnavailableAfter } from '../../src/meta/directives.ts';
 import { ROOT } from '../helpers/shared.ts';
 
 const head = (...metas: string[]) =>

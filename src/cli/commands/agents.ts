@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
 import type { Output } from '../output.ts';
-import {
-  isValidProductToken,
-  KNOWN_AGENTS,
-  productToken,
-  type KnownAgent,
-} from '../../core/index.ts';
+import { isValidProductToken, productToken } from '../../core/index.ts';
+import { KNOWN_AGENTS, type KnownAgent } from '../../core/agents-entry.ts';
 import { describeFetch, loadRobots, verdictFrom } from '../robots-source.ts';
 import { fetchOptions } from '../fetching.ts';
 

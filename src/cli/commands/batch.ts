@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { MemoryStore } from '../../cache/index.ts';
-import { agentsFor, type RobotsClient } from '../../fetch/index.ts';
+import { agentsFor } from '../../fetch/internal.ts';
+import { type RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient } from '../fetching.ts';
 import type { Output } from '../output.ts';

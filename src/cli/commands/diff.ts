@@ -12,7 +12,8 @@ import {
   verdictFrom,
   type LoadedRobots,
 } from '../robots-source.ts';
-import { isGlobalAgent, productToken, type ProfileName } from '../../core/index.ts';
+import { isGlobalAgent } from '../../core/internal.ts';
+import { productToken, type ProfileName } from '../../core/index.ts';
 
 /** The name checked for "any crawler without a group of its own": matches no product token. */
 const ANY_OTHER = '*';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { redactUrl } from '../../cache/index.ts';
+import { redactUrl } from '../../cache/internal.ts';
 import { CliError } from '../errors.ts';
 import { DEFAULT_USER_AGENT } from '../fetching.ts';
 import type { Output } from '../output.ts';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { UsageAnswer } from '../../fetch/index.ts';
-import { describeSource } from '../../fetch/index.ts';
+import { describeSource } from '../../core/internal.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';

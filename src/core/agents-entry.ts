@@ -1,0 +1,2 @@
+/** `repkit/agents`: the crawlers repkit knows (Google's and the ai.robots.txt list). */
+export { KNOWN_AGENTS, type KnownAgent } from './agents/known.ts';

@@ -1,0 +1,9 @@
+/**
+ * What repkit's other areas use of the core and users do not: not a package entry, and not
+ * part of the public surface (see ARCHITECTURE.md, "doors").
+ */
+export { describeSource } from './answers/usage-source.ts';
+export { statementPreferences as usagePreferences } from './match/content-usage.ts';
+export { isGlobalAgent } from './agents/names.ts';
+export { parseList as parseStructuredList } from './match/structured-fields.ts';
+export { loadWithPeer } from './errors.ts';

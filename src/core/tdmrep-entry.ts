@@ -1,0 +1,13 @@
+/** `repkit/tdmrep`: W3C TDMRep (`tdmrep.json`, `tdm-reservation` headers and meta tags). */
+export {
+  parseTdmrep,
+  readTdmReservation,
+  resolveTdm,
+  MAX_TDMREP_RULES,
+  type TdmAnswer,
+  type TdmSource,
+  type TdmStatement,
+  type TdmrepFile,
+  type TdmrepRule,
+  type TdmReservation,
+} from './tdmrep/tdmrep.ts';
