@@ -78,6 +78,12 @@ export class RedisStore implements CacheStore {
   private broken = false;
   private probing = false;
   private probeTimer: NodeJS.Timeout | undefined;
+  /**
+   * Entries written while Redis could not take them, with when each should expire: written
+   * back (unless another process wrote one meanwhile) when Redis answers again, so that
+   * what was fetched during an outage is not fetched again by every process after it.
+   */
+  private readonly unwritten = new Map<string, number>();
   /** Whether Redis has ever been ready; until then, operations wait for the first connection. */
   private everReady = false;
   private readonly firstConnection: Promise<void>;
@@ -151,20 +157,28 @@ export class RedisStore implements CacheStore {
     const raw = await this.attempt(() => this.client.get(this.entryKey(key)));
     if (raw === FAILED) return this.fallback.get(key);
     if (raw === null) return undefined;
+    let value: unknown;
     try {
-      const value: unknown = JSON.parse(raw);
-      return isCurrentEntry(value) ? value : undefined;
+      value = JSON.parse(raw);
     } catch {
       return undefined;
     }
+    if (!isCurrentEntry(value)) return undefined;
+    // Kept as what this process would have written: an outage then costs no fetch for an
+    // origin this process has read, not only for those it fetched itself.
+    await this.fallback.set(key, value, Math.max(0, value.expiresAt - Date.now()) + KEEP_READ_MS);
+    return value;
   }
 
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
     await this.fallback.set(key, entry, ttlMs);
     const ttl = Math.max(1, Math.round(ttlMs));
-    await this.attempt(() =>
+    const written = await this.attempt(() =>
       this.client.set(this.entryKey(key), JSON.stringify(entry), { PX: ttl }),
     );
+    if (written === FAILED && this.unwritten.size < MAX_UNWRITTEN) {
+      this.unwritten.set(key, Date.now() + ttl);
+    } else if (written !== FAILED) this.unwritten.delete(key);
   }
 
   async delete(key: string): Promise<void> {
@@ -246,6 +260,21 @@ export class RedisStore implements CacheStore {
     if (!this.degraded || this.closed) return;
     this.degraded = false;
     this.warn('Redis answers again; the shared cache is in use again');
+    void this.writeBack();
+  }
+
+  /** Writes what the outage kept from Redis, where no other process has written meanwhile. */
+  private async writeBack(): Promise<void> {
+    for (const [key, until] of [...this.unwritten]) {
+      if (this.degraded || this.closed) return;
+      this.unwritten.delete(key);
+      const ttl = Math.round(until - Date.now());
+      const entry = ttl > 0 ? await this.fallback.get(key) : undefined;
+      if (!entry) continue;
+      await this.attempt(() =>
+        this.client.set(this.entryKey(key), JSON.stringify(entry), { PX: ttl, NX: true }),
+      );
+    }
   }
 
   private markDown(message: string): void {
@@ -338,6 +367,10 @@ export class RedisStore implements CacheStore {
 }
 
 const FAILED = Symbol('redis call failed');
+/** How long past its freshness an entry read from Redis stays in the fallback (the stale window). */
+const KEEP_READ_MS = 30 * 24 * 60 * 60 * 1000;
+/** At most this many entries wait to be written back after an outage. */
+const MAX_UNWRITTEN = 100_000;
 const TIMED_OUT = Symbol('redis call timed out');
 
 /** Thrown by `RedisStore.ready()` when Redis does not answer within the time given. */

@@ -1,6 +1,6 @@
 /**
- * A hung Redis (its process stopped with SIGSTOP: the connection stays open, nothing answers)
- * and keys that would choose their own cluster slot. The Redis here is a server this test
+ * A hung Redis (its process stopped with SIGSTOP: the connection stays open, nothing answers),
+ * a Redis killed and restarted, and keys that would choose their own cluster slot. The Redis here is a server this test
  * starts on a free port, and stops and kills by PID.
  */
 import assert from 'node:assert/strict';
@@ -35,8 +35,8 @@ function entry(text: string): CacheEntry {
   };
 }
 
-async function startRedis(): Promise<{ url: string; redis: ChildProcess }> {
-  const [port] = await freePorts(1);
+async function startRedis(port?: number): Promise<{ url: string; redis: ChildProcess }> {
+  port ??= (await freePorts(1))[0]!;
   const redis = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -97,6 +97,66 @@ describe('a hung Redis', () => {
     assert.equal(bodyOf(read), 'from redis');
     assert.match(warnings.at(-1)!, /answers again/);
     assert.equal(warnings.length, 2, warnings.join('\n'));
+    await store.close();
+    redis.kill('SIGKILL');
+  });
+});
+
+describe('an outage', () => {
+  test('what a process read from Redis answers while it is down, not only what it wrote', async () => {
+    const { url, redis } = await startRedis();
+    const store = new RedisStore({ url, timeoutMs: 300, onWarning: () => {} });
+    await store.ready(10_000);
+    // Written by another process of the fleet, read by this one.
+    const raw = await rawClient(url);
+    await raw.set('repkit:v1:entry:https://a.example', JSON.stringify(entry('shared file')));
+    await raw.close();
+    assert.equal(bodyOf(await store.get('https://a.example')), 'shared file');
+
+    redis.kill('SIGKILL');
+    await new Promise((done) => redis.once('exit', done));
+    assert.equal(bodyOf(await store.get('https://a.example')), 'shared file');
+    await store.close();
+  });
+
+  test('what was written while Redis was down is written back when it answers again', async () => {
+    const [port] = await freePorts(1);
+    let { url, redis } = await startRedis(port);
+    const warnings: string[] = [];
+    const store = new RedisStore({ url, timeoutMs: 300, onWarning: (m) => warnings.push(m) });
+    await store.ready(10_000);
+    redis.kill('SIGKILL');
+    await new Promise((done) => redis.once('exit', done));
+    await store.set(
+      'https://fetched-while-down.example',
+      entry('fetched during the outage'),
+      60_000,
+    );
+    await store.set('https://written-by-another.example', entry('mine'), 60_000);
+
+    ({ redis } = await startRedis(port));
+    await store.ready(15_000);
+    const raw = await rawClient(url);
+    // Another process wrote this one first: its entry is kept.
+    await raw.set(
+      'repkit:v1:entry:https://written-by-another.example',
+      JSON.stringify(entry('theirs')),
+    );
+    const key = 'repkit:v1:entry:https://fetched-while-down.example';
+    const since = Date.now();
+    while ((await raw.get(key)) === null && Date.now() - since < 10_000) {
+      // Any call finds Redis back (the client reconnects by itself; a call confirms it).
+      await store.get('https://nothing.example');
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    const written = await raw.get(key);
+    const other = await raw.get('repkit:v1:entry:https://written-by-another.example');
+    const ttl = await raw.pTTL(key);
+    await raw.close();
+    assert.ok(written, warnings.join('\n'));
+    assert.equal(bodyOf(JSON.parse(written) as CacheEntry), 'fetched during the outage');
+    assert.equal(bodyOf(JSON.parse(other!) as CacheEntry), 'theirs');
+    assert.ok(ttl > 0 && ttl <= 60_000, `expires as it would have: ${ttl} ms`);
     await store.close();
     redis.kill('SIGKILL');
   });
