@@ -32,6 +32,10 @@ export interface RedisStoreOptions {
 /** Bumped when the entry format changes, so that old entries are never read as new ones. */
 const FORMAT = 'v1';
 
+/** ARGV[1]: the holder's token, ARGV[2]: ms. Extends the lease only for its holder. */
+const RENEW_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
+
 const RELEASE_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
 
@@ -200,6 +204,13 @@ export class RedisStore implements CacheStore {
     return {
       release: async () => {
         await this.attempt(() => this.client.evalOn(leaseKey, RELEASE_SCRIPT, [token]));
+      },
+      renew: async (ms: number) => {
+        const ttl = String(Math.max(1, Math.round(ms)));
+        const renewed = await this.attempt(() =>
+          this.client.evalOn(leaseKey, RENEW_SCRIPT, [token, ttl]),
+        );
+        return renewed !== FAILED && Number(renewed) === 1;
       },
     };
   }

@@ -66,6 +66,11 @@ export interface CacheStore {
 /** The right to fetch one origin for the fleet, until released or expired. */
 export interface Lease {
   release(): Promise<void>;
+  /**
+   * Optional: extends the lease to `ttlMs` from now, while its holder still works; false
+   * when it has already expired or been taken by another (the holder goes on, unshared).
+   */
+  renew?(ttlMs: number): Promise<boolean>;
 }
 
 /** Whether a value read back from a store is an entry of the current format. */

@@ -53,6 +53,11 @@ const PAGE_RULE_HEADERS = [
   'tdm-policy',
 ] as const;
 
+/** How long a fleet fetch lease lasts unless renewed (see `fleet.leaseTtlMs`). */
+const DEFAULT_LEASE_TTL_MS = 5_000;
+/** The longest wait between looks for another process's result. */
+const MAX_POLL_MS = 1_000;
+
 /**
  * Fetches, caches and applies robots.txt the way Google does, one origin at a time:
  *
@@ -172,10 +177,9 @@ export class RobotsClient {
     this.onFetch = options.onFetch;
     this.politeness = { ...DEFAULT_POLITENESS, ...options.politeness };
     this.turns = turnKeeper(this.store);
-    const leaseTtlMs = options.fleet?.leaseTtlMs ?? this.httpOptions.timeoutMs + 5_000;
     this.fleet = {
-      leaseTtlMs,
-      waitMs: options.fleet?.waitMs ?? leaseTtlMs,
+      leaseTtlMs: options.fleet?.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+      waitMs: options.fleet?.waitMs ?? this.httpOptions.timeoutMs + 5_000,
       pollMs: options.fleet?.pollMs ?? 50,
     };
   }
@@ -474,6 +478,7 @@ export class RobotsClient {
     if (this.store.acquireLease) {
       // Fleet-wide single flight: whoever takes the lease fetches; the others wait for it.
       const deadline = Date.now() + this.fleet.waitMs;
+      let pause = this.fleet.pollMs;
       for (;;) {
         lease = await this.tryLease(origin);
         // Also after taking the lease: its last holder may have just stored the result.
@@ -484,9 +489,20 @@ export class RobotsClient {
           return entry;
         }
         if (lease || Date.now() >= deadline) break; // ours to fetch, or waited long enough
-        await new Promise((done) => setTimeout(done, this.fleet.pollMs));
+        // Backing off: a long fetch by another process costs a few looks, not one per 50 ms.
+        await new Promise((done) => setTimeout(done, Math.min(pause, deadline - Date.now())));
+        pause = Math.min(pause * 2, MAX_POLL_MS);
       }
     }
+    // A short lease, renewed while the fetch lasts: if this process dies or loses the store,
+    // the others take over within one lease time, not one fetch timeout.
+    const renewal = lease?.renew
+      ? setInterval(
+          () => void lease.renew!(this.fleet.leaseTtlMs).catch(() => false),
+          this.fleet.leaseTtlMs / 3,
+        )
+      : undefined;
+    renewal?.unref();
     try {
       const started = performance.now();
       const result = await this.http.fetch(url, {
@@ -506,6 +522,7 @@ export class RobotsClient {
       await this.storeSet(origin, entry, ttl);
       return entry;
     } finally {
+      clearInterval(renewal);
       await lease?.release().catch(() => {});
     }
   }

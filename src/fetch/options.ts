@@ -50,9 +50,11 @@ export interface RobotsClientOptions {
   dns?: { maxConcurrent?: number; timeoutMs?: number; ttlMs?: number };
   /**
    * With a store that has leases (RedisStore): one process of the fleet fetches an origin, the
-   * others wait for its result. `leaseTtlMs`: how long a lease lasts if its holder dies
-   * (default: `timeoutMs` + 5 s); `waitMs`: how long to wait for another holder before
-   * fetching anyway (default: the lease TTL); `pollMs`: how often to look (default 50 ms).
+   * others wait for its result. `leaseTtlMs`: how long a lease lasts if its holder dies or
+   * loses the store (default 5 s; the holder renews it every third of that while it fetches);
+   * `waitMs`: how long to wait for a holder that keeps its lease before fetching anyway
+   * (default: `timeoutMs` + 5 s); `pollMs`: the first wait between looks (default 50 ms),
+   * doubled after each look up to 1 s.
    */
   fleet?: { leaseTtlMs?: number; waitMs?: number; pollMs?: number };
   /**

@@ -8,7 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import { RedisStore } from '../../src/cache/redis-entry.ts';
 import type { CacheEntry } from '../../src/cache/index.ts';
+import { RobotsClient } from '../../src/fetch/index.ts';
 import { freePorts } from '../helpers/redis-cluster.ts';
+import { httpServer } from '../helpers/servers.ts';
 import { deleteTestKeys, rawClient, testPrefix } from '../helpers/redis.ts';
 
 const children: ChildProcess[] = [];
@@ -159,6 +161,55 @@ describe('an outage', () => {
     assert.ok(ttl > 0 && ttl <= 60_000, `expires as it would have: ${ttl} ms`);
     await store.close();
     redis.kill('SIGKILL');
+  });
+});
+
+describe('a lease left behind', () => {
+  test('a holder that loses the store holds the others for one lease time, and waiters back off', async () => {
+    const prefix = testPrefix();
+    let robotsAsked = 0;
+    const server = await httpServer((req, res) => {
+      if (req.url !== '/robots.txt') return void res.writeHead(404).end();
+      // The first fetch (process A's) never answers; later ones do.
+      if (robotsAsked++ === 0) return;
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /x\n');
+    });
+    const storeA = new RedisStore({ prefix, onWarning: () => {} });
+    await storeA.ready();
+    const a = new RobotsClient({ userAgent: 'Bot', store: storeA, timeoutMs: 30_000 });
+    void a.check(`${server.origin}/x`).catch(() => {});
+    while (robotsAsked === 0) await new Promise((done) => setTimeout(done, 20));
+    // A holds the lease and is fetching; then it loses Redis for good.
+    await storeA.close();
+
+    let calls = 0;
+    class Counting extends RedisStore {
+      override async get(key: string) {
+        calls++;
+        return super.get(key);
+      }
+      override async acquireLease(key: string, ttlMs: number) {
+        calls++;
+        return super.acquireLease(key, ttlMs);
+      }
+    }
+    const storeB = new Counting({ prefix, onWarning: () => {} });
+    await storeB.ready();
+    const b = new RobotsClient({ userAgent: 'Bot', store: storeB, timeoutMs: 30_000 });
+    const started = Date.now();
+    const result = await b.check(`${server.origin}/x`);
+    const waited = Date.now() - started;
+    assert.equal(result.allowed, false);
+    assert.equal(robotsAsked, 2, "B fetched once A's lease ran out");
+    // A's lease (5 s, no longer renewed) ran out: B did not wait out A's 35 s fetch window.
+    assert.ok(waited < 10_000, `B waited ${waited} ms`);
+    // Backing off: a few dozen store calls, not two every 50 ms (about 200 in 5 s).
+    assert.ok(calls < 40, `${calls} store calls while waiting`);
+    await b.close();
+    await a.close().catch(() => {});
+    await storeB.close();
+    await server.close();
+    await deleteTestKeys();
   });
 });
 
