@@ -12,7 +12,14 @@ export type Admission =
   /** The robots.txt disallows it: Crawlee's own robots check skips it (never requested). */
   | { kind: 'disallowed' }
   /** Not now: put it back in the queue after `ms`, untouched (no retry counted). */
-  | { kind: 'defer'; ms: number; why: DeferReason; error?: string };
+  | {
+      kind: 'defer';
+      ms: number;
+      why: DeferReason;
+      /** For the host's turns: the spacing between them (its Crawl-delay), so waiting requests take successive turns. */
+      spacingMs?: number;
+      error?: string;
+    };
 
 /** Why a request waits: its robots.txt cannot be read, its host's turn, or the store failed. */
 export type DeferReason = 'robots-txt-unreachable' | 'politeness' | 'store-error';
@@ -53,7 +60,7 @@ export async function admit(client: RobotsClient, url: string): Promise<Admissio
   }
   return turn.kind === 'go'
     ? { kind: 'go' }
-    : { kind: 'defer', ms: turn.waitMs, why: 'politeness' };
+    : { kind: 'defer', ms: turn.waitMs, why: 'politeness', spacingMs: turn.crawlDelayMs };
 }
 
 function failed(error: unknown): Admission {

@@ -4,6 +4,7 @@ import type { CacheStore } from '../cache/index.ts';
 import { RepkitError } from '../core/index.ts';
 import { InvalidOptionError, RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
 import { admit, mayKeep } from './admission.ts';
+import { Deferrals } from './deferral.ts';
 import { RepkitRobotsTxtFile } from './robots-file.ts';
 
 export interface RepkitRobotsOptions {
@@ -127,7 +128,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
     #ownsClient = !options.client;
     /** A ProxyAgent made from the crawler's proxy configuration, closed with the client. */
     #ownDispatcher: Dispatcher | undefined;
-    readonly #timers = new Set<NodeJS.Timeout>();
+    readonly #deferrals = new Deferrals((message) => this.log.warning(`repkit: ${message}`));
     readonly #enabled: boolean;
 
     constructor(...args: any[]) {
@@ -232,22 +233,23 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       if (!request || !this.#enabled) return request;
       const admission = await admit(await this.robotsClient(), request.url);
       if (admission.kind !== 'defer') return request;
+      // Left in the queue until it may go (see Deferrals): nothing is held per request.
+      const queue = (this as unknown as { requestManager?: unknown }).requestManager;
+      const ms = await this.#deferrals.putBack(queue, request, admission.ms, admission.spacingMs);
       if (admission.why === 'store-error') {
         this.log.warning(
-          `repkit: ${request.url} deferred ${admission.ms} ms: the store failed (${admission.error}); nothing is requested without a verdict and a turn`,
+          `repkit: ${request.url} deferred ${ms} ms: the store failed (${admission.error}); nothing is requested without a verdict and a turn`,
         );
       } else {
         this.log.debug(
-          `repkit: ${request.url} deferred ${admission.ms} ms (${admission.why === 'politeness' ? 'host turn' : 'robots.txt unreachable'})`,
+          `repkit: ${request.url} deferred ${ms} ms (${admission.why === 'politeness' ? 'host turn' : 'robots.txt unreachable'})`,
         );
       }
-      this.#putBack(request, admission.ms);
       return null;
     }
 
     override async teardown(): Promise<void> {
-      for (const timer of this.#timers) clearTimeout(timer);
-      this.#timers.clear();
+      this.#deferrals.clear();
       await super.teardown();
       if (this.#ownsClient && this.#client) {
         const client = this.#client;
@@ -275,28 +277,6 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
         );
       }
       throw new RedirectRefusedError(url, refused.reason);
-    }
-
-    /** Back into the queue after `ms`, as Crawlee's `sameDomainDelaySecs` does: no retry counted. */
-    #putBack(request: Request, ms: number): void {
-      const queue = (
-        this as unknown as {
-          requestManager?: {
-            reclaimRequest(request: Request, options: { forefront: boolean }): Promise<unknown>;
-          };
-        }
-      ).requestManager;
-      if (!queue) return;
-      const timer = setTimeout(() => {
-        this.#timers.delete(timer);
-        const forefront = Boolean(
-          (request.userData as { __crawlee?: { forefront?: boolean } })?.__crawlee?.forefront,
-        );
-        Promise.resolve(queue.reclaimRequest(request, { forefront })).catch((error: unknown) =>
-          this.log.warning(`repkit: could not put ${request.url} back: ${String(error)}`),
-        );
-      }, ms);
-      this.#timers.add(timer);
     }
 
     async #makeClient(): Promise<RobotsClient> {

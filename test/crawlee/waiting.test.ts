@@ -1,0 +1,105 @@
+/**
+ * Waiting costs nothing: with many queued URLs of a host that must wait (a Crawl-delay, a
+ * robots.txt answering 503 for a while), a real Crawlee crawl holds no request in a timer and
+ * admits each one about when it can go, not on every cycle.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { CheerioCrawler, Configuration, log } from 'crawlee';
+import { withRepkitRobots } from '../../src/crawlee/index.ts';
+import { RobotsClient, type Turn } from '../../src/fetch/index.ts';
+import { httpServer, type TestServer } from '../helpers/servers.ts';
+
+log.setLevel(log.LEVELS.OFF);
+
+const closing: { close(): Promise<void> }[] = [];
+after(async () => {
+  for (const thing of closing.splice(0)) await thing.close();
+});
+
+async function site(
+  robots: () => { status: number; body: string; headers?: Record<string, string> },
+): Promise<TestServer> {
+  const server = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      const answer = robots();
+      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+      return void res.end(answer.body);
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>page</body></html>');
+  });
+  closing.push(server);
+  return server;
+}
+
+/** A client counting the host turns asked for (one per admission of an allowed request). */
+class CountingClient extends RobotsClient {
+  turnsAsked = 0;
+  override async turn(url: string): Promise<Turn> {
+    this.turnsAsked++;
+    return super.turn(url);
+  }
+}
+
+function crawlerWith(client: RobotsClient, handled: string[]) {
+  const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0', client });
+  return new Crawler(
+    {
+      respectRobotsTxtFile: true,
+      maxConcurrency: 4,
+      requestHandler: async ({ request }) => void handled.push(request.url),
+    },
+    new Configuration({ persistStorage: false, purgeOnStart: true }),
+  );
+}
+
+const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+test('Crawl-delay with 200 queued URLs: each is admitted about once per turn it can take, none held', async () => {
+  const origin = await site(() => ({ status: 200, body: 'User-agent: *\nCrawl-delay: 1\n' }));
+  const client = new CountingClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(client);
+  const handled: string[] = [];
+  const crawler = crawlerWith(client, handled);
+  const urls = Array.from({ length: 200 }, (_, i) => `${origin.origin}/p${i}`);
+  const before = timers();
+  const run = crawler.run(urls);
+  await new Promise((done) => setTimeout(done, 4_500));
+  const heldTimers = timers() - before;
+  const turns = client.turnsAsked;
+  crawler.autoscaledPool?.abort();
+  await run;
+  // About 5 pages in 4.5 s (one a second).
+  assert.ok(handled.length >= 3 && handled.length <= 6, `${handled.length} pages`);
+  // Every URL is admitted once when first dequeued, then again only when its turn comes:
+  // re-admitting every waiting URL each second would be about 200 × 4.
+  assert.ok(turns < 200 + 30, `${turns} admissions`);
+  // Deferred requests wait in the queue, not in timers of this process.
+  assert.ok(heldTimers < 20, `${heldTimers} timers`);
+  // Never two requests within the Crawl-delay.
+  const at = origin.requests.filter((r) => r.path !== '/robots.txt').length;
+  assert.equal(at, handled.length);
+});
+
+test('a robots.txt answering 503 with Retry-After: 300 queued URLs wait in the queue, then are crawled', async () => {
+  let asked = 0;
+  const origin = await site(() =>
+    asked++ === 0
+      ? { status: 503, body: '', headers: { 'retry-after': '2' } }
+      : { status: 200, body: 'User-agent: *\nDisallow: /private/\n' },
+  );
+  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(client);
+  const handled: string[] = [];
+  const crawler = crawlerWith(client, handled);
+  const urls = Array.from({ length: 300 }, (_, i) => `${origin.origin}/p${i}`);
+  const before = timers();
+  const run = crawler.run(urls);
+  await new Promise((done) => setTimeout(done, 1_000));
+  const heldTimers = timers() - before;
+  const pagesWhileUnreachable = origin.requests.filter((r) => r.path !== '/robots.txt').length;
+  await run;
+  assert.equal(pagesWhileUnreachable, 0, 'nothing requested while robots.txt is unreachable');
+  assert.ok(heldTimers < 20, `${heldTimers} timers held for 300 deferred requests`);
+  assert.equal(handled.length, 300);
+});
