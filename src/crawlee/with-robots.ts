@@ -5,6 +5,7 @@ import { RepkitError } from '../core/index.ts';
 import { InvalidOptionError, RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
 import { admit, mayKeep } from './admission.ts';
 import { Deferrals } from './deferral.ts';
+import { WaitingLog } from './waiting-log.ts';
 import { RepkitRobotsTxtFile } from './robots-file.ts';
 
 export interface RepkitRobotsOptions {
@@ -24,6 +25,13 @@ export interface RepkitRobotsOptions {
    * `proxyConfiguration` when it has one (a `ProxyAgent` on its first proxy URL), else direct.
    */
   dispatcher?: Dispatcher;
+  /**
+   * Pages go out with `userAgent` too (default true): HTTP crawlers send it as their
+   * User-Agent (unless a hook of yours set one), and a browser crawler's navigations carry it,
+   * so that a site can tie the pages to the robots.txt group they obey. With false, pages
+   * keep Crawlee's browser-like User-Agent, and a warning says so at start.
+   */
+  identifyPages?: boolean;
   /** Any other `RobotsClient` option (cache lifetimes, timeouts, politeness bounds...). */
   clientOptions?: Omit<RobotsClientOptions, 'userAgent' | 'agent' | 'store' | 'dispatcher'>;
 }
@@ -50,7 +58,7 @@ interface PageLike {
     url: string,
     handler: (
       route: {
-        fetch(options: { maxRedirects: number }): Promise<{
+        fetch(options: { maxRedirects: number; headers?: Record<string, string> }): Promise<{
           status(): number;
           headers(): Record<string, string>;
         }>;
@@ -58,7 +66,12 @@ interface PageLike {
         abort(code: string): Promise<void>;
         fallback(): Promise<void>;
       },
-      request: { isNavigationRequest(): boolean; frame(): unknown; url(): string },
+      request: {
+        isNavigationRequest(): boolean;
+        frame(): unknown;
+        url(): string;
+        headers(): Record<string, string>;
+      },
     ) => Promise<void>,
   ): Promise<void>;
 }
@@ -66,6 +79,7 @@ interface PageLike {
 /** What of got's options the redirect check touches. */
 interface GotOptionsLike {
   hooks?: { beforeRedirect?: unknown[] };
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 /**
@@ -129,6 +143,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
     /** A ProxyAgent made from the crawler's proxy configuration, closed with the client. */
     #ownDispatcher: Dispatcher | undefined;
     readonly #deferrals = new Deferrals((message) => this.log.warning(`repkit: ${message}`));
+    readonly #waitingLog = new WaitingLog(this.log);
     readonly #enabled: boolean;
 
     constructor(...args: any[]) {
@@ -146,8 +161,19 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       // HTTP crawlers (got): each redirect target is checked against its own robots.txt,
       // as it will be requested, before it is requested.
       const before = self['preNavigationHooks'];
+      const identify = options.identifyPages !== false;
+      if (!identify) {
+        this.log.warning(
+          `repkit: pages go out with Crawlee's User-Agent, robots.txt with ${options.userAgent}: sites cannot tie the crawl to the group it obeys (identifyPages: false)`,
+        );
+      }
       if (Array.isArray(before) && typeof self['_requestAsBrowser'] === 'function') {
         before.push((context: { request: Request }, gotOptions: GotOptionsLike) => {
+          // One identity: the pages carry the User-Agent robots.txt was fetched with, unless
+          // a hook of the caller's chose one (theirs stays).
+          const headers = (gotOptions.headers ??= {});
+          const own = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
+          if (identify && !own) headers['user-agent'] = options.userAgent;
           const hooks = (gotOptions.hooks ??= {});
           hooks.beforeRedirect = [
             ...(hooks.beforeRedirect ?? []),
@@ -167,7 +193,12 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
             if (!routed.isNavigationRequest() || routed.frame() !== page.mainFrame()) {
               return route.fallback();
             }
-            const response = await route.fetch({ maxRedirects: 0 });
+            const response = await route.fetch({
+              maxRedirects: 0,
+              ...(identify
+                ? { headers: { ...routed.headers(), 'user-agent': options.userAgent } }
+                : {}),
+            });
             const location = response.headers()['location'];
             if (response.status() >= 300 && response.status() < 400 && location) {
               try {
@@ -232,19 +263,14 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       const request = await super._fetchNextRequest();
       if (!request || !this.#enabled) return request;
       const admission = await admit(await this.robotsClient(), request.url);
-      if (admission.kind !== 'defer') return request;
+      if (admission.kind !== 'defer') {
+        this.#waitingLog.note(request.url, admission);
+        return request;
+      }
       // Left in the queue until it may go (see Deferrals): nothing is held per request.
       const queue = (this as unknown as { requestManager?: unknown }).requestManager;
       const ms = await this.#deferrals.putBack(queue, request, admission.ms, admission.spacingMs);
-      if (admission.why === 'store-error') {
-        this.log.warning(
-          `repkit: ${request.url} deferred ${ms} ms: the store failed (${admission.error}); nothing is requested without a verdict and a turn`,
-        );
-      } else {
-        this.log.debug(
-          `repkit: ${request.url} deferred ${ms} ms (${admission.why === 'politeness' ? 'host turn' : 'robots.txt unreachable'})`,
-        );
-      }
+      this.#waitingLog.note(request.url, admission, ms);
       return null;
     }
 

@@ -59,6 +59,10 @@ test('PlaywrightCrawler: disallowed never loaded, allowed loaded, a 429 pauses t
   await crawler.run([`${site.origin}/`]);
   assert.deepEqual(loaded.map((l) => l.path).sort(), ['/', '/busy']);
   assert.ok(site.requests.every((r) => !r.path.startsWith('/private/')));
+  // One identity: the browser's navigations carry the crawler's User-Agent.
+  const pages = site.requests.filter((r) => r.path === '/' || r.path === '/busy');
+  assert.ok(pages.length >= 2);
+  for (const page of pages) assert.equal(page.headers['user-agent'], 'ExampleBot/1.0', page.path);
   assert.ok(pausedAt > 0, 'the 429 was seen');
   const busyAt = loaded.find((l) => l.path === '/busy')!.at;
   assert.ok(busyAt - pausedAt >= 1_800, `retried ${busyAt - pausedAt} ms after the 429`);
