@@ -133,7 +133,9 @@ function parseAndCheck(body: string, urls: readonly string[], peerName: string):
 }
 const worstRows = [
   ...pathologicalCases().map((c) => ({ ...c, checks: 1 })),
-  ...issueWorkloads().map((w) => ({ ...w, checks: w.urls.length })),
+  // The wildcard row is one check of a fresh file, as crawlers meet it; the others check
+  // every URL of the row after one parse.
+  ...issueWorkloads().map((w, i) => ({ ...w, checks: i === 0 ? 1 : w.urls.length })),
 ];
 for (const row of worstRows) {
   // Rounds with one check take the URLs in turn; the others check them all.

@@ -116,7 +116,7 @@ export function issueWorkloads(): { name: string; body: string; urls: string[] }
     {
       name: 'one 500 KiB line with a * every 64 characters',
       body: `User-agent: *\n${line}\n`,
-      urls: variants((k) => `https://example.com/${'a'.repeat(8_000 - k)}`, 1_000),
+      urls: variants((k) => `https://example.com/${'a'.repeat(8_000 - k)}`, 20),
     },
   ];
 }

@@ -123,7 +123,9 @@ describe('an outage', () => {
 
   test('what was written while Redis was down is written back when it answers again', async () => {
     const [port] = await freePorts(1);
-    let { url, redis } = await startRedis(port);
+    const first = await startRedis(port);
+    const url = first.url;
+    let redis = first.redis;
     const warnings: string[] = [];
     const store = new RedisStore({ url, timeoutMs: 300, onWarning: (m) => warnings.push(m) });
     await store.ready(10_000);
