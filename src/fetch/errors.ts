@@ -47,7 +47,9 @@ export class RefusedAddressError extends RepkitError {
   ) {
     super(
       'refused-address',
-      `${host} is or resolves to ${address}, an address this client may not connect to (private, loopback, link-local or reserved)`,
+      // The address itself is in `address`, not in the message: a message travels (service
+      // answers, cached errors), and would map the network the client runs in.
+      `${host} is, or resolves to, an address this client may not connect to (private, loopback, link-local or reserved)`,
     );
   }
 }

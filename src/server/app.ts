@@ -15,6 +15,7 @@ import {
   type RobotsClient,
   type RobotsState,
 } from '../fetch/index.ts';
+import { registerAccess, type AccessOptions } from './access.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import * as schema from './schemas.ts';
 import { WorkPool, WorkRefusedError, type WorkPoolOptions } from './work/pool.ts';
@@ -49,6 +50,10 @@ export interface AppOptions {
    */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
+  /** Token, Host names answered, rate limit (see AccessOptions). */
+  access?: AccessOptions;
+  /** The address the service listens on, for the default Host names. Default 127.0.0.1. */
+  listenHost?: string;
 }
 
 /** The repkit HTTP service: JSON API under /v1, OpenAPI, health, metrics, the web tester at /. */
@@ -77,6 +82,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // No type coercion: a number where text is expected is a 400, not a string.
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   });
+
+  await registerAccess(app, options.access ?? {}, options.listenHost ?? '127.0.0.1');
 
   await app.register(swagger, {
     openapi: {
@@ -302,13 +309,19 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const state = await stateFor(url, 'querystring.url');
     const { entry } = state;
     const used = usedEntry(state.entry);
+    // A robots.txt that redirects elsewhere is read from where it lands, as Google does; but
+    // the body of whatever page that is is not handed out: the service is no GET proxy.
+    const landed = used.chain.at(-1);
+    const elsewhere = landed !== undefined && !isRobotsTxtUrl(landed);
     return {
       robotsUrl: state.location.robotsUrl,
       outcome: entry.outcome,
       status: entry.status,
       source: state.source,
       ...(entry.error ? { error: entry.error } : {}),
-      body: Buffer.from(used.body ?? '', 'base64').toString('utf8'),
+      ...(elsewhere
+        ? { bodyOmitted: `the robots.txt redirected to ${landed}, which is not a /robots.txt` }
+        : { body: Buffer.from(used.body ?? '', 'base64').toString('utf8') }),
     };
   });
 
@@ -354,6 +367,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', () => work.close());
   return app;
+}
+
+function isRobotsTxtUrl(url: string): boolean {
+  try {
+    return new URL(url).pathname === '/robots.txt';
+  } catch {
+    return false;
+  }
 }
 
 /** A check as the API returns it: the verdict fields at the top level. */

@@ -7,6 +7,7 @@ import {
   type AddressFilter,
   type RobotsClientOptions,
 } from '../fetch/index.ts';
+import type { AccessOptions } from './access.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { ServiceMetrics } from './metrics.ts';
 
@@ -44,6 +45,8 @@ export interface ServiceOptions {
   logger?: boolean;
   /** Per-request limits and worker threads (see AppOptions). */
   limits?: Pick<AppOptions, 'maxVerdicts' | 'work' | 'requestTimeoutMs' | 'headersTimeoutMs'>;
+  /** Token, Host names answered, rate limit per client (see AccessOptions). */
+  access?: AccessOptions;
   /** Where warnings go (Redis down and back). Default: stderr. */
   onWarning?: (message: string) => void;
 }
@@ -93,6 +96,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     logger: options.logger ?? false,
     ...options.limits,
+    ...(options.access ? { access: options.access } : {}),
+    listenHost: options.host ?? '127.0.0.1',
   });
   const address = await app.listen({
     port: options.port ?? 8080,

@@ -332,10 +332,15 @@ $<HTMLButtonElement>('fetch').addEventListener('click', async () => {
       status?: number;
       outcome?: string;
       body?: string;
+      bodyOmitted?: string;
       message?: string;
     };
     if (!response.ok) {
       fetchStatus.textContent = data.message ?? `The service answered ${response.status}.`;
+      return;
+    }
+    if (data.bodyOmitted) {
+      fetchStatus.textContent = `Not shown: ${data.bodyOmitted}.`;
       return;
     }
     robotsInput.value = data.body ?? '';

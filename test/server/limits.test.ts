@@ -208,7 +208,7 @@ describe('slow clients', () => {
       const socket = connect(Number(port), hostname);
       await new Promise((done) => socket.once('connect', done));
       socket.write(
-        'POST /v1/lint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+        'POST /v1/lint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
       );
       let answer = '';
       socket.on('data', (chunk) => (answer += chunk));

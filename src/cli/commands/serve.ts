@@ -13,6 +13,9 @@ interface ServeOptions {
   agent?: string;
   maxBatch: number;
   log?: boolean;
+  token?: string;
+  allowedHosts?: string[];
+  rateLimit?: number;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -38,6 +41,23 @@ function redisUrl(value: string, from = '--redis-url'): string {
     throw new CliError(`${from} must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`);
   }
   return value;
+}
+
+/** A comma-separated list of Host names (`name` or `name:port`, `*` for any). */
+function hostList(value: string, from: string): string[] {
+  const hosts = value
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
+  const bad = hosts.find(
+    (h) => h !== '*' && !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(h),
+  );
+  if (hosts.length === 0 || bad !== undefined) {
+    throw new CliError(
+      `${from} must be Host names (name or name:port), comma-separated, or *; got "${bad ?? value}"`,
+    );
+  }
+  return hosts;
 }
 
 /** A yes/no environment variable: true, false, 1, 0, yes or no (any case), else one line. */
@@ -83,6 +103,20 @@ export function registerServe(program: Command, output: Output): void {
       1_000,
     )
     .option('--log', 'log every request (JSON lines on stdout)')
+    .option(
+      '--token <token>',
+      'require Authorization: Bearer <token> on every route but /healthz and the tester page (env REPKIT_TOKEN)',
+    )
+    .option(
+      '--allowed-hosts <names>',
+      'Host header values answered, comma-separated, * for any (env REPKIT_ALLOWED_HOSTS); default: loopback names and --host',
+      (value: string) => hostList(value, '--allowed-hosts'),
+    )
+    .option(
+      '--rate-limit <n>',
+      'requests a minute per client (token, else address); 429 with Retry-After past it (env REPKIT_RATE_LIMIT)',
+      integer('--rate-limit', 1, 10_000_000),
+    )
     .addHelpText(
       'after',
       `
@@ -100,18 +134,38 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
       const allowPrivate =
         Boolean(options.allowPrivateAddresses) || envBoolean('REPKIT_ALLOW_PRIVATE_ADDRESSES');
+      const token = options.token ?? (env.REPKIT_TOKEN || undefined);
+      if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token)) {
+        throw new CliError(
+          `${options.token !== undefined ? '--token' : 'REPKIT_TOKEN'} must be at least 16 visible ASCII characters, without spaces`,
+        );
+      }
+      const allowedHosts =
+        options.allowedHosts ??
+        (env.REPKIT_ALLOWED_HOSTS
+          ? hostList(env.REPKIT_ALLOWED_HOSTS, 'REPKIT_ALLOWED_HOSTS')
+          : undefined);
+      const rateLimit =
+        options.rateLimit ??
+        (env.REPKIT_RATE_LIMIT
+          ? integer('REPKIT_RATE_LIMIT', 1, 10_000_000)(env.REPKIT_RATE_LIMIT)
+          : undefined);
       // Loaded here: the service's dependencies would slow every other command's start-up.
-      const { startService } = await import('../../server/index.ts').catch((error: unknown) => {
-        // The service's packages are optional peers: the library and the other commands
-        // do not need them.
-        const missing = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
-        if (missing) {
-          throw new CliError(
-            `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger prom-client piscina redis`,
-          );
-        }
-        throw error;
-      });
+      const { startService, isWildcard } = await import('../../server/index.ts').catch(
+        (error: unknown) => {
+          // The service's packages are optional peers: the library and the other commands
+          // do not need them.
+          const missing = /Cannot find package '([^']+)'/.exec(
+            String((error as Error).message),
+          )?.[1];
+          if (missing) {
+            throw new CliError(
+              `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger prom-client piscina redis`,
+            );
+          }
+          throw error;
+        },
+      );
       const service = await startService({
         port,
         host: options.host,
@@ -121,6 +175,11 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         ...(options.agent ? { agent: options.agent } : {}),
         maxBatch: options.maxBatch,
         logger: Boolean(options.log),
+        access: {
+          ...(token !== undefined ? { token } : {}),
+          ...(allowedHosts ? { allowedHosts } : {}),
+          ...(rateLimit !== undefined ? { rateLimitPerMinute: rateLimit } : {}),
+        },
         onWarning: (message) => output.err(`repkit: ${message}`),
       }).catch((error: NodeJS.ErrnoException) => {
         const where = `${options.host}:${port}`;
@@ -136,6 +195,22 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
       output.err(
         `repkit: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,
       );
+      // What an operator must change before the service is reachable by others.
+      if (isWildcard(options.host)) {
+        const missing = [
+          token === undefined ? 'no --token: anyone who reaches it may use it' : '',
+          allowedHosts === undefined ? 'no --allowed-hosts: any Host name is answered' : '',
+          rateLimit === undefined ? 'no --rate-limit' : '',
+        ].filter((m) => m !== '');
+        if (missing.length > 0) {
+          output.err(`repkit: warning: listening on every address with ${missing.join('; ')}`);
+        }
+      }
+      if (allowPrivate) {
+        output.err(
+          'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
+        );
+      }
       const stop = async () => {
         await service.close();
         process.exit(0);

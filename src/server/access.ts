@@ -1,0 +1,134 @@
+/**
+ * Who may use the service, and how much: an optional bearer token, the Host names it answers
+ * to (DNS rebinding), a per-client rate limit, and security headers. Each from a well-kept
+ * fastify plugin where one exists.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+export interface AccessOptions {
+  /**
+   * Every route but `/healthz` and the web tester's files asks for `Authorization: Bearer
+   * <token>` (401 otherwise). Default: none.
+   */
+  token?: string;
+  /**
+   * The Host header values answered (names, `name:port`, or `*` for any); any other is a 421,
+   * so that a web page cannot DNS-rebind a name of its own onto the service. Default: the
+   * loopback names (`localhost`, `127.0.0.1`, `[::1]`) and the address listened on; any,
+   * when it listens on every address (`0.0.0.0`, `::`): list the names then.
+   */
+  allowedHosts?: readonly string[];
+  /** Requests per minute per client (its token, else its address); 429 with Retry-After past it. Default: no limit. */
+  rateLimitPerMinute?: number;
+}
+
+/** Paths open without a token: health, and the web tester's files (its API calls need it). */
+const OPEN = new Set(['/healthz', '/', '/tester.js', '/tester-worker.js']);
+
+export async function registerAccess(
+  app: FastifyInstance,
+  options: AccessOptions,
+  listenHost: string,
+): Promise<void> {
+  const allowed = allowedHostSet(options.allowedHosts, listenHost);
+  if (allowed) {
+    app.addHook('onRequest', async (request, reply) => {
+      const host = (request.headers.host ?? '').toLowerCase();
+      if (allowed.has(host) || allowed.has(hostName(host))) return;
+      return reply.code(421).send({
+        error: 'misdirected-request',
+        message: `this service does not answer for the host ${JSON.stringify(host)} (see --allowed-hosts)`,
+      });
+    });
+  }
+
+  const token = options.token;
+  if (token !== undefined) {
+    const expected = Buffer.from(token);
+    app.addHook('onRequest', async (request, reply) => {
+      if (OPEN.has(request.url.split('?')[0]!)) return;
+      const given = bearer(request);
+      if (given !== undefined) {
+        const bytes = Buffer.from(given);
+        if (bytes.length === expected.length && timingSafeEqual(bytes, expected)) return;
+      }
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="repkit"')
+        .send({ error: 'unauthorized', message: 'send Authorization: Bearer <token>' });
+    });
+  }
+
+  if (options.rateLimitPerMinute !== undefined) {
+    await app.register(rateLimit, {
+      global: true,
+      max: options.rateLimitPerMinute,
+      timeWindow: 60_000,
+      // A client is its token when there is one (several behind one address stay apart).
+      keyGenerator: (request) => bearer(request) ?? request.ip,
+      allowList: (request) => request.url === '/healthz',
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        error: 'rate-limited',
+        message: `more than ${context.max} requests a minute from this client; try again in ${Math.ceil(context.ttl / 1000)} s`,
+      }),
+    });
+  }
+
+  // The usual headers everywhere; the tester's page may run only its own scripts and workers.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** `name` of `name:port` (and `[v6]` of `[v6]:port`). */
+function hostName(host: string): string {
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.lastIndexOf(':');
+  return colon < 0 ? host : host.slice(0, colon);
+}
+
+/** The Host values answered; undefined: any. */
+function allowedHostSet(
+  given: readonly string[] | undefined,
+  listenHost: string,
+): Set<string> | undefined {
+  if (given?.includes('*')) return undefined;
+  const hosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+  if (given) {
+    for (const host of given) hosts.add(host.toLowerCase());
+    return hosts;
+  }
+  const listen = listenHost.toLowerCase();
+  // Listening on every address: the names it is reached by are the operator's to list
+  // (the start-up line says so); until then any is answered.
+  if (isWildcard(listen)) return undefined;
+  hosts.add(listen.includes(':') && !listen.startsWith('[') ? `[${listen}]` : listen);
+  return hosts;
+}
+
+/** Whether `host` means every address of the machine. */
+export function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '' || host === '[::]';
+}
