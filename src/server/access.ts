@@ -62,6 +62,25 @@ export async function registerAccess(
     });
   }
 
+  // The usual headers and a CSP for the tester's page (applied by its routes: `reply.helmet()`):
+  // it may run only its own scripts and workers. API answers are JSON read by programs, which
+  // these headers do not protect, and on every answer they cost 40% of cached GET /v1/check
+  // throughput (13,600 against 7,600 a second in alternating runs of the service bench).
+  await app.register(helmet, {
+    global: false,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
   if (options.rateLimitPerMinute !== undefined) {
     await app.register(rateLimit, {
       global: true,
@@ -77,22 +96,6 @@ export async function registerAccess(
       }),
     });
   }
-
-  // The usual headers everywhere; the tester's page may run only its own scripts and workers.
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        connectSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-  });
 }
 
 function bearer(request: FastifyRequest): string | undefined {

@@ -342,6 +342,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const asset =
     (file: string, type: string) =>
     async (_request: unknown, reply: import('fastify').FastifyReply) => {
+      await reply.helmet();
       try {
         return reply
           .type(type)

@@ -66,6 +66,32 @@ describe('repkit explain', () => {
     );
   });
 
+  test('the * group rules a crawler with its own group ignores are named', async () => {
+    const robots = file(
+      'trap.txt',
+      'User-agent: *\nDisallow: /private/\nDisallow: /private/old/\n\nUser-agent: Googlebot\nDisallow: /tmp/\n',
+    );
+    const result = await runCli([
+      'explain',
+      '--robots',
+      robots,
+      '--agent',
+      'Googlebot',
+      '/private/old/a',
+    ]);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /verdict\s+allowed: no-matching-rule/);
+    assert.match(
+      result.stdout,
+      /note\s+the \* group's line 2 \(Disallow: \/private\/\), line 3 \(Disallow: \/private\/old\/\) match this path too, but do not apply: a crawler with a group of its own ignores the \* group/,
+    );
+    // Nothing to say where the * group would not have matched, or applies.
+    const other = await runCli(['explain', '--robots', robots, '--agent', 'Googlebot', '/public']);
+    assert.doesNotMatch(other.stdout, /note/);
+    const star = await runCli(['explain', '--robots', robots, '--agent', 'Otherbot', '/private/a']);
+    assert.doesNotMatch(star.stdout, /note/);
+  });
+
   test('a tie-break, and the * group when no group names the agent; exit 1 when disallowed', async () => {
     const robots = file(
       'tie.txt',

@@ -193,3 +193,31 @@ describe('extras: the lines Google ignores', () => {
     );
   });
 });
+
+test('explain names the * rules a crawler with its own group ignores; verdicts and memo unchanged', () => {
+  const robots = parse(
+    'User-agent: *\nDisallow: /private/\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /tmp/\n',
+  );
+  assert.equal(robots.isAllowed('https://a.example/private/x', 'Googlebot'), true);
+  const e = robots.explain('https://a.example/private/ok', 'Googlebot');
+  assert.equal(e.allowed, true);
+  assert.deepEqual(
+    e.ignoredGlobalRules?.map((m) => [m.line, m.kind, m.value]),
+    [
+      [2, 'disallow', '/private/'],
+      [3, 'allow', '/private/ok'],
+    ],
+  );
+  // The crawler's own selection is still the one remembered: its next verdict is its own.
+  assert.equal(robots.isAllowed('https://a.example/tmp/x', 'Googlebot'), false);
+  assert.equal(robots.isAllowed('https://a.example/private/x', 'Googlebot'), true);
+  // Not said when the * group applies, or matches nothing.
+  assert.equal(
+    robots.explain('https://a.example/private/x', 'Otherbot').ignoredGlobalRules,
+    undefined,
+  );
+  assert.equal(
+    robots.explain('https://a.example/public', 'Googlebot').ignoredGlobalRules,
+    undefined,
+  );
+});

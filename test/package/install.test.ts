@@ -22,9 +22,14 @@ const SERVICE_PACKAGES = (() => {
       peerDependencies: Record<string, string>;
     }
   ).peerDependencies;
-  return ['fastify', '@fastify/swagger', 'prom-client', 'piscina'].map(
-    (name) => `${name}@${peers[name]}`,
-  );
+  return [
+    'fastify',
+    '@fastify/swagger',
+    '@fastify/helmet',
+    '@fastify/rate-limit',
+    'prom-client',
+    'piscina',
+  ].map((name) => `${name}@${peers[name]}`);
 })();
 
 /** Starts `repkit serve`, stops it once it listens (or lets it fail), and reports. */

@@ -108,6 +108,12 @@ describe('headers', () => {
     assert.match(String(page.headers['content-security-policy']), /default-src 'self'/);
     assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
     assert.equal(page.headers['x-content-type-options'], 'nosniff');
+    for (const file of ['/tester.js', '/tester-worker.js']) {
+      assert.match(
+        String((await get(`${s.url}${file}`)).headers['content-security-policy']),
+        /'self'/,
+      );
+    }
   });
 });
 

@@ -115,6 +115,17 @@ function printExplanation(
     'verdict',
     `${e.allowed ? color.green('allowed') : color.red('disallowed')}: ${e.reason}${e.line ? ` (line ${e.line}: ${capitalize(e.rule!.kind)}: ${e.rule!.value})` : ''}`,
   );
+  if (e.ignoredGlobalRules && e.ignoredGlobalRules.length > 0) {
+    const lines = e.ignoredGlobalRules.map(
+      (m) => `line ${m.line} (${capitalize(m.kind)}: ${m.value})`,
+    );
+    row(
+      'note',
+      color.yellow(
+        `the * group's ${lines.join(', ')} ${lines.length > 1 ? 'match this path too, but do' : 'matches this path too, but does'} not apply: a crawler with a group of its own ignores the * group`,
+      ),
+    );
+  }
   if (verdict.lineCut) {
     row(
       'note',

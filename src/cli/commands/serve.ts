@@ -160,7 +160,7 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
           )?.[1];
           if (missing) {
             throw new CliError(
-              `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger prom-client piscina redis`,
+              `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger @fastify/helmet @fastify/rate-limit prom-client piscina redis`,
             );
           }
           throw error;

@@ -183,8 +183,10 @@ export class RobotsTxt {
       (a, b) => index.lineAt(a) - index.lineAt(b) || index.priorityAt(a) - index.priorityAt(b),
     );
     const { allowed, deciding, reason, tieBreak } = profile.precedence.decideAmong(index, matched);
+    const ignored = selection.scope === 'specific' ? this.#globalMatches(path) : [];
     return {
       ...base,
+      ...(ignored.length > 0 ? { ignoredGlobalRules: ignored } : {}),
       allowed,
       line: index.lineAt(deciding),
       reason,
@@ -199,6 +201,20 @@ export class RobotsTxt {
       tieBreak,
       matches: matched.map((k) => this.#ruleMatch(index.idAt(k))),
     };
+  }
+
+  /** The `*` group's rules matching `path`, in file order (for `explain` only). */
+  #globalMatches(path: string): RuleMatch[] {
+    // Asked without disturbing the memo of the crawler's own selection.
+    const [key, name, last] = [this.#lastKey, this.#lastName, this.#lastSelection];
+    const global = this.#select('*');
+    [this.#lastKey, this.#lastName, this.#lastSelection] = [key, name, last];
+    if (global.scope !== 'global') return [];
+    const index = this.#indexForPath(global, path);
+    const found: number[] = [];
+    index.forEachMatch(path, (k) => found.push(k));
+    found.sort((a, b) => index.lineAt(a) - index.lineAt(b));
+    return found.map((k) => this.#ruleMatch(index.idAt(k)));
   }
 
   /**

@@ -64,6 +64,11 @@ export interface Explanation {
    * is the token they probably stand for.
    */
   readonly agentNotes?: readonly AgentNote[];
+  /**
+   * Rules of the `*` group that match the path too, but do not apply: the crawler has a
+   * group of its own, and then ignores `*` entirely (the most common robots.txt trap).
+   */
+  readonly ignoredGlobalRules?: readonly RuleMatch[];
   readonly profile: ProfileName;
 }
 
