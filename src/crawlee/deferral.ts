@@ -104,7 +104,8 @@ function isLocking(queue: unknown): queue is LockingQueue {
   );
 }
 
-function originOf(url: string): string | undefined {
+/** The origin of `url`, or undefined when it is not a URL. */
+export function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;
   } catch {

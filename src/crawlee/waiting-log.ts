@@ -1,4 +1,5 @@
 import type { Admission } from './admission.ts';
+import { originOf } from './deferral.ts';
 
 /** How many waiting hosts are remembered; past that, the oldest is forgotten (and may log again). */
 const MAX_HOSTS = 10_000;
@@ -47,13 +48,5 @@ export class WaitingLog {
     const line = `repkit: ${origin} deferred until ${until}: ${why}`;
     if (admission.why === 'store-error') this.log.warning(line);
     else this.log.info(line);
-  }
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
   }
 }
