@@ -252,7 +252,11 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       try {
         const client = await this.robotsClient();
         const state = await client.robotsFor(url);
-        return new RepkitRobotsTxtFile(client, state) as unknown as RobotsTxtFile;
+        // Sitemaps it lists are read through the crawler's proxy, as robots.txt was.
+        const proxies = (this as unknown as { proxyConfiguration?: ProxyConfigurationLike })
+          .proxyConfiguration;
+        const proxyUrl = await proxies?.newUrl();
+        return new RepkitRobotsTxtFile(client, state, proxyUrl) as unknown as RobotsTxtFile;
       } catch (error) {
         this.log.warning(`repkit: no robots.txt for ${url}: ${String(error)}`);
         return undefined;

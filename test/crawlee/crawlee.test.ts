@@ -197,6 +197,43 @@ describe('withRepkitRobots(CheerioCrawler)', () => {
     const host = new URL(origin.origin).host;
     assert.ok(proxy.requests.includes(`${host} GET /robots.txt`), proxy.requests.join('; '));
   });
+
+  test("sitemaps read through getRobotsTxtFileForUrl go through the crawler's proxy too", async () => {
+    let self = '';
+    const origin = await site(
+      () => ({ status: 200, body: `User-agent: *\nAllow: /\nSitemap: ${self}/sitemap.xml\n` }),
+      {},
+      (req, res) => {
+        if (req.url !== '/sitemap.xml') return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${self}/a</loc></url></urlset>`,
+        );
+      },
+    );
+    self = origin.origin;
+    const proxy = await proxyServer();
+    closing.push(proxy);
+    const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
+    const crawler = new Crawler(
+      {
+        respectRobotsTxtFile: true,
+        proxyConfiguration: new ProxyConfiguration({ proxyUrls: [proxy.url] }),
+        requestHandler: async () => {},
+      },
+      config(),
+    );
+    const file = await (
+      crawler as unknown as {
+        getRobotsTxtFileForUrl(
+          url: string,
+        ): Promise<{ parseUrlsFromSitemaps(): Promise<string[]> }>;
+      }
+    ).getRobotsTxtFileForUrl(`${origin.origin}/x`);
+    assert.deepEqual(await file.parseUrlsFromSitemaps(), [`${origin.origin}/a`]);
+    const host = new URL(origin.origin).host;
+    assert.ok(proxy.requests.includes(`${host} GET /sitemap.xml`), proxy.requests.join('; '));
+  });
 });
 
 describe('withRepkitRobots(BasicCrawler)', () => {
