@@ -191,34 +191,73 @@ async function byFetching(
   while (window.length > 0) await sink.either(await window.shift()!);
 }
 
+/** The longest input line read (longer lines are rejected, not held: memory stays bounded). */
+export const MAX_LINE_CHARS = 65_536;
+
 /**
  * The URLs of stdin a chunk at a time (checks run synchronously within a chunk, keeping the
  * per-URL overhead to the check itself); blank and # lines skipped, other non-URLs rejected.
+ * Each chunk is searched for line breaks once: a line spread over many chunks costs its
+ * length, and one longer than MAX_LINE_CHARS is rejected without being kept.
  */
 async function* urlChunks(reject: Reject, pathsOk: boolean): AsyncGenerator<(string | Rejected)[]> {
   process.stdin.setEncoding('utf8');
   let lineNumber = 0;
-  let rest = '';
-  const take = (lines: string[]): (string | Rejected)[] => {
-    const urls: (string | Rejected)[] = [];
-    for (const raw of lines) {
-      lineNumber++;
-      const line = raw.trim();
-      if (line === '' || line.startsWith('#')) continue;
-      if ((pathsOk && line.startsWith('/')) || isUrl(line)) urls.push(line);
-      else
-        urls.push(
-          reject(lineNumber, line, pathsOk ? 'not a URL or a path' : 'not an absolute URL'),
-        );
+  /** The line being read: its pieces so far, their length, and whether it is too long. */
+  let pieces: string[] = [];
+  let length = 0;
+  let tooLong = false;
+  const finish = (urls: (string | Rejected)[]): void => {
+    lineNumber++;
+    if (tooLong) {
+      urls.push(
+        reject(
+          lineNumber,
+          `${pieces.join('').slice(0, 80)}…`,
+          `longer than ${MAX_LINE_CHARS.toLocaleString('en')} characters`,
+        ),
+      );
+    } else {
+      const line = pieces.join('').trim();
+      if (line !== '' && !line.startsWith('#')) {
+        if ((pathsOk && line.startsWith('/')) || isUrl(line)) urls.push(line);
+        else
+          urls.push(
+            reject(lineNumber, line, pathsOk ? 'not a URL or a path' : 'not an absolute URL'),
+          );
+      }
     }
-    return urls;
+    pieces = [];
+    length = 0;
+    tooLong = false;
+  };
+  const add = (piece: string): void => {
+    if (tooLong) return;
+    if (length + piece.length > MAX_LINE_CHARS) {
+      // Kept: the start, to show in the error. The rest of the line is dropped as it comes.
+      pieces.push(piece.slice(0, Math.max(0, 80 - length)));
+      tooLong = true;
+      return;
+    }
+    pieces.push(piece);
+    length += piece.length;
   };
   for await (const chunk of process.stdin as AsyncIterable<string>) {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop()!;
-    yield take(lines);
+    const urls: (string | Rejected)[] = [];
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
+      add(chunk.slice(start, end));
+      finish(urls);
+      start = end + 1;
+    }
+    if (start < chunk.length) add(chunk.slice(start));
+    yield urls;
   }
-  if (rest !== '') yield take([rest]);
+  if (length > 0 || tooLong) {
+    const urls: (string | Rejected)[] = [];
+    finish(urls);
+    yield urls;
+  }
 }
 
 function positiveInt(value: string): number {
