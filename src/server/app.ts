@@ -83,6 +83,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   });
 
+  // Every answer, refused ones included, by route pattern (never the raw URL: bounded labels).
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+  });
+
   await registerAccess(app, options.access ?? {}, options.listenHost ?? '127.0.0.1');
 
   await app.register(swagger, {

@@ -23,6 +23,13 @@ export class ServiceMetrics {
     labelNames: ['class'],
     registers: [this.registry],
   });
+  private readonly requests = new Histogram({
+    name: 'repkit_http_request_duration_seconds',
+    help: 'HTTP requests answered, by route (its pattern: bounded), method and status',
+    labelNames: ['route', 'method', 'status'],
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10],
+    registers: [this.registry],
+  });
   private readonly latency = new Histogram({
     name: 'repkit_fetch_duration_seconds',
     help: 'robots.txt fetch time, redirects and body included',
@@ -35,8 +42,16 @@ export class ServiceMetrics {
    *   memory: entries, bytes, and fresh entries pushed out by its bounds (each may cost a
    *   fetch again).
    */
-  constructor(memoryStore?: () => MemoryStoreStats) {
+  constructor(memoryStore?: () => MemoryStoreStats, storeUp?: () => boolean) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'repkit_store_up',
+      help: 'Whether the cache store answers: 1, or 0 while Redis is down or hung (the per-process cache answers then)',
+      registers: [this.registry],
+      collect() {
+        this.set(storeUp === undefined || storeUp() ? 1 : 0);
+      },
+    });
     if (!memoryStore) return;
     const gauge = (name: string, help: string, read: (stats: MemoryStoreStats) => number) =>
       new Gauge({
@@ -65,6 +80,11 @@ export class ServiceMetrics {
     this.cache.inc({
       result: result.source === 'cache' ? 'hit' : result.source === 'fetched' ? 'miss' : 'stale',
     });
+  }
+
+  /** One answered request; `route` is the route's pattern (`/v1/check`), or `unmatched`. */
+  request(route: string, method: string, status: number, seconds: number): void {
+    this.requests.observe({ route, method, status: String(status) }, seconds);
   }
 
   fetch(report: FetchReport): void {

@@ -73,7 +73,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // Without Redis the cache is in memory: made here so that /metrics can show its counters.
   const store =
     redis ?? new MemoryStore(options.maxCacheBytes ? { maxBytes: options.maxCacheBytes } : {});
-  const metrics = new ServiceMetrics(store instanceof MemoryStore ? () => store.stats : undefined);
+  const metrics = new ServiceMetrics(
+    store instanceof MemoryStore ? () => store.stats : undefined,
+    redis ? () => redis.connected : undefined,
+  );
   const client = new RobotsClient({
     userAgent: options.userAgent ?? DEFAULT_SERVICE_USER_AGENT,
     ...(options.agent ? { agent: options.agent } : {}),

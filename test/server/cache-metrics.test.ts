@@ -30,3 +30,17 @@ test('/metrics shows the in-memory cache: entries, bytes, evictions past its bou
     await Promise.all(sites.map((s) => s.close()));
   }
 });
+
+test('repkit_store_up is 0 while the Redis store does not answer', async () => {
+  const service = await startService({
+    port: 0,
+    redisUrl: 'redis://127.0.0.1:1',
+    onWarning: () => {},
+  });
+  try {
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    assert.match(metrics, /^repkit_store_up 0$/m);
+  } finally {
+    await service.close();
+  }
+});

@@ -193,7 +193,7 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         throw error;
       });
       output.err(
-        `repkit: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,
+        `repkit ${program.version() ?? ''}: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,
       );
       // What an operator must change before the service is reachable by others.
       if (isWildcard(options.host)) {
@@ -211,12 +211,20 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
           'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
         );
       }
-      const stop = async () => {
+      const stop = async (signal: string) => {
+        const started = performance.now();
+        const open = await new Promise<number>((done) =>
+          service.app.server.getConnections((_error, count) => done(count ?? 0)),
+        );
+        output.err(`repkit: ${signal}: stopping (${open} connection${open === 1 ? '' : 's'} open)`);
         await service.close();
+        output.err(
+          `repkit: stopped in ${Math.round(performance.now() - started)} ms: requests in flight answered, workers and store closed`,
+        );
         process.exit(0);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
       await new Promise(() => {}); // serve until stopped
     });
 }
