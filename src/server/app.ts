@@ -222,6 +222,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     urls: readonly string[],
     states: readonly RobotsState[],
     agent: string | string[] | undefined,
+    from: string,
   ): Promise<CheckResult[]> => {
     // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
     // response says so (`agent`, `agentNotes`).
@@ -235,9 +236,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       if (indexes) indexes.push(i);
       else large.set(key, [i]);
     });
-    await Promise.all(
-      [...large].map(async ([key, indexes]) => {
-        const found = await work.run('checks', {
+    // At most the client's share of the workers at once: a request's own large files wait
+    // their turn instead of being refused for its shape.
+    await mapLimit([...large], work.share, async ([key, indexes]) => {
+      const found = await work.run(
+        'checks',
+        {
           key,
           body: Buffer.from(usedEntry(states[indexes[0]!]!.entry).body ?? '', 'base64'),
           profile: client.profile,
@@ -245,10 +249,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           // The worker explains each URL as it will be requested, as the client's verdicts do.
           urls: indexes.map((i) => requestTarget(urls[i]!)?.url ?? urls[i]!),
           agents: [...client.agentsFor(states[indexes[0]!]!, agents)],
-        });
-        indexes.forEach((index, k) => (explanations[index] = found[k]));
-      }),
-    );
+        },
+        from,
+      );
+      indexes.forEach((index, k) => (explanations[index] = found[k]));
+    });
     return urls.map((url, i) => {
       const result = client.verdict(url, states[i]!, agents, explanations[i], notes);
       metrics.check(result);
@@ -267,7 +272,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/v1/check', { schema: schema.checkOne }, async (request) => {
     const { url, agent } = request.query as { url: string; agent?: string | string[] };
     const state = await stateFor(url, 'querystring.url');
-    return present((await verdicts([url], [state], agent))[0]!);
+    return present((await verdicts([url], [state], agent, clientOf(request)))[0]!);
   });
 
   app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, async (request) => {
@@ -275,7 +280,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const states = await mapLimit(urls, options.concurrency ?? 32, (url, i) =>
       stateFor(url, `body.urls.${i}`),
     );
-    return { results: (await verdicts(urls, states, agent)).map((r) => present(r)) };
+    return {
+      results: (await verdicts(urls, states, agent, clientOf(request))).map((r) => present(r)),
+    };
   });
 
   app.post('/v1/explain', { schema: schema.explain }, async (request) => {
@@ -285,11 +292,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       agent: string | string[];
       profile?: ProfileName;
     };
-    return work.run('explain', { robots, url, agent, profile: profile ?? 'google' });
+    return work.run(
+      'explain',
+      { robots, url, agent, profile: profile ?? 'google' },
+      clientOf(request),
+    );
   });
 
   app.post('/v1/lint', { schema: schema.lint }, async (request) =>
-    work.run('lint', { robots: (request.body as { robots: string }).robots }),
+    work.run('lint', { robots: (request.body as { robots: string }).robots }, clientOf(request)),
   );
 
   app.post('/v1/diff', { schema: schema.diff(maxBatch) }, async (request) => {
@@ -307,7 +318,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         `body: ${body.urls.length} URLs × ${body.agents.length} agents × 2 files is ${asked} verdicts; one request may ask for ${maxVerdicts}`,
       );
     }
-    return work.run('diff', { ...body, profile: body.profile ?? 'google' });
+    return work.run('diff', { ...body, profile: body.profile ?? 'google' }, clientOf(request));
   });
 
   app.get('/v1/robots', { schema: schema.robots }, async (request) => {
@@ -374,6 +385,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', () => work.close());
   return app;
+}
+
+/** Who a request is from, for fair shares of the workers: its address. */
+function clientOf(request: { ip: string }): string {
+  return request.ip;
 }
 
 function isRobotsTxtUrl(url: string): boolean {

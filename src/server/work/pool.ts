@@ -46,6 +46,13 @@ export function isWorkRefusedError(error: unknown): error is WorkRefusedError {
 export class WorkPool {
   readonly deadlineMs: number;
   private readonly pool: Piscina;
+  /** The most tasks one client may have waiting or running: half the queue. */
+  get share(): number {
+    return Math.max(1, Math.floor((this.pool.options.maxQueue as number) / 2));
+  }
+
+  /** Tasks each client has waiting or running (a client with none has no entry). */
+  private readonly held = new Map<string, number>();
 
   constructor(options: WorkPoolOptions = {}) {
     this.deadlineMs = options.deadlineMs ?? 10_000;
@@ -60,14 +67,29 @@ export class WorkPool {
     });
   }
 
-  /** Runs `name` on a worker thread; rejects with `WorkRefusedError` when it cannot. */
+  /**
+   * Runs `name` on a worker thread for `client` (its address or token); rejects with
+   * `WorkRefusedError` when it cannot. A client may hold at most half the queue's places
+   * (waiting or running), so that one client filling it never refuses everyone else.
+   */
   async run<N extends TaskName>(
     name: N,
     task: Parameters<Tasks[N]>[0],
+    client = '',
   ): Promise<ReturnType<Tasks[N]>> {
-    if (this.pool.queueSize >= (this.pool.options.maxQueue as number)) {
+    const share = this.share;
+    const maxQueue = this.pool.options.maxQueue as number;
+    const held = this.held.get(client) ?? 0;
+    if (held >= share) {
+      throw new WorkRefusedError(
+        'busy',
+        `this client already has ${held} tasks waiting or running (at most ${share}); try again when they are done`,
+      );
+    }
+    if (this.pool.queueSize >= maxQueue) {
       throw new WorkRefusedError('busy', 'the service is busy with other requests; try again');
     }
+    this.held.set(client, held + 1);
     const signal = AbortSignal.timeout(this.deadlineMs);
     try {
       return (await this.pool.run(task, { name, signal })) as ReturnType<Tasks[N]>;
@@ -85,6 +107,10 @@ export class WorkPool {
         );
       }
       throw error;
+    } finally {
+      const left = (this.held.get(client) ?? 1) - 1;
+      if (left > 0) this.held.set(client, left);
+      else this.held.delete(client);
     }
   }
 
