@@ -20,7 +20,8 @@ export interface RedisStoreOptions {
   /**
    * The breaker: after this many calls in a row time out, Redis counts as hung and every call
    * is answered by the fallback at once, without waiting, while one probe (a PING every
-   * `timeoutMs`) decides when it is back. Default 3.
+   * `timeoutMs`) decides when it is back. Default 3. One server only: on a cluster a hung
+   * node's keys each wait `timeoutMs`, and the other nodes' keys are not held up.
    */
   breakAfterTimeouts?: number;
   /** Told when Redis becomes unreachable and when it is back. Default: `console.warn`. */
@@ -76,6 +77,9 @@ export class RedisStore implements CacheStore {
   private degraded = false;
   private closed = false;
   private readonly breakAfter: number;
+  private readonly isCluster: boolean;
+  /** When a call last failed (see markUp). */
+  private lastFailure = 0;
   /** Calls in a row that timed out; at `breakAfter` the breaker opens. */
   private timeoutsInARow = 0;
   /** The breaker is open: calls go to the fallback until the probe gets an answer. */
@@ -96,6 +100,7 @@ export class RedisStore implements CacheStore {
     this.prefix = `${options.prefix ?? 'repkit'}:${FORMAT}`;
     this.timeoutMs = options.timeoutMs ?? 1_000;
     this.breakAfter = Math.max(1, options.breakAfterTimeouts ?? 3);
+    this.isCluster = options.cluster !== undefined;
     this.fallback = new MemoryStore(options.fallback);
     this.warn = options.onWarning ?? ((message) => console.warn(`repkit: ${message}`));
     if (options.url !== undefined && options.cluster !== undefined) {
@@ -267,8 +272,14 @@ export class RedisStore implements CacheStore {
     return `${this.prefix}:${kind}:${escaped}`;
   }
 
+  /**
+   * Redis answers again. On a cluster, where calls to the other nodes' keys go on succeeding
+   * while one node is away, only once no call has failed for CLUSTER_QUIET_MS: an outage is
+   * one warning and one "again", not one per call that lands on a live node.
+   */
   private markUp(): void {
     if (!this.degraded || this.closed) return;
+    if (this.isCluster && Date.now() - this.lastFailure < CLUSTER_QUIET_MS) return;
     this.degraded = false;
     this.warn('Redis answers again; the shared cache is in use again');
     void this.writeBack();
@@ -289,6 +300,7 @@ export class RedisStore implements CacheStore {
   }
 
   private markDown(message: string): void {
+    this.lastFailure = Date.now();
     if (this.degraded || this.closed) return;
     this.degraded = true;
     this.warn(message);
@@ -314,7 +326,9 @@ export class RedisStore implements CacheStore {
     if (this.broken) return FAILED;
     const result = await this.withinTimeout(call);
     if (result === TIMED_OUT) {
-      if (++this.timeoutsInARow >= this.breakAfter) this.openBreaker();
+      // On a cluster a hung node's keys time out while the others answer: a breaker for
+      // the whole store would send every key to the fallback, so there is none.
+      if (++this.timeoutsInARow >= this.breakAfter && !this.isCluster) this.openBreaker();
       else
         this.markDown(
           `Redis did not answer within ${this.timeoutMs} ms; using the per-process cache`,
@@ -380,6 +394,8 @@ export class RedisStore implements CacheStore {
 const FAILED = Symbol('redis call failed');
 /** How long past its freshness an entry read from Redis stays in the fallback (the stale window). */
 const KEEP_READ_MS = 30 * 24 * 60 * 60 * 1000;
+/** On a cluster, how long without a failed call before an outage counts as over. */
+const CLUSTER_QUIET_MS = 5_000;
 /** At most this many entries wait to be written back after an outage. */
 const MAX_UNWRITTEN = 100_000;
 const TIMED_OUT = Symbol('redis call timed out');

@@ -111,3 +111,52 @@ describe('RedisStore on a Redis Cluster: slots', () => {
     assert.equal(counts.size, origins.length);
   });
 });
+
+describe('RedisStore on a Redis Cluster: one master lost', () => {
+  test("only the lost master's keys fall back; one warning for the outage, not one per call", async () => {
+    const warnings: string[] = [];
+    const prefix = `repkit-lost-${randomUUID().slice(0, 8)}`;
+    const store = new RedisStore({
+      cluster: { rootNodes: cluster.urls.slice(1).map((url) => ({ url })) },
+      prefix,
+      timeoutMs: 500,
+      onWarning: (m) => warnings.push(m),
+    });
+    await store.ready();
+    const origins = Array.from({ length: 90 }, (_, i) => `https://lost-${i}.example`);
+    for (const origin of origins)
+      await store.set(origin, sampleEntry({ robotsUrl: `${origin}/robots.txt` }), 60_000);
+    await cluster.kill(0);
+    // Calls for every key, for two seconds: those of the live masters keep answering.
+    const until = Date.now() + 2_000;
+    let calls = 0;
+    while (Date.now() < until) {
+      for (const origin of origins) {
+        assert.ok(await store.get(origin), origin);
+        calls++;
+      }
+    }
+    assert.ok(calls > 90);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    // Keys of the live masters are still read from Redis: written there by another client,
+    // the new value is what the store answers.
+    // One live master, asked directly: a key of another node answers MOVED, and is skipped.
+    const raw = createClient({ url: cluster.urls[1]!, socket: { reconnectStrategy: false } });
+    raw.on('error', () => {});
+    await raw.connect();
+    let live = 0;
+    for (const origin of origins) {
+      const changed = sampleEntry({ robotsUrl: `${origin}/robots.txt`, status: 299 });
+      try {
+        await raw.set(`${prefix}:v1:entry:${origin}`, JSON.stringify(changed), { PX: 60_000 });
+      } catch {
+        continue; // a key of another master
+      }
+      live++;
+      assert.equal((await store.get(origin))?.status, 299, origin);
+    }
+    await raw.close().catch(() => {});
+    assert.ok(live > 10 && live < 90, `${live} of 90 keys on the master asked`);
+    await store.close();
+  });
+});

@@ -15,6 +15,8 @@ const run = promisify(execFile);
 export interface LocalCluster {
   /** `redis://127.0.0.1:<port>` of each master. */
   urls: string[];
+  /** Kills master `index` (SIGKILL, by its PID) and waits for it to exit. */
+  kill(index: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -117,7 +119,14 @@ export async function startCluster(): Promise<LocalCluster> {
     await until('cluster forming', async () =>
       (await Promise.all(ports.map(clusterState))).every((s) => s === 'ok'),
     );
-    return { urls: ports.map((p) => `redis://127.0.0.1:${p}`), stop };
+    const kill = async (index: number): Promise<void> => {
+      const server = servers[index]!;
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      const exited = new Promise((done) => server.once('exit', done));
+      server.kill('SIGKILL');
+      await exited;
+    };
+    return { urls: ports.map((p) => `redis://127.0.0.1:${p}`), kill, stop };
   } catch (error) {
     await stop();
     throw error;
