@@ -65,6 +65,19 @@ function cheerio(follow: boolean) {
   return { crawler, handled, skipped };
 }
 
+/** A CheerioCrawler with repkit whose proxy configuration is `proxyUrl`. */
+function proxiedCrawler(proxyUrl: string) {
+  const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
+  return new Crawler(
+    {
+      respectRobotsTxtFile: true,
+      proxyConfiguration: new ProxyConfiguration({ proxyUrls: [proxyUrl] }),
+      requestHandler: async () => {},
+    },
+    config(),
+  );
+}
+
 const FILE = 'User-agent: ExampleBot\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n';
 
 describe('withRepkitRobots(CheerioCrawler)', () => {
@@ -184,15 +197,7 @@ describe('withRepkitRobots(CheerioCrawler)', () => {
     const origin = await site(() => ({ status: 200, body: FILE }));
     const proxy = await proxyServer();
     closing.push(proxy);
-    const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
-    const crawler = new Crawler(
-      {
-        respectRobotsTxtFile: true,
-        proxyConfiguration: new ProxyConfiguration({ proxyUrls: [proxy.url] }),
-        requestHandler: async () => {},
-      },
-      config(),
-    );
+    const crawler = proxiedCrawler(proxy.url);
     await crawler.run([`${origin.origin}/ok`]);
     const host = new URL(origin.origin).host;
     assert.ok(proxy.requests.includes(`${host} GET /robots.txt`), proxy.requests.join('; '));
@@ -214,15 +219,7 @@ describe('withRepkitRobots(CheerioCrawler)', () => {
     self = origin.origin;
     const proxy = await proxyServer();
     closing.push(proxy);
-    const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
-    const crawler = new Crawler(
-      {
-        respectRobotsTxtFile: true,
-        proxyConfiguration: new ProxyConfiguration({ proxyUrls: [proxy.url] }),
-        requestHandler: async () => {},
-      },
-      config(),
-    );
+    const crawler = proxiedCrawler(proxy.url);
     const file = await (
       crawler as unknown as {
         getRobotsTxtFileForUrl(
