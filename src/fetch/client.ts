@@ -15,6 +15,7 @@ import { HostResolver } from './resolver.ts';
 import { agentsFor, verdictFromState, type CheckResult } from './verdict.ts';
 import type { AgentMode } from './state.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
+import { Limiter } from './limiter.ts';
 import { locate } from './location.ts';
 import { entryFromFetch } from './entries.ts';
 import { ParsedFiles, type HotEntry } from './parsed-files.ts';
@@ -53,6 +54,21 @@ const PAGE_RULE_HEADERS = [
   'tdm-policy',
 ] as const;
 
+/** Page fetches in flight at once (two per origin), and how many may wait for a place. */
+const PAGES_AT_ONCE = 16;
+const PAGES_WAITING = 1_000;
+
+/** A page fetch refused because too many wait: an error outcome, never a throw. */
+function refusedPage(url: string): FetchOutcome {
+  return {
+    outcome: 'error',
+    status: 0,
+    headers: {},
+    chain: [url],
+    error: `more than ${PAGES_WAITING} page fetches are waiting; not fetched`,
+  };
+}
+
 /** How long a fleet fetch lease lasts unless renewed (see `fleet.leaseTtlMs`). */
 const DEFAULT_LEASE_TTL_MS = 5_000;
 /** The longest wait between looks for another process's result. */
@@ -89,6 +105,9 @@ export class RobotsClient {
     timeoutMs: number;
   };
   private readonly inflight = new Map<string, Promise<CacheEntry>>();
+  /** Page fetches: one per URL asked at once, and bounded (see `fetchPage`). */
+  private readonly pagesInFlight = new Map<string, Promise<FetchOutcome>>();
+  private readonly pages = new Limiter(PAGES_AT_ONCE, 2, PAGES_WAITING);
   /** Per origin, the entry in use and its parsed file (bounded, least recently used out). */
   private readonly hot: ParsedFiles;
   private readonly resolver: HostResolver;
@@ -351,13 +370,34 @@ export class RobotsClient {
     maxBytes = 1024 * 1024,
     options: { agent?: string | readonly string[] } = {},
   ): Promise<FetchOutcome> {
-    return this.http.fetch(url, {
-      ...this.httpOptions,
-      maxBytes,
-      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
-      keepHeaders: PAGE_RULE_HEADERS,
-      beforeHop: this.hopCheck(options.agent),
-    });
+    // One fetch for callers asking the same at once; at most PAGES_AT_ONCE in flight, two
+    // per origin, PAGES_WAITING waiting: bodies in memory stay under 16 × maxBytes.
+    const agentKey = options.agent === undefined ? '' : [options.agent].flat().join('\n');
+    const key = `${maxBytes} ${agentKey} ${url}`;
+    const joined = this.pagesInFlight.get(key);
+    if (joined) return joined;
+    let origin = '';
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      // not a URL: the fetch says so
+    }
+    const pending = this.pages
+      .run(
+        origin,
+        () =>
+          this.http.fetch(url, {
+            ...this.httpOptions,
+            maxBytes,
+            accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+            keepHeaders: PAGE_RULE_HEADERS,
+            beforeHop: this.hopCheck(options.agent),
+          }),
+        () => refusedPage(url),
+      )
+      .finally(() => this.pagesInFlight.delete(key));
+    this.pagesInFlight.set(key, pending);
+    return pending;
   }
 
   /**
