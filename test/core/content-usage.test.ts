@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { parse } from '../../src/core/index.ts';
 import { statementPreferences } from '../../src/core/match/content-usage.ts';
 import { parseDictionary } from '../../src/core/match/structured-fields.ts';
@@ -154,5 +155,64 @@ describe('RFC 9651 Dictionary', () => {
     ]) {
       assert.equal(parseDictionary(bad), undefined, bad);
     }
+  });
+});
+
+describe('Content-Usage matching takes shortcuts that never change the answer', () => {
+  /** `*` for any run, a final `$` for the end; every position tried (memoised). */
+  function plainMatch(pattern: string, path: string): boolean {
+    const anchored = pattern.endsWith('$');
+    const body = anchored ? pattern.slice(0, -1) : pattern;
+    const memo = new Map<number, boolean>();
+    const go = (i: number, j: number): boolean => {
+      const key = i * (path.length + 1) + j;
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+      let result: boolean;
+      if (i === body.length) result = !anchored || j === path.length;
+      else if (body[i] === '*') result = go(i + 1, j) || (j < path.length && go(i, j + 1));
+      else result = j < path.length && path[j] === body[i] && go(i + 1, j + 1);
+      memo.set(key, result);
+      return result;
+    };
+    return go(0, 0);
+  }
+
+  /** The rules applied, found the plain way: every rule matched, the longest kept. */
+  function reference(body: string, path: string): number[] {
+    let longest = -1;
+    let lines: number[] = [];
+    body.split('\n').forEach((text, i) => {
+      const m = /^Content-Usage:\s*(\S*)\s+\S/.exec(text);
+      if (!m) return;
+      const pattern = m[1]!;
+      const matched = pattern === '' || plainMatch(pattern, path);
+      if (!matched || pattern.length < longest) return;
+      if (pattern.length > longest) lines = [];
+      longest = pattern.length;
+      lines.push(i + 1);
+    });
+    return lines;
+  }
+
+  test('repeated and wildcard patterns against long and short paths', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^\/[ab0*]{0,6}\$?$/), { minLength: 1, maxLength: 30 }),
+        fc.stringMatching(/^[ab0]{0,6}$/),
+        fc.integer({ min: 0, max: 400 }),
+        (patterns, tail, fill) => {
+          const path = `/${'a'.repeat(fill)}${tail}`;
+          const body = [
+            'User-agent: *',
+            ...patterns.map((p) => `Content-Usage: ${p} train-ai=n`),
+          ].join('\n');
+          const got = parse(body).contentUsage(`https://example.com${path}`, 'bot');
+          const lines = got.reason === 'stated' ? got.rules.map((r) => r.line) : [];
+          assert.deepEqual(lines, reference(body, path));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 });

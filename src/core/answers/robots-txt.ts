@@ -22,7 +22,7 @@ import {
   type ContentUsage,
   type UsageRule,
 } from '../match/content-usage.ts';
-import { matchesPattern } from '../match/wildcard.ts';
+import { charSet, LONG_PATH, matchesPattern, type CharSet } from '../match/wildcard.ts';
 import { utf8ByteString } from '../text/bytes.ts';
 import {
   type AgentNote,
@@ -271,17 +271,25 @@ export class RobotsTxt {
     }
     let longest = -1;
     let applied: UsageRule[] = [];
+    // As for rules (RuleIndex): a long path's characters are gathered once, so that a pattern
+    // needing one it lacks fails at once, and a pattern repeated is matched once.
+    const held: CharSet | undefined = path.length >= LONG_PATH ? charSet(path) : undefined;
+    const known = new Map<string, boolean>();
     for (const extra of this.#extrasFor(userAgent)) {
       if (extra.key !== 'content-usage') continue;
       const rule = { line: extra.line, ...splitRule(extra.value) };
       // The path as a rule's would be: its bytes, normalised by the profile.
       const pattern = rule.path === '' ? '' : profile.normalizePattern(utf8ByteString(rule.path));
-      const matches =
-        pattern === '' ||
-        (isWildPattern(profile, pattern)
-          ? matchesPattern(pattern, path)
-          : path.startsWith(pattern));
-      if (!matches || pattern.length < longest) continue;
+      // A pattern shorter than the longest match so far cannot change the answer.
+      if (pattern.length < longest) continue;
+      let matches = pattern === '' || known.get(pattern);
+      if (matches === undefined) {
+        matches = isWildPattern(profile, pattern)
+          ? matchesPattern(pattern, path, held)
+          : path.startsWith(pattern);
+        known.set(pattern, matches);
+      }
+      if (!matches) continue;
       if (pattern.length > longest) applied = [];
       longest = pattern.length;
       applied.push(rule);
