@@ -23,7 +23,8 @@ test('banner with version and warnings, metrics by route and status, store gauge
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const since = Date.now();
-  while (!/serving on (http:\/\/\S+)/.test(stderr) && Date.now() - since < 15_000) {
+  // The banner and the warnings after it (the last one says private addresses may be fetched).
+  while (!/may be fetched/.test(stderr) && Date.now() - since < 15_000) {
     await new Promise((done) => setTimeout(done, 50));
   }
   const port = new URL(/serving on (http:\/\/\S+)/.exec(stderr)![1]!).port;
