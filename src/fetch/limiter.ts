@@ -1,7 +1,7 @@
 /**
  * At most `total` tasks at once, and at most `perKey` for one key (an origin), in the order
- * asked; at most `maxWaiting` wait, beyond which `run` answers `refused()` at once. Work and
- * memory of page fetches stay bounded however many callers ask.
+ * asked; at most `maxWaiting` wait, beyond which `run` answers `refused()` at once. Used for
+ * page fetches (bounded work and memory however many callers ask) and DNS lookups.
  */
 export class Limiter {
   #running = 0;

@@ -2,6 +2,7 @@ import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { bareHost, type AddressFilter } from './addresses.ts';
 import { RefusedAddressError } from './errors.ts';
+import { Limiter } from './limiter.ts';
 
 export interface ResolverOptions {
   /** Which addresses may be connected to. */
@@ -37,18 +38,18 @@ const FAILURE_TTL_MS = 5_000;
 export class HostResolver {
   private readonly allowAddress: AddressFilter;
   private readonly underlying: LookupFunction;
-  private readonly maxConcurrent: number;
   private readonly timeoutMs: number;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly remembered = new Map<string, Remembered>();
-  private readonly queue: (() => void)[] = [];
-  private running = 0;
+  /** Lookups running at once (one key: the limit is on the whole resolver). */
+  private readonly lookups: Limiter;
 
   constructor(options: ResolverOptions) {
     this.allowAddress = options.allowAddress;
     this.underlying = options.lookup ?? (systemLookup as unknown as LookupFunction);
-    this.maxConcurrent = options.maxConcurrent ?? 2;
+    const maxConcurrent = options.maxConcurrent ?? 2;
+    this.lookups = new Limiter(maxConcurrent, maxConcurrent, Infinity);
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.ttlMs = options.ttlMs ?? 60_000;
     this.maxEntries = options.maxEntries ?? 10_000;
@@ -111,18 +112,15 @@ export class HostResolver {
 
   /** Runs the underlying lookup when a slot is free; the slot is held until it returns. */
   private queued(host: string): Promise<LookupAddress[]> {
-    return new Promise((done, fail) => {
-      const start = () => {
-        this.running++;
-        this.underlying(host, { all: true }, (error, addresses) => {
-          this.running--;
-          this.queue.shift()?.();
-          if (error) return fail(error);
-          done(addresses as unknown as LookupAddress[]);
-        });
-      };
-      if (this.running < this.maxConcurrent) start();
-      else this.queue.push(start);
+    const lookup = () =>
+      new Promise<LookupAddress[]>((done, fail) =>
+        this.underlying(host, { all: true }, (error, addresses) =>
+          error ? fail(error) : done(addresses as unknown as LookupAddress[]),
+        ),
+      );
+    // Any number may wait (each caller has its timeout): nothing is refused here.
+    return this.lookups.run('', lookup, () => {
+      throw new Error(`${host}: lookup refused`);
     });
   }
 
