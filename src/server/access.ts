@@ -21,7 +21,7 @@ export interface AccessOptions {
    * when it listens on every address (`0.0.0.0`, `::`): list the names then.
    */
   allowedHosts?: readonly string[];
-  /** Requests per minute per client (its token, else its address); 429 with Retry-After past it. Default: no limit. */
+  /** Requests per minute per client (its address); 429 with Retry-After past it. Default: no limit. */
   rateLimitPerMinute?: number;
 }
 
@@ -86,8 +86,9 @@ export async function registerAccess(
       global: true,
       max: options.rateLimitPerMinute,
       timeWindow: 60_000,
-      // A client is its token when there is one (several behind one address stay apart).
-      keyGenerator: (request) => bearer(request) ?? request.ip,
+      // A client is its address: there is one token, shared by every caller who has it, so
+      // a bucket per token would let one caller spend everyone's allowance.
+      keyGenerator: (request) => request.ip,
       allowList: (request) => request.url === '/healthz',
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,

@@ -100,6 +100,17 @@ describe('a rate limit per client', () => {
   });
 });
 
+describe('a rate limit with a token', () => {
+  test('callers sharing the one token still have an allowance each', async () => {
+    const s = await service({ access: { token: TOKEN, rateLimitPerMinute: 3 } });
+    const url = `${s.url}/v1/check?url=x`;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    for (let i = 0; i < 3; i++) assert.equal((await get(url, auth, '127.0.0.1')).status, 400);
+    assert.equal((await get(url, auth, '127.0.0.1')).status, 429);
+    assert.equal((await get(url, auth, '127.0.0.3')).status, 400);
+  });
+});
+
 describe('headers', () => {
   test('the tester page carries a content security policy and the usual headers', async () => {
     const s = await service({});

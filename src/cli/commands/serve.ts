@@ -114,7 +114,7 @@ export function registerServe(program: Command, output: Output): void {
     )
     .option(
       '--rate-limit <n>',
-      'requests a minute per client (token, else address); 429 with Retry-After past it (env REPKIT_RATE_LIMIT)',
+      'requests a minute per client address; 429 with Retry-After past it (env REPKIT_RATE_LIMIT)',
       integer('--rate-limit', 1, 10_000_000),
     )
     .addHelpText(
