@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { BoundedMap } from '../core/internal.ts';
 import { isCurrentEntry, type CacheEntry, type CacheStore } from './store.ts';
 
 /** A base64 body as raw DEFLATE bytes. */
@@ -49,19 +50,26 @@ export interface MemoryStoreStats {
  * fetched once.
  */
 export class MemoryStore implements CacheStore {
-  private readonly slots = new Map<string, Slot>();
-  private bytes = 0;
+  private readonly slots: BoundedMap<string, Slot>;
   private evicted = 0;
-  /** Per key, when its next turn comes (`takeTurn`, `holdOff`). */
-  private readonly turns = new Map<string, number>();
-  private readonly maxEntries: number;
+  /** Per key, when its next turn comes (`takeTurn`, `holdOff`); the oldest set go first. */
+  private readonly turns: BoundedMap<string, number>;
   private readonly maxBytes: number;
   private readonly now: () => number;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 200_000;
+    const maxEntries = options.maxEntries ?? 200_000;
     this.maxBytes = options.maxBytes ?? 128 * 1024 * 1024;
     this.now = options.now ?? Date.now;
+    this.slots = new BoundedMap({
+      maxEntries,
+      maxWeight: this.maxBytes,
+      weigh: (slot) => slot.bytes,
+      onEvict: (_key, victim) => {
+        if (victim.expiresAt > this.now()) this.evicted++;
+      },
+    });
+    this.turns = new BoundedMap({ maxEntries });
   }
 
   /** Entries currently held. */
@@ -71,24 +79,21 @@ export class MemoryStore implements CacheStore {
 
   /** Bytes currently held, as `maxBytes` counts them. */
   get byteSize(): number {
-    return this.bytes;
+    return this.slots.weight;
   }
 
   /** Entries and bytes held, and how many fresh entries the bounds pushed out. */
   get stats(): MemoryStoreStats {
-    return { entries: this.slots.size, bytes: this.bytes, evictions: this.evicted };
+    return { entries: this.slots.size, bytes: this.slots.weight, evictions: this.evicted };
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
     const slot = this.slots.get(key);
     if (!slot) return undefined;
     if (slot.expiresAt <= this.now()) {
-      this.remove(key, slot);
+      this.slots.delete(key);
       return undefined;
     }
-    // Most recently used goes to the end of the map's order.
-    this.slots.delete(key);
-    this.slots.set(key, slot);
     const value: unknown = JSON.parse(slot.meta);
     if (!isCurrentEntry(value)) return undefined;
     if (slot.body) value.body = inflateRawSync(slot.body).toString('base64');
@@ -99,8 +104,7 @@ export class MemoryStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
-    const old = this.slots.get(key);
-    if (old) this.remove(key, old);
+    this.slots.delete(key);
     const { body, lastGood, ...rest } = entry;
     const meta: Record<string, unknown> = { ...rest };
     let lastGoodBody: Buffer | undefined;
@@ -124,23 +128,15 @@ export class MemoryStore implements CacheStore {
       (slot.lastGoodBody?.length ?? 0);
     if (slot.bytes > this.maxBytes) return; // larger than the whole store
     this.slots.set(key, slot);
-    this.bytes += slot.bytes;
-    const now = this.now();
-    for (const [oldest, victim] of this.slots) {
-      if (this.slots.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      if (victim.expiresAt > now) this.evicted++;
-      this.remove(oldest, victim);
-    }
   }
 
   async delete(key: string): Promise<void> {
-    const slot = this.slots.get(key);
-    if (slot) this.remove(key, slot);
+    this.slots.delete(key);
   }
 
   async takeTurn(key: string, intervalMs: number): Promise<number> {
     const now = this.now();
-    const next = this.turns.get(key) ?? 0;
+    const next = this.turns.peek(key) ?? 0;
     if (next > now) return next - now;
     this.setTurn(key, now + Math.max(0, intervalMs), now);
     return 0;
@@ -149,28 +145,17 @@ export class MemoryStore implements CacheStore {
   async holdOff(key: string, ms: number): Promise<void> {
     const now = this.now();
     const until = now + Math.max(0, ms);
-    if (until > (this.turns.get(key) ?? 0)) this.setTurn(key, until, now);
+    if (until > (this.turns.peek(key) ?? 0)) this.setTurn(key, until, now);
   }
 
   async close(): Promise<void> {
     this.turns.clear();
     this.slots.clear();
-    this.bytes = 0;
   }
 
-  /** Keeps turns still to come, at most `maxEntries` of them (the oldest set go first). */
+  /** Keeps turns still to come, at most `maxEntries` of them. */
   private setTurn(key: string, at: number, now: number): void {
-    this.turns.delete(key);
-    if (at <= now) return;
-    this.turns.set(key, at);
-    for (const oldest of this.turns.keys()) {
-      if (this.turns.size <= this.maxEntries) break;
-      this.turns.delete(oldest);
-    }
-  }
-
-  private remove(key: string, slot: Slot): void {
-    this.slots.delete(key);
-    this.bytes -= slot.bytes;
+    if (at <= now) this.turns.delete(key);
+    else this.turns.set(key, at);
   }
 }

@@ -7,3 +7,4 @@ export { statementPreferences as usagePreferences } from './match/content-usage.
 export { isGlobalAgent } from './agents/names.ts';
 export { parseList as parseStructuredList } from './match/structured-fields.ts';
 export { loadWithPeer } from './errors.ts';
+export { BoundedMap, type BoundedMapOptions } from './bounded-map.ts';

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../core/internal.ts';
 import type { Admission } from './admission.ts';
 import { originOf } from './deferral.ts';
 
@@ -17,7 +18,7 @@ interface Logger {
  */
 export class WaitingLog {
   /** Hosts (origins) announced as waiting, with why. */
-  readonly #waiting = new Map<string, string>();
+  readonly #waiting = new BoundedMap<string, string>({ maxEntries: MAX_HOSTS });
 
   constructor(private readonly log: Logger) {}
 
@@ -42,9 +43,8 @@ export class WaitingLog {
         : admission.why === 'store-error'
           ? `the store failed (${admission.error ?? 'error'}); nothing is requested without a verdict and a turn`
           : 'the host asked to slow down (429/503 Retry-After)';
-    if (this.#waiting.get(origin) === admission.why) return;
+    if (this.#waiting.peek(origin) === admission.why) return;
     this.#waiting.set(origin, admission.why);
-    if (this.#waiting.size > MAX_HOSTS) this.#waiting.delete(this.#waiting.keys().next().value!);
     const line = `repkit: ${origin} deferred until ${until}: ${why}`;
     if (admission.why === 'store-error') this.log.warning(line);
     else this.log.info(line);

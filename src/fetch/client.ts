@@ -9,6 +9,7 @@ import {
   type RobotsTxt,
 } from '../core/index.ts';
 import { parseTdmrep, type TdmrepFile } from '../core/tdmrep-entry.ts';
+import { BoundedMap } from '../core/internal.ts';
 import { ANY_ADDRESS } from './addresses.ts';
 import { InvalidOptionError, InvalidUrlError, isRefusedAddressError } from './errors.ts';
 import { HostResolver } from './resolver.ts';
@@ -116,7 +117,9 @@ export class RobotsClient {
   private readonly onFetch: ((fetch: FetchReport) => void) | undefined;
   private readonly politeness: PolitenessPolicy;
   /** Parsed TDMRep files at hand, by store key (at most `TDMREP_PARSED`). */
-  private readonly tdmrepHot = new Map<string, { entry: CacheEntry; file?: TdmrepFile }>();
+  private readonly tdmrepHot = new BoundedMap<string, { entry: CacheEntry; file?: TdmrepFile }>({
+    maxEntries: TDMREP_PARSED,
+  });
   private readonly turns: ReturnType<typeof turnKeeper>;
 
   constructor(options: RobotsClientOptions) {
@@ -243,7 +246,7 @@ export class RobotsClient {
     // the store nor the parser.
     const hot = this.hot.get(origin);
     if (hot && this.isFresh(hot)) {
-      this.hot.touch(origin, hot);
+      this.hot.touch(origin);
       return {
         location,
         entry: hot.entry,
@@ -347,12 +350,7 @@ export class RobotsClient {
       used.outcome === 'ok'
         ? parseTdmrep(new TextDecoder().decode(Buffer.from(used.body ?? '', 'base64')))
         : undefined;
-    this.tdmrepHot.delete(key);
     this.tdmrepHot.set(key, { entry, ...(file ? { file } : {}) });
-    for (const oldest of this.tdmrepHot.keys()) {
-      if (this.tdmrepHot.size <= TDMREP_PARSED) break;
-      this.tdmrepHot.delete(oldest);
-    }
     return { url: tdmrepUrl, entry, ...(file ? { file } : {}) };
   }
 

@@ -1,6 +1,7 @@
 import { usedEntry } from '../cache/internal.ts';
 import { type CacheEntry } from '../cache/index.ts';
 import type { RobotsTxt } from '../core/index.ts';
+import { BoundedMap } from '../core/internal.ts';
 
 /** An origin's entry in use, with its parsed file. */
 export interface HotEntry {
@@ -19,48 +20,42 @@ export interface HotEntry {
  * `estimateBytes` counts them; the least recently used go first.
  */
 export class ParsedFiles {
-  private readonly entries = new Map<string, HotEntry>();
-  private bytes = 0;
+  private readonly entries: BoundedMap<string, HotEntry>;
 
-  constructor(
-    private readonly maxOrigins: number,
-    private readonly maxBytes: number,
-  ) {}
-
-  get(origin: string): HotEntry | undefined {
-    return this.entries.get(origin);
+  constructor(maxOrigins: number, maxBytes: number) {
+    this.entries = new BoundedMap({
+      maxEntries: maxOrigins,
+      maxWeight: maxBytes,
+      weigh: (hot) => hot.bytes,
+    });
   }
 
-  /** Marks `hot` as the most recently used. */
-  touch(origin: string, hot: HotEntry): void {
-    this.entries.delete(origin);
-    this.entries.set(origin, hot);
+  /** The origin's entry, without marking it used (see `touch`). */
+  get(origin: string): HotEntry | undefined {
+    return this.entries.peek(origin);
+  }
+
+  /** Marks the origin's entry as the most recently used. */
+  touch(origin: string): void {
+    this.entries.get(origin);
   }
 
   remember(origin: string, hot: Omit<HotEntry, 'robotsFetchedAt' | 'bytes'>): void {
     const used = usedEntry(hot.entry);
-    this.drop(origin);
-    const kept: HotEntry = { ...hot, robotsFetchedAt: used.fetchedAt, bytes: estimateBytes(hot) };
-    this.entries.set(origin, kept);
-    this.bytes += kept.bytes;
-    while (
-      this.entries.size > this.maxOrigins ||
-      (this.bytes > this.maxBytes && this.entries.size > 1)
-    ) {
-      this.drop(this.entries.keys().next().value!);
-    }
+    this.entries.set(origin, {
+      ...hot,
+      robotsFetchedAt: used.fetchedAt,
+      bytes: estimateBytes(hot),
+    });
   }
 
   drop(origin: string): void {
-    const dropped = this.entries.get(origin);
-    if (!dropped) return;
     this.entries.delete(origin);
-    this.bytes -= dropped.bytes;
   }
 
   /** Origins held, and their estimated bytes. */
   get usage(): { origins: number; bytes: number } {
-    return { origins: this.entries.size, bytes: this.bytes };
+    return { origins: this.entries.size, bytes: this.entries.weight };
   }
 }
 

@@ -1,5 +1,6 @@
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { BoundedMap } from '../core/internal.ts';
 import { bareHost, type AddressFilter } from './addresses.ts';
 import { RefusedAddressError } from './errors.ts';
 import { Limiter } from './limiter.ts';
@@ -40,8 +41,7 @@ export class HostResolver {
   private readonly underlying: LookupFunction;
   private readonly timeoutMs: number;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
-  private readonly remembered = new Map<string, Remembered>();
+  private readonly remembered: BoundedMap<string, Remembered>;
   /** Lookups running at once (one key: the limit is on the whole resolver). */
   private readonly lookups: Limiter;
 
@@ -52,7 +52,7 @@ export class HostResolver {
     this.lookups = new Limiter(maxConcurrent, maxConcurrent, Infinity);
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.ttlMs = options.ttlMs ?? 60_000;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.remembered = new BoundedMap({ maxEntries: options.maxEntries ?? 10_000 });
   }
 
   /**
@@ -102,11 +102,7 @@ export class HostResolver {
     answer.catch(() => {
       entry.until = Math.min(entry.until, Date.now() + FAILURE_TTL_MS);
     });
-    this.remembered.delete(host);
     this.remembered.set(host, entry);
-    if (this.remembered.size > this.maxEntries) {
-      this.remembered.delete(this.remembered.keys().next().value!);
-    }
     return answer;
   }
 

@@ -28,6 +28,7 @@ const AREA_RANK: Record<string, number> = {
 /** The core's layers, lowest first: a layer may import only lower ones (and itself). */
 const CORE_LAYER: Record<string, number> = {
   'errors.ts': 0,
+  'bounded-map.ts': 0,
   text: 1,
   tokens: 2,
   agents: 2,

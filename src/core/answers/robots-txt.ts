@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.ts';
 import {
   CRAWL_DELAY_KEYS,
   parseCleanParam,
@@ -78,7 +79,7 @@ export class RobotsTxt {
   /** The last selection's name, when it was asked for by one string. */
   #lastName: string | undefined;
   #lastSelection: Selection | undefined;
-  #selections: Map<string, Selection> | undefined;
+  #selections: BoundedMap<string, Selection> | undefined;
   #best: BestMatch | undefined;
   #bytes: { total: number; read: number } | (() => { total: number; read: number });
 
@@ -339,9 +340,11 @@ export class RobotsTxt {
       selection = this.#computeSelection(agents.map((a) => asciiLowerCase(String(a))));
       // A map only once a second crawler is asked about; bounded against endless names.
       if (this.#lastKey !== undefined) {
-        const cache = (this.#selections ??= new Map([[this.#lastKey, this.#lastSelection!]]));
-        if (cache.size >= SELECTION_CACHE_LIMIT) cache.clear();
-        cache.set(key, selection);
+        if (!this.#selections) {
+          this.#selections = new BoundedMap({ maxEntries: SELECTION_CACHE_LIMIT });
+          this.#selections.set(this.#lastKey, this.#lastSelection!);
+        }
+        this.#selections.set(key, selection);
       }
     }
     this.#lastKey = key;

@@ -13,6 +13,7 @@ import {
   type RobotsTxt,
   type Verdict,
 } from '../../core/index.ts';
+import { BoundedMap } from '../../core/internal.ts';
 
 export interface ExplainTask {
   robots: string;
@@ -70,7 +71,7 @@ export interface ChecksTask {
 
 /** Parsed bodies this worker keeps (each up to the 500 KiB limit). */
 const KEPT = 4;
-const parsed = new Map<string, RobotsTxt>();
+const parsed = new BoundedMap<string, RobotsTxt>({ maxEntries: KEPT });
 
 /** Explanations for URLs against one large fetched robots.txt. */
 export function checks(task: ChecksTask): Explanation[] {
@@ -78,7 +79,6 @@ export function checks(task: ChecksTask): Explanation[] {
   if (!robots) {
     robots = parse(task.body, { profile: task.profile, maxBytes: task.maxBytes });
     parsed.set(task.key, robots);
-    if (parsed.size > KEPT) parsed.delete(parsed.keys().next().value!);
   }
   const found = robots;
   return task.urls.map((url) => found.explain(url, task.agents));
