@@ -3,14 +3,21 @@ import {
   crawlerName,
   isValidProductToken,
   parse,
-  requestTarget,
   type Explanation,
   type ProfileName,
   type RobotsTxt,
   type RuleMatch,
 } from '../core/index.ts';
 import { InvalidUrlError, type CheckReason, type RobotsState } from '../fetch/index.ts';
-import { verdictFromState, agentsFor } from '../fetch/internal.ts';
+import {
+  agentsFor,
+  fileVerdict,
+  requestedForm,
+  verdictFromState,
+  type DiffSide,
+} from '../fetch/internal.ts';
+
+export { requestedForm };
 import { usedEntry } from '../cache/internal.ts';
 import { CliError } from './errors.ts';
 import { fetchClient } from './fetching.ts';
@@ -42,19 +49,6 @@ export interface SourceVerdict {
   requestUrl?: string;
 }
 
-/**
- * A URL or path given on the command line as a crawler requests it (see `requestTarget`):
- * `checked` is what verdicts are made on, `requestUrl` is set when it differs from the input.
- * A path (`/a/../b`) is requested as its site's URL would be (`/b`).
- */
-export function requestedForm(given: string): { checked: string; requestUrl?: string } {
-  const path = given.charCodeAt(0) === 0x2f; // `startsWith` costs more than the check here
-  const target = requestTarget(path ? `http://h${given}` : given);
-  if (!target) return { checked: given };
-  const checked = path ? target.path : target.url;
-  return target.changed ? { checked, requestUrl: checked } : { checked };
-}
-
 export function verdictFrom(
   loaded: LoadedRobots,
   url: string,
@@ -72,19 +66,14 @@ export function verdictFrom(
   }
   // Several names are ordered fallbacks, as the fetch layer reads them.
   const agent = [...agentsFor(loaded.robots, agents)];
-  const explanation = loaded.robots.explain(checked, agent);
-  const { allowed, line, rule, reason } = explanation;
-  const cut = line > 0 && line === loaded.robots.cutLine;
-  return {
-    allowed,
-    line,
-    ...(rule ? { rule } : {}),
-    reason,
-    ...(cut ? { lineCut: true as const } : {}),
-    explanation,
-    agent,
-    ...requested,
-  };
+  return { ...fileVerdict(loaded.robots, checked, agent), agent, ...requested };
+}
+
+/** A loaded robots.txt as one side of a diff. */
+export function diffSide(loaded: LoadedRobots): DiffSide {
+  return loaded.fetched
+    ? { kind: 'fetched', state: loaded.fetched }
+    : { kind: 'file', robots: loaded.robots };
 }
 
 export interface SourceOptions {

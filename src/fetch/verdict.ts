@@ -74,6 +74,41 @@ export function agentsFor(
   return agents;
 }
 
+/** What a file's rules say of one request target (see `fileVerdict`). */
+export interface FileVerdict {
+  allowed: boolean;
+  line: number;
+  reason: VerdictReason;
+  rule?: RuleMatch;
+  /** The deciding line is the one the 500 KiB limit cuts (see `RobotsTxt.cutLine`). */
+  lineCut?: true;
+  explanation: Explanation;
+}
+
+/**
+ * What a parsed file's rules say of `target` (a URL or path as it will be requested) for
+ * `agents`: the one place an explanation becomes an answer, for checks, the CLI, diffs and
+ * Crawlee alike. `explanation` is `robots.explain(target, agents)` when it was made elsewhere
+ * (a worker thread).
+ */
+export function fileVerdict(
+  robots: RobotsTxt,
+  target: string,
+  agents: readonly string[],
+  explanation: Explanation = robots.explain(target, agents),
+): FileVerdict {
+  const { allowed, line, reason, rule } = explanation;
+  const cut = line > 0 && line === robots.cutLine;
+  return {
+    allowed,
+    line,
+    reason,
+    ...(rule ? { rule } : {}),
+    ...(cut ? { lineCut: true as const } : {}),
+    explanation,
+  };
+}
+
 /**
  * The verdict for `url` (judged as it will be requested: see `requestTarget`) from a robots.txt state (as `RobotsClient.robotsFor` returns it), with
  * Google's rules for a fetch that brought no file: 4xx → no restrictions; server errors →
@@ -108,17 +143,9 @@ export function verdictFromState(
     ...(entry.error ? { error: entry.error } : {}),
   };
   if (state.robots) {
-    const explanation = options.explanation ?? state.robots.explain(target?.url ?? url, agents);
-    const { allowed, line, reason, rule } = explanation;
-    const cut = line > 0 && line === state.robots.cutLine;
     return {
       ...base,
-      allowed,
-      line,
-      reason,
-      ...(rule ? { rule } : {}),
-      ...(cut ? { lineCut: true as const } : {}),
-      explanation,
+      ...fileVerdict(state.robots, target?.url ?? url, agents, options.explanation),
     };
   }
   if (used.outcome === 'not-found')

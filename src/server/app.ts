@@ -19,6 +19,7 @@ import { registerAccess, type AccessOptions } from './access.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import * as schema from './schemas.ts';
 import { WorkPool, WorkRefusedError, type WorkPoolOptions } from './work/pool.ts';
+import type { DiffTask } from './work/tasks.ts';
 
 /** Fetched files larger than this are checked on a worker thread, not on the event loop. */
 const LARGE_BODY = 64 * 1024;
@@ -304,21 +305,26 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   app.post('/v1/diff', { schema: schema.diff(maxBatch) }, async (request) => {
-    const body = request.body as {
-      old: string;
-      new: string;
-      urls: string[];
-      agents: string[];
+    const body = request.body as Omit<DiffTask, 'profile' | 'maxAgents'> & {
       profile?: ProfileName;
     };
-    const asked = body.urls.length * body.agents.length * 2;
-    if (asked > maxVerdicts) {
-      throw new WorkRefusedError(
+    const perAgent = body.urls.length * 2;
+    const budget = (agents: number) =>
+      new WorkRefusedError(
         'budget',
-        `body: ${body.urls.length} URLs × ${body.agents.length} agents × 2 files is ${asked} verdicts; one request may ask for ${maxVerdicts}`,
+        `body: ${body.urls.length} URLs × ${agents} agents × 2 files is ${perAgent * agents} verdicts; one request may ask for ${maxVerdicts}`,
       );
+    if (body.agents && perAgent * body.agents.length > maxVerdicts) {
+      throw budget(body.agents.length);
     }
-    return work.run('diff', { ...body, profile: body.profile ?? 'google' }, clientOf(request));
+    const task: DiffTask = {
+      ...body,
+      profile: body.profile ?? 'google',
+      maxAgents: Math.floor(maxVerdicts / perAgent),
+    };
+    const answer = await work.run('diff', task, clientOf(request));
+    if ('tooManyAgents' in answer) throw budget(answer.tooManyAgents);
+    return answer;
   });
 
   app.get('/v1/robots', { schema: schema.robots }, async (request) => {

@@ -224,10 +224,12 @@ export const diff = (maxBatch: number) =>
           minItems: 1,
           maxItems: 50,
           items: { type: 'string', minLength: 1, maxLength: 200 },
+          description:
+            'crawlers to compare for; "*" is any crawler without a group of its own (default: every crawler either body names, and "*")',
         },
         profile,
       },
-      required: ['old', 'new', 'urls', 'agents'],
+      required: ['old', 'new', 'urls'],
       additionalProperties: false,
     },
     response: { 200: { type: 'object', additionalProperties: true }, 400: problem },

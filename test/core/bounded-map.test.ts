@@ -60,7 +60,7 @@ test('agrees with a plain model under any operations', () => {
         maxWeight: cap,
         weigh: (w) => w,
       });
-      let model: [number, number][] = [];
+      const model: [number, number][] = [];
       const weight = () => model.reduce((sum, [, w]) => sum + w, 0);
       for (const o of ops) {
         const at = model.findIndex(([k]) => k === o.key);

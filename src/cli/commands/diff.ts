@@ -6,17 +6,13 @@ import { fetchOptions } from '../fetching.ts';
 import {
   collectAgents,
   describeFetch,
+  diffSide,
   isUrl,
   loadRobots,
   parseProfile,
-  verdictFrom,
-  type LoadedRobots,
 } from '../robots-source.ts';
-import { isGlobalAgent } from '../../core/internal.ts';
-import { productToken, type ProfileName } from '../../core/index.ts';
-
-/** The name checked for "any crawler without a group of its own": matches no product token. */
-const ANY_OTHER = '*';
+import { diffVerdicts, type SideVerdict } from '../../fetch/internal.ts';
+import type { ProfileName } from '../../core/index.ts';
 
 interface DiffOptions {
   urls: string;
@@ -63,43 +59,41 @@ Examples:
           throw new CliError(`cannot compare: ${loaded.label} is ${describeFetch(state)}`);
         }
       }
-      const agents = options.agent ?? namedAgents(before, after);
-      let changes = 0;
-      for (const agent of agents) {
-        const names = agent === ANY_OTHER ? [] : [agent];
-        for (const url of urls) {
-          const was = verdictFrom(before, url, names);
-          const now = verdictFrom(after, url, names);
-          if (was.allowed === now.allowed) continue;
-          changes++;
-          const rule = (v: typeof was) =>
-            v.rule ? `line ${v.line}: ${v.rule.kind}: ${v.rule.value}` : v.reason;
-          if (options.json) {
-            output.out(
-              JSON.stringify({
-                url,
-                agent,
-                before: { allowed: was.allowed, line: was.line },
-                after: { allowed: now.allowed, line: now.line },
-              }),
-            );
-          } else {
-            const { color } = output;
-            const arrow = now.allowed
-              ? color.green('disallowed → allowed')
-              : color.red('allowed → disallowed');
-            output.out(
-              `${agent.padEnd(16)} ${url}  ${arrow}  ${color.dim(`(${rule(was)} → ${rule(now)})`)}`,
-            );
-          }
+      const { changes, agents } = diffVerdicts(
+        diffSide(before),
+        diffSide(after),
+        urls,
+        options.agent,
+      );
+      const rule = (v: SideVerdict) =>
+        v.rule ? `line ${v.line}: ${v.rule.kind}: ${v.rule.value}` : v.reason;
+      for (const { url, requestUrl, agent, before: was, after: now } of changes) {
+        if (options.json) {
+          output.out(
+            JSON.stringify({
+              url,
+              ...(requestUrl ? { requestUrl } : {}),
+              agent,
+              before: { allowed: was.allowed, line: was.line },
+              after: { allowed: now.allowed, line: now.line },
+            }),
+          );
+        } else {
+          const { color } = output;
+          const arrow = now.allowed
+            ? color.green('disallowed → allowed')
+            : color.red('allowed → disallowed');
+          output.out(
+            `${agent.padEnd(16)} ${url}  ${arrow}  ${color.dim(`(${rule(was)} → ${rule(now)})`)}`,
+          );
         }
       }
       if (!options.json) {
         output.out(
-          `${changes} change(s) in ${urls.length} URL(s) × ${agents.length} crawler(s): ${agents.join(', ')}`,
+          `${changes.length} change(s) in ${urls.length} URL(s) × ${agents.length} crawler(s): ${agents.join(', ')}`,
         );
       }
-      if (changes > 0) process.exitCode = 1;
+      if (changes.length > 0) process.exitCode = 1;
     });
 }
 
@@ -123,18 +117,4 @@ async function readUrlList(path: string): Promise<string[]> {
   });
   if (urls.length === 0) throw new CliError(`${path} lists no URLs`);
   return urls;
-}
-
-/** Every crawler either file has a group for (its product token as written), then "*". */
-function namedAgents(...files: LoadedRobots[]): string[] {
-  const names = new Map<string, string>();
-  for (const file of files) {
-    for (const group of file.robots.groups) {
-      for (const value of group.agents) {
-        const token = isGlobalAgent(value) ? '' : productToken(value);
-        if (token !== '' && !names.has(token.toLowerCase())) names.set(token.toLowerCase(), token);
-      }
-    }
-  }
-  return [...names.values(), ANY_OTHER];
 }

@@ -11,9 +11,14 @@ import {
   type LintReport,
   type ProfileName,
   type RobotsTxt,
-  type Verdict,
 } from '../../core/index.ts';
 import { BoundedMap } from '../../core/internal.ts';
+import {
+  diffVerdicts,
+  namedAgents,
+  type DiffSide,
+  type VerdictChange,
+} from '../../fetch/internal.ts';
 
 export interface ExplainTask {
   robots: string;
@@ -34,29 +39,26 @@ export interface DiffTask {
   old: string;
   new: string;
   urls: string[];
-  agents: string[];
+  /** Default: every crawler either body names, and `*`. */
+  agents?: string[];
   profile: ProfileName;
+  /** Most crawlers compared (the request's verdict budget over its URLs). */
+  maxAgents: number;
 }
 
-export interface DiffChange {
-  url: string;
-  agent: string;
-  before: Verdict;
-  after: Verdict;
-}
+export type DiffAnswer =
+  | { changes: VerdictChange[]; agents: string[]; checked: number }
+  /** The bodies name more crawlers than the budget allows. */
+  | { tooManyAgents: number };
 
-export function diff(task: DiffTask): { changes: DiffChange[]; checked: number } {
+/** The CLI's diff (see `diffVerdicts`), on two bodies given. */
+export function diff(task: DiffTask): DiffAnswer {
   const before = parse(task.old, { profile: task.profile });
   const after = parse(task.new, { profile: task.profile });
-  const changes: DiffChange[] = [];
-  for (const agent of task.agents) {
-    for (const url of task.urls) {
-      const was = before.verdict(url, agent);
-      const now = after.verdict(url, agent);
-      if (was.allowed !== now.allowed) changes.push({ url, agent, before: was, after: now });
-    }
-  }
-  return { changes, checked: task.urls.length * task.agents.length };
+  const agents = task.agents ?? namedAgents(before, after);
+  if (agents.length > task.maxAgents) return { tooManyAgents: agents.length };
+  const side = (robots: RobotsTxt): DiffSide => ({ kind: 'file', robots });
+  return diffVerdicts(side(before), side(after), task.urls, agents);
 }
 
 export interface ChecksTask {

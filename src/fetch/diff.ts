@@ -1,0 +1,109 @@
+/**
+ * Which URLs change verdict between two versions of a robots.txt, per crawler: the one diff
+ * the CLI (`repkit diff`) and the service (`POST /v1/diff`) both answer with, so that they
+ * agree on every rule: URLs judged as they will be requested, `*` as any crawler without a
+ * group of its own, a fetch that brought no file read as Google reads it.
+ */
+import { productToken, requestTarget, type RobotsTxt } from '../core/index.ts';
+import { isGlobalAgent } from '../core/internal.ts';
+import type { RobotsState } from './state.ts';
+import { fileVerdict, verdictFromState, type CheckReason } from './verdict.ts';
+import type { RuleMatch } from '../core/index.ts';
+
+/** The name compared for "any crawler without a group of its own": matches no product token. */
+export const ANY_OTHER_AGENT = '*';
+
+/** One version of the rules: a file's text parsed, or what fetching a site's robots.txt came to. */
+export type DiffSide =
+  { kind: 'file'; robots: RobotsTxt } | { kind: 'fetched'; state: RobotsState };
+
+/** One side's verdict in a change. */
+export interface SideVerdict {
+  allowed: boolean;
+  /** The deciding line (0 for none). */
+  line: number;
+  reason: CheckReason;
+  rule?: RuleMatch;
+}
+
+/** A URL whose verdict differs between the two versions, for one crawler. */
+export interface VerdictChange {
+  url: string;
+  /** The URL or path as it is requested, when that is not what was given. */
+  requestUrl?: string;
+  agent: string;
+  before: SideVerdict;
+  after: SideVerdict;
+}
+
+/**
+ * A URL or path as a crawler requests it (see `requestTarget`): `checked` is what verdicts are
+ * made on, `requestUrl` is set when it differs from `given`. A path (`/a/../b`) is requested
+ * as its site's URL would be (`/b`).
+ */
+export function requestedForm(given: string): { checked: string; requestUrl?: string } {
+  const path = given.charCodeAt(0) === 0x2f; // `startsWith` costs more than the check here
+  const target = requestTarget(path ? `http://h${given}` : given);
+  if (!target) return { checked: given };
+  const checked = path ? target.path : target.url;
+  return target.changed ? { checked, requestUrl: checked } : { checked };
+}
+
+/** Every crawler either version has a group for (its product token as written), then `*`. */
+export function namedAgents(...files: readonly RobotsTxt[]): string[] {
+  const names = new Map<string, string>();
+  for (const file of files) {
+    for (const group of file.groups) {
+      for (const value of group.agents) {
+        const token = isGlobalAgent(value) ? '' : productToken(value);
+        if (token !== '' && !names.has(token.toLowerCase())) names.set(token.toLowerCase(), token);
+      }
+    }
+  }
+  return [...names.values(), ANY_OTHER_AGENT];
+}
+
+function sideVerdict(side: DiffSide, checked: string, names: readonly string[]): SideVerdict {
+  const { allowed, line, reason, rule } =
+    side.kind === 'file'
+      ? fileVerdict(side.robots, checked, names)
+      : verdictFromState(checked, side.state, names);
+  return { allowed, line, reason, ...(rule ? { rule } : {}) };
+}
+
+/**
+ * The changes between `before` and `after` for each of `agents` (default: `namedAgents`) over
+ * `urls`, agent by agent in the order given, and how many verdict pairs were compared.
+ */
+export function diffVerdicts(
+  before: DiffSide,
+  after: DiffSide,
+  urls: readonly string[],
+  agents?: readonly string[],
+): { changes: VerdictChange[]; agents: string[]; checked: number } {
+  const asked = agents
+    ? [...agents]
+    : namedAgents(
+        ...[before, after].flatMap((side) =>
+          side.kind === 'file' ? [side.robots] : side.state.robots ? [side.state.robots] : [],
+        ),
+      );
+  const forms = urls.map(requestedForm);
+  const changes: VerdictChange[] = [];
+  for (const agent of asked) {
+    const names = agent === ANY_OTHER_AGENT ? [] : [agent];
+    forms.forEach(({ checked, requestUrl }, i) => {
+      const was = sideVerdict(before, checked, names);
+      const now = sideVerdict(after, checked, names);
+      if (was.allowed === now.allowed) return;
+      changes.push({
+        url: urls[i]!,
+        ...(requestUrl ? { requestUrl } : {}),
+        agent,
+        before: was,
+        after: now,
+      });
+    });
+  }
+  return { changes, agents: asked, checked: urls.length * asked.length };
+}
