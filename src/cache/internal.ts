@@ -2,5 +2,5 @@
  * What repkit's other areas use of the cache and users do not: not a package entry, and not
  * part of the public surface.
  */
-export { usedEntry } from './store.ts';
+export { usedEntry, type FetchResult } from './store.ts';
 export { redactUrl } from './redact.ts';

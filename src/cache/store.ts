@@ -1,11 +1,9 @@
 /**
- * What the fetch layer keeps per origin: everything needed to answer again (and to re-parse)
- * without the network, as plain JSON, so that any store (memory, Redis) can hold it.
+ * What one fetch of a robots.txt (or tdmrep.json, or a page) came to: the record the fetch
+ * layer reads off the network and a store keeps, `Body` being how its body is held (bytes as
+ * read, base64 in an entry).
  */
-export interface CacheEntry {
-  /** Format version: a store must not return entries of another version. */
-  v: 1;
-  robotsUrl: string;
+export interface FetchResult<Body> {
   /**
    * `ok`: a 2xx body to parse. `not-found`: no robots.txt (4xx other than 429, too many
    * redirects, a loop): no restrictions. `error`: 5xx, 429 or a network failure.
@@ -13,8 +11,8 @@ export interface CacheEntry {
   outcome: 'ok' | 'not-found' | 'error';
   /** Final HTTP status; 0 when no response arrived (DNS, refused, reset, timeout). */
   status: number;
-  /** The body as served (up to the size limit), base64; `ok` only. */
-  body?: string;
+  /** The body as served (up to the size limit, decompressed); `ok` only. */
+  body?: Body;
   /** The body was longer than the limit and was cut there. */
   truncated?: boolean;
   /** Response headers that matter (cache-control, expires, date, retry-after, content-type...). */
@@ -23,6 +21,17 @@ export interface CacheEntry {
   chain: string[];
   /** What went wrong, for `error` and for `not-found` caused by redirects. */
   error?: string;
+}
+
+/**
+ * What the fetch layer keeps per origin: the fetch's result with its body as base64 and when
+ * it was fetched, so that any store (memory, Redis) can hold it as plain JSON and answer again
+ * (and re-parse) without the network.
+ */
+export interface CacheEntry extends FetchResult<string> {
+  /** Format version: a store must not return entries of another version. */
+  v: 1;
+  robotsUrl: string;
   /** When this result was fetched (ms since the epoch, by the client's clock). */
   fetchedAt: number;
   /** Fresh until (for `error`: when to try again). */

@@ -1,23 +1,13 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { Agent, request, type buildConnector, type Dispatcher } from 'undici';
+import type { FetchResult } from '../cache/internal.ts';
 import type { AddressFilter } from './addresses.ts';
 import { guardedConnector } from './connector.ts';
 import type { HostResolver } from './resolver.ts';
 
-/** What one robots.txt fetch came to, before caching decisions. */
-export interface FetchOutcome {
-  outcome: 'ok' | 'not-found' | 'error';
-  /** Final HTTP status; 0 when no response arrived. */
-  status: number;
-  /** `ok`: the body as served, up to the size limit (decompressed). */
-  body?: Uint8Array;
-  truncated?: boolean;
-  /** Headers of the final response that matter for caching and reporting. */
-  headers: Record<string, string>;
-  /** Every URL requested, in order. */
-  chain: string[];
-  error?: string;
+/** What one fetch came to, before caching decisions: the entry's record, its body as read. */
+export interface FetchOutcome extends FetchResult<Uint8Array> {
   /** A redirect target `beforeHop` refused: it was not requested. */
   refusedHop?: { url: string; reason: string };
 }
