@@ -1,7 +1,12 @@
 import type { LookupFunction } from 'node:net';
 import { EnvHttpProxyAgent, type buildConnector, type Dispatcher } from 'undici';
 import type { CacheEntry, CacheStore } from '../cache/index.ts';
-import { crawlerName, type ProfileName } from '../core/index.ts';
+import {
+  crawlerName,
+  DEFAULT_MAX_BYTES,
+  isValidProductToken,
+  type ProfileName,
+} from '../core/index.ts';
 import type { AddressFilter } from './addresses.ts';
 import { InvalidOptionError } from './errors.ts';
 import type { PolitenessPolicy } from './politeness.ts';
@@ -97,6 +102,46 @@ export function readNames(given: string | readonly string[]): {
     agents: named.map((n) => n.token),
     notes: named.flatMap((n) => (n.note ? [n.note] : [])),
   };
+}
+
+/** A client's options checked: a clear `InvalidOptionError` for each that cannot work. */
+export function checkedOptions(options: RobotsClientOptions) {
+  const userAgent = String(options?.userAgent ?? '').trim();
+  if (userAgent === '') throw new InvalidOptionError('userAgent', 'must name the crawler');
+  const { agents, notes } = readNames(options.agent === undefined ? userAgent : options.agent);
+  if (agents.length === 0 || agents.some((a) => !isValidProductToken(a))) {
+    throw new InvalidOptionError(
+      'agent',
+      'give a crawler name (the User-Agent has no product token)',
+    );
+  }
+  const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs ?? 5_000);
+  const request = {
+    userAgent,
+    maxBytes: positive('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES),
+    maxRedirects: positive('maxRedirects', options.maxRedirects ?? 5, true),
+    timeoutMs: positive('timeoutMs', options.timeoutMs ?? 15_000),
+  };
+  if (options.proxy !== undefined && options.proxy !== 'env') {
+    throw new InvalidOptionError('proxy', `must be 'env', got ${String(options.proxy)}`);
+  }
+  if (options.proxy && options.dispatcher) {
+    throw new InvalidOptionError('proxy', 'give either a dispatcher or proxy: "env", not both');
+  }
+  if (options.dispatcher && options.allowAddress) {
+    throw new InvalidOptionError(
+      'allowAddress',
+      "the address guard cannot see a dispatcher's connections; use proxy: 'env' for a proxy under the guard",
+    );
+  }
+  const agentMode: AgentMode = options.agentMode ?? 'fallback';
+  if (agentMode !== 'fallback' && agentMode !== 'merged') {
+    throw new InvalidOptionError(
+      'agentMode',
+      `must be 'fallback' or 'merged', got ${String(agentMode)}`,
+    );
+  }
+  return { userAgent, agents, notes, agentMode, request, connectTimeoutMs };
 }
 
 export function positive(option: string, value: number, allowZero = false): number {

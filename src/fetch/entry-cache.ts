@@ -1,0 +1,182 @@
+import type { CacheEntry, CacheStore, Lease } from '../cache/index.ts';
+import { entryFromFetch } from './entries.ts';
+import type { HttpOptions, RobotsHttp } from './http.ts';
+import type { FetchReport } from './options.ts';
+import type { CachePolicy } from './policy.ts';
+
+/** How a fleet shares fetches through its store's leases (see `RobotsClientOptions.fleet`). */
+export interface FleetTiming {
+  leaseTtlMs: number;
+  waitMs: number;
+  pollMs: number;
+}
+
+/** The longest wait between looks for another process's result. */
+const MAX_POLL_MS = 1_000;
+
+export interface EntryCacheOptions {
+  store: CacheStore;
+  http: RobotsHttp;
+  /** The request settings every fetch starts from (a call may lower `maxBytes`). */
+  request: Pick<HttpOptions, 'userAgent' | 'maxBytes' | 'maxRedirects' | 'timeoutMs'>;
+  policy: CachePolicy;
+  now: () => number;
+  fleet: FleetTiming;
+  onStoreError: (error: unknown, operation: 'get' | 'set') => void;
+  onFetch: ((fetch: FetchReport) => void) | undefined;
+}
+
+/** A fresh entry, and whether this call (or one it joined) fetched it. */
+export interface FreshEntry {
+  entry: CacheEntry;
+  fetched: boolean;
+}
+
+/**
+ * The entries of the files a client fetches (robots.txt, tdmrep.json), by store key: read
+ * from the store while fresh, else fetched once however many ask, in this process (single
+ * flight) and in the fleet (the store's leases), and stored with Google's lifetimes. A store
+ * that fails is gone around: a read that fails is a miss, a write that fails is dropped,
+ * each reported to `onStoreError`.
+ */
+export class EntryCache {
+  readonly #options: EntryCacheOptions;
+  readonly #inflight = new Map<string, Promise<CacheEntry>>();
+
+  constructor(options: EntryCacheOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * The entry for `key` (the file at `url`), fresh and read to at least `maxBytes`: from the
+   * store, or fetched. `beforeHop` decides each redirect (see `RobotsHttp.fetch`).
+   */
+  async fresh(
+    key: string,
+    url: string,
+    maxBytes = this.#options.request.maxBytes,
+    beforeHop?: (url: string) => Promise<string | undefined>,
+  ): Promise<FreshEntry> {
+    const cached = await this.get(key);
+    if (cached && this.#options.now() < cached.expiresAt && readsEnough(cached, maxBytes)) {
+      return { entry: cached, fetched: false };
+    }
+    let pending = this.#inflight.get(key);
+    if (!pending) {
+      pending = this.#fetchAndStore(key, url, cached, maxBytes, beforeHop).finally(() =>
+        this.#inflight.delete(key),
+      );
+      this.#inflight.set(key, pending);
+    }
+    return { entry: await pending, fetched: true };
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    try {
+      return await this.#options.store.get(key);
+    } catch (error) {
+      this.#options.onStoreError(error, 'get');
+      return undefined;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#options.store.delete(key);
+  }
+
+  async #set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
+    try {
+      await this.#options.store.set(key, entry, ttlMs);
+    } catch (error) {
+      this.#options.onStoreError(error, 'set');
+    }
+  }
+
+  async #fetchAndStore(
+    key: string,
+    url: string,
+    previous: CacheEntry | undefined,
+    maxBytes: number,
+    beforeHop?: (url: string) => Promise<string | undefined>,
+  ): Promise<CacheEntry> {
+    const { fleet, now, policy } = this.#options;
+    let lease: Lease | undefined;
+    if (this.#options.store.acquireLease) {
+      // Fleet-wide single flight: whoever takes the lease fetches; the others wait for it.
+      const deadline = Date.now() + fleet.waitMs;
+      let pause = fleet.pollMs;
+      for (;;) {
+        lease = await this.#tryLease(key);
+        // Also after taking the lease: its last holder may have just stored the result.
+        const entry = await this.get(key);
+        const newer = entry && entry.fetchedAt > (previous?.fetchedAt ?? -Infinity);
+        if (newer && now() < entry.expiresAt && readsEnough(entry, maxBytes)) {
+          await lease?.release().catch(() => {});
+          return entry;
+        }
+        if (lease || Date.now() >= deadline) break; // ours to fetch, or waited long enough
+        // Backing off: a long fetch by another process costs a few looks, not one per 50 ms.
+        await new Promise((done) => setTimeout(done, Math.min(pause, deadline - Date.now())));
+        pause = Math.min(pause * 2, MAX_POLL_MS);
+      }
+    }
+    // A short lease, renewed while the fetch lasts: if this process dies or loses the store,
+    // the others take over within one lease time, not one fetch timeout.
+    const renewal = lease?.renew
+      ? setInterval(
+          () => void lease.renew!(fleet.leaseTtlMs).catch(() => false),
+          fleet.leaseTtlMs / 3,
+        )
+      : undefined;
+    renewal?.unref();
+    try {
+      const started = performance.now();
+      const result = await this.#options.http.fetch(url, {
+        ...this.#options.request,
+        maxBytes,
+        ...(beforeHop ? { beforeHop } : {}),
+      });
+      this.#options.onFetch?.({
+        robotsUrl: url,
+        outcome: result.outcome,
+        status: result.status,
+        durationMs: performance.now() - started,
+        ...(result.error ? { error: result.error } : {}),
+      });
+      const entry = entryFromFetch(url, result, previous, now(), policy);
+      const ttl = entry.expiresAt - now() + policy.unreachableWindow;
+      await this.#set(key, entry, ttl);
+      return entry;
+    } finally {
+      clearInterval(renewal);
+      await lease?.release().catch(() => {});
+    }
+  }
+
+  async #tryLease(key: string): Promise<Lease | undefined> {
+    try {
+      return await this.#options.store.acquireLease!(key, this.#options.fleet.leaseTtlMs);
+    } catch (error) {
+      // A store that cannot lease: fetch as if we held it.
+      this.#options.onStoreError(error, 'set');
+      return { release: async () => {} };
+    }
+  }
+}
+
+/**
+ * Whether an entry read its body far enough for a reader with limit `maxBytes`: a body cut
+ * by a smaller limit (another member of the fleet, sharing the store) may miss a rule past
+ * the cut, so that reader fetches the file again. A cut body is as long as the limit that
+ * cut it.
+ */
+function readsEnough(entry: CacheEntry, maxBytes: number): boolean {
+  // A failing fetch's last good copy is what there is until the site answers again.
+  return entry.outcome !== 'ok' || !entry.truncated || base64Bytes(entry.body ?? '') >= maxBytes;
+}
+
+/** Bytes a base64 text holds. */
+function base64Bytes(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
+}
