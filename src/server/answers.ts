@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { BadRequestError } from './errors.ts';
+import { WorkRefusedError } from './work/pool.ts';
+
+/**
+ * How the service answers what it does not serve: unknown routes and wrong methods (404,
+ * 405 with Allow), and every error in the API's one shape, `{ error, message, field? }`:
+ * validation and bad URLs 400, non-JSON bodies 415, refused work 429 or 413, the rest 500
+ * without its details.
+ */
+export function registerErrorAnswers(app: FastifyInstance): void {
+  // Unknown routes and wrong methods answer in the API's own shape, with where to look.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = ['GET', 'POST'].filter((method) => app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          error: 'method-not-allowed',
+          message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
+        });
+    }
+    return reply.code(404).send({
+      error: 'not-found',
+      message: `no such route: ${request.method} ${path} (the API is under /v1; see /openapi.json)`,
+    });
+  });
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error.validation) {
+      const first = error.validation[0]!;
+      const missing = (first.params as { missingProperty?: string }).missingProperty;
+      const path = [
+        error.validationContext,
+        ...first.instancePath.split('/').filter(Boolean),
+        missing,
+      ]
+        .filter(Boolean)
+        .join('.');
+      return reply
+        .code(400)
+        .send({ error: 'invalid-request', field: path, message: `${path}: ${first.message}` });
+    }
+    if (error instanceof BadRequestError)
+      return reply
+        .code(400)
+        .send({ error: error.reason, field: error.field, message: error.message });
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
+      return reply.code(415).send({
+        error: 'unsupported-media-type',
+        message: `send the body as application/json (got ${JSON.stringify(_request.headers['content-type'] ?? 'none')})`,
+      });
+    }
+    if (error instanceof WorkRefusedError) {
+      if (error.reason === 'busy') reply.header('retry-after', '1');
+      return reply.code(error.reason === 'busy' ? 429 : 413).send({
+        error: error.reason === 'busy' ? 'busy' : 'too-much-work',
+        message: error.message,
+      });
+    }
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) app.log.error(error);
+    return reply.code(status).send({
+      error: error.code ?? 'error',
+      message: status >= 500 ? 'internal error' : error.message,
+    });
+  });
+}

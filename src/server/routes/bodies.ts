@@ -1,0 +1,51 @@
+import type { ProfileName } from '../../core/index.ts';
+import * as schema from '../schemas.ts';
+import { WorkRefusedError } from '../work/pool.ts';
+import type { DiffTask } from '../work/tasks.ts';
+import { clientOf, type RouteContext } from './context.ts';
+
+/** The routes on bodies given, nothing fetched, all run on the workers: explain, lint, diff. */
+export function registerBodyRoutes(context: RouteContext): void {
+  const { app, work, maxBatch, maxVerdicts } = context;
+
+  app.post('/v1/explain', { schema: schema.explain }, async (request) => {
+    const { robots, url, agent, profile } = request.body as {
+      robots: string;
+      url: string;
+      agent: string | string[];
+      profile?: ProfileName;
+    };
+    return work.run(
+      'explain',
+      { robots, url, agent, profile: profile ?? 'google' },
+      clientOf(request),
+    );
+  });
+
+  app.post('/v1/lint', { schema: schema.lint }, async (request) =>
+    work.run('lint', { robots: (request.body as { robots: string }).robots }, clientOf(request)),
+  );
+
+  app.post('/v1/diff', { schema: schema.diff(maxBatch) }, async (request) => {
+    const body = request.body as Omit<DiffTask, 'profile' | 'maxAgents'> & {
+      profile?: ProfileName;
+    };
+    const perAgent = body.urls.length * 2;
+    const budget = (agents: number) =>
+      new WorkRefusedError(
+        'budget',
+        `body: ${body.urls.length} URLs × ${agents} agents × 2 files is ${perAgent * agents} verdicts; one request may ask for ${maxVerdicts}`,
+      );
+    if (body.agents && perAgent * body.agents.length > maxVerdicts) {
+      throw budget(body.agents.length);
+    }
+    const task: DiffTask = {
+      ...body,
+      profile: body.profile ?? 'google',
+      maxAgents: Math.floor(maxVerdicts / perAgent),
+    };
+    const answer = await work.run('diff', task, clientOf(request));
+    if ('tooManyAgents' in answer) throw budget(answer.tooManyAgents);
+    return answer;
+  });
+}

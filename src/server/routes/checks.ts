@@ -1,0 +1,175 @@
+import { usedEntry } from '../../cache/internal.ts';
+import { requestTarget, type Explanation } from '../../core/index.ts';
+import {
+  InvalidUrlError,
+  RefusedAddressError,
+  type CheckResult,
+  type RobotsState,
+} from '../../fetch/index.ts';
+import { BadRequestError } from '../errors.ts';
+import * as schema from '../schemas.ts';
+import { clientOf, mapLimit, type RouteContext } from './context.ts';
+
+/** Fetched files larger than this are checked on a worker thread, not on the event loop. */
+const LARGE_BODY = 64 * 1024;
+
+/**
+ * The routes that fetch (through the client's cache and address guard): `/v1/check` (one
+ * URL or a batch), `/v1/usage` and `/v1/robots`.
+ */
+export function registerCheckRoutes(context: RouteContext): void {
+  const { app, client, metrics, work, maxBatch, concurrency } = context;
+
+  /** Checks that a URL may be fetched by the service; the field name goes into the 400. */
+  const checkable = async (url: string, field: string): Promise<URL> => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new BadRequestError(
+        'invalid-url',
+        field,
+        `${field}: not an absolute URL: ${JSON.stringify(url)}`,
+      );
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new BadRequestError(
+        'invalid-url',
+        field,
+        `${field}: only http and https URLs can be fetched`,
+      );
+    }
+    // The client refuses the addresses at the socket on every hop; this only turns a refused
+    // first host into a clear 400, without DNS for an origin whose file is at hand.
+    try {
+      await client.preflight(url);
+    } catch (error) {
+      if (error instanceof RefusedAddressError)
+        throw new BadRequestError(
+          'private-address',
+          field,
+          `${field}: ${error.message}; start the service with --allow-private-addresses to allow it`,
+        );
+      if (error instanceof InvalidUrlError)
+        throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
+      throw error;
+    }
+    return parsed;
+  };
+
+  /** The robots.txt state for a URL (fetched or cached); a bad URL is a 400 on `field`. */
+  const stateFor = async (url: string, field: string): Promise<RobotsState> => {
+    await checkable(url, field);
+    try {
+      return await client.robotsFor(url);
+    } catch (error) {
+      if (error instanceof InvalidUrlError)
+        throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
+      throw error;
+    }
+  };
+
+  /**
+   * Verdicts for URLs with their states: small files on the event loop (a check costs
+   * O(path + pattern) per candidate rule), each large file's URLs in one worker task.
+   */
+  const verdicts = async (
+    urls: readonly string[],
+    states: readonly RobotsState[],
+    agent: string | string[] | undefined,
+    from: string,
+  ): Promise<CheckResult[]> => {
+    // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
+    // response says so (`agent`, `agentNotes`).
+    const { agents, notes } = client.names(agent);
+    const explanations = new Array<Explanation | undefined>(urls.length);
+    const large = new Map<string, number[]>();
+    states.forEach((state, i) => {
+      if (!state.robots || state.robots.bytes.read <= LARGE_BODY) return;
+      const key = `${state.location.origin} ${usedEntry(state.entry).fetchedAt}`;
+      const indexes = large.get(key);
+      if (indexes) indexes.push(i);
+      else large.set(key, [i]);
+    });
+    // At most the client's share of the workers at once: a request's own large files wait
+    // their turn instead of being refused for its shape.
+    await mapLimit([...large], work.share, async ([key, indexes]) => {
+      const found = await work.run(
+        'checks',
+        {
+          key,
+          body: Buffer.from(usedEntry(states[indexes[0]!]!.entry).body ?? '', 'base64'),
+          profile: client.profile,
+          maxBytes: client.maxBytes,
+          // The worker explains each URL as it will be requested, as the client's verdicts do.
+          urls: indexes.map((i) => requestTarget(urls[i]!)?.url ?? urls[i]!),
+          agents: [...client.agentsFor(states[indexes[0]!]!, agents)],
+        },
+        from,
+      );
+      indexes.forEach((index, k) => (explanations[index] = found[k]));
+    });
+    return urls.map((url, i) => {
+      const result = client.verdict(url, states[i]!, agents, explanations[i], notes);
+      metrics.check(result);
+      return result;
+    });
+  };
+
+  app.get('/v1/usage', { schema: schema.usage }, async (request) => {
+    const { url, agent } = request.query as { url: string; agent?: string | string[] };
+    // The robots.txt first (and the address guard on the host); the tdmrep.json and the page
+    // are fetched by the client's own guarded connections, only where robots.txt allows.
+    await stateFor(url, 'querystring.url');
+    return client.usage(url, agent === undefined ? {} : { agent });
+  });
+
+  app.get('/v1/check', { schema: schema.checkOne }, async (request) => {
+    const { url, agent } = request.query as { url: string; agent?: string | string[] };
+    const state = await stateFor(url, 'querystring.url');
+    return present((await verdicts([url], [state], agent, clientOf(request)))[0]!);
+  });
+
+  app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, async (request) => {
+    const { urls, agent } = request.body as { urls: string[]; agent?: string | string[] };
+    const states = await mapLimit(urls, concurrency, (url, i) => stateFor(url, `body.urls.${i}`));
+    return {
+      results: (await verdicts(urls, states, agent, clientOf(request))).map((r) => present(r)),
+    };
+  });
+
+  app.get('/v1/robots', { schema: schema.robots }, async (request) => {
+    const { url } = request.query as { url: string };
+    const state = await stateFor(url, 'querystring.url');
+    const { entry } = state;
+    const used = usedEntry(state.entry);
+    // A robots.txt that redirects elsewhere is read from where it lands, as Google does; but
+    // the body of whatever page that is is not handed out: the service is no GET proxy.
+    const landed = used.chain.at(-1);
+    const elsewhere = landed !== undefined && !isRobotsTxtUrl(landed);
+    return {
+      robotsUrl: state.location.robotsUrl,
+      outcome: entry.outcome,
+      status: entry.status,
+      source: state.source,
+      ...(entry.error ? { error: entry.error } : {}),
+      ...(elsewhere
+        ? { bodyOmitted: `the robots.txt redirected to ${landed}, which is not a /robots.txt` }
+        : { body: Buffer.from(used.body ?? '', 'base64').toString('utf8') }),
+    };
+  });
+}
+
+function isRobotsTxtUrl(url: string): boolean {
+  try {
+    return new URL(url).pathname === '/robots.txt';
+  } catch {
+    return false;
+  }
+}
+
+/** A check as the API returns it: the verdict fields at the top level. */
+function present(result: CheckResult) {
+  const { explanation: _explanation, ...rest } = result;
+  return rest;
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { RobotsClient } from '../../fetch/index.ts';
+import type { ServiceMetrics } from '../metrics.ts';
+import type { WorkPool } from '../work/pool.ts';
+
+/** What every route module is given by `createApp`. */
+export interface RouteContext {
+  app: FastifyInstance;
+  client: RobotsClient;
+  metrics: ServiceMetrics;
+  work: WorkPool;
+  /** Most URLs in one POST /v1/check or /v1/diff. */
+  maxBatch: number;
+  /** Most verdicts one request may ask for. */
+  maxVerdicts: number;
+  /** Checks in flight for one batch request. */
+  concurrency: number;
+}
+
+/** Who a request is from, for fair shares of the workers: its address. */
+export function clientOf(request: { ip: string }): string {
+  return request.ip;
+}
+
+/** `run` over `items`, at most `limit` at once, results in order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await run(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,53 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyReply } from 'fastify';
+import type { RedisStore } from '../../cache/redis-entry.ts';
+import * as schema from '../schemas.ts';
+import type { RouteContext } from './context.ts';
+
+/** The operator's routes and the tester's files: health, metrics, OpenAPI, `/` and its scripts. */
+export function registerOperatorRoutes(
+  context: RouteContext,
+  redis: RedisStore | undefined,
+  assets: string,
+): void {
+  const { app, metrics } = context;
+
+  app.get('/healthz', { schema: schema.health }, async () => {
+    if (!redis) return { status: 'ok', redis: 'not-configured' };
+    const up = await redis.ping();
+    return { status: up ? 'ok' : 'degraded', redis: up ? 'up' : 'down' };
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const asset = (file: string, type: string) => async (_request: unknown, reply: FastifyReply) => {
+    await reply.helmet();
+    try {
+      return reply
+        .type(type)
+        .header('cache-control', 'no-cache')
+        .send(await readFile(join(assets, file)));
+    } catch {
+      return reply
+        .code(404)
+        .send({ error: 'not-found', message: `${file} is not built (run npm run build)` });
+    }
+  };
+  app.get('/', { schema: { hide: true } }, asset('index.html', 'text/html; charset=utf-8'));
+  app.get(
+    '/tester.js',
+    { schema: { hide: true } },
+    asset('tester.js', 'text/javascript; charset=utf-8'),
+  );
+  app.get(
+    '/tester-worker.js',
+    { schema: { hide: true } },
+    asset('tester-worker.js', 'text/javascript; charset=utf-8'),
+  );
+}
