@@ -13,20 +13,13 @@ import {
 } from '../model/extras.ts';
 import { groupView, type Group, type ParsedFile } from '../model/groups.ts';
 import type { SitemapTable } from '../model/sitemaps.ts';
-import { isWildPattern, type Profile, type ProfileName } from '../profiles/index.ts';
+import type { Profile, ProfileName } from '../profiles/index.ts';
 import { RuleIndex, type BestMatch } from '../match/rule-index.ts';
-import { asciiLowerCase, crawlerName, isValidProductToken } from '../agents/names.ts';
+import { asciiLowerCase } from '../agents/names.ts';
+import { agentNotes } from './agent-notes.ts';
+import { noPreference, type ContentUsage } from '../match/content-usage.ts';
+import { statedUsage } from './content-usage.ts';
 import {
-  combineRules,
-  noPreference,
-  splitRule,
-  type ContentUsage,
-  type UsageRule,
-} from '../match/content-usage.ts';
-import { charSet, LONG_PATH, matchesPattern, type CharSet } from '../match/wildcard.ts';
-import { utf8ByteString } from '../text/bytes.ts';
-import {
-  type AgentNote,
   type Explanation,
   type RuleMatch,
   type UserAgent,
@@ -46,6 +39,8 @@ interface Selection {
   index: RuleIndex;
   /** `index` holds the groups' aliases, or has none to hold. */
   aliasesIndexed: boolean;
+  /** The groups' extras in file order, gathered on first use. */
+  extras?: readonly Extra[];
 }
 
 const SELECTION_CACHE_LIMIT = 256;
@@ -270,33 +265,7 @@ export class RobotsTxt {
     if (!this.verdict(url, userAgent).allowed) {
       return noPreference(path, 'disallowed-by-robots-txt');
     }
-    let longest = -1;
-    let applied: UsageRule[] = [];
-    // As for rules (RuleIndex): a long path's characters are gathered once, so that a pattern
-    // needing one it lacks fails at once, and a pattern repeated is matched once.
-    const held: CharSet | undefined = path.length >= LONG_PATH ? charSet(path) : undefined;
-    const known = new Map<string, boolean>();
-    for (const extra of this.#extrasFor(userAgent)) {
-      if (extra.key !== 'content-usage') continue;
-      const rule = { line: extra.line, ...splitRule(extra.value) };
-      // The path as a rule's would be: its bytes, normalised by the profile.
-      const pattern = rule.path === '' ? '' : profile.normalizePattern(utf8ByteString(rule.path));
-      // A pattern shorter than the longest match so far cannot change the answer.
-      if (pattern.length < longest) continue;
-      let matches = pattern === '' || known.get(pattern);
-      if (matches === undefined) {
-        matches = isWildPattern(profile, pattern)
-          ? matchesPattern(pattern, path, held)
-          : path.startsWith(pattern);
-        known.set(pattern, matches);
-      }
-      if (!matches) continue;
-      if (pattern.length > longest) applied = [];
-      longest = pattern.length;
-      applied.push(rule);
-    }
-    if (applied.length === 0) return noPreference(path, 'no-content-usage-rule');
-    return { ...combineRules(applied), rules: applied, reason: 'stated', path };
+    return statedUsage(profile, path, this.#extrasFor(userAgent));
   }
 
   /** The first `Host:` value (Yandex's preferred mirror), if any. */
@@ -320,11 +289,14 @@ export class RobotsTxt {
     return { kind, line, value, pattern: alias, length: alias.length, aliasOf: rule.pattern };
   }
 
-  #extrasFor(userAgent: UserAgent): Extra[] {
+  /** The extras of the groups chosen for `userAgent`: one pass over the file's, once per selection. */
+  #extrasFor(userAgent: UserAgent): readonly Extra[] {
     const selection = this.#select(userAgent);
-    return this.#extras
-      .list()
-      .filter((e) => e.group !== undefined && selection.groups.includes(e.group));
+    if (selection.extras) return selection.extras;
+    const chosen = new Set(selection.groups);
+    const extras = this.#extras.list().filter((e) => e.group !== undefined && chosen.has(e.group));
+    selection.extras = extras;
+    return extras;
   }
 
   #select(userAgent: UserAgent): Selection {
@@ -406,24 +378,4 @@ export class RobotsTxt {
  */
 function selectionKey(agents: readonly string[]): string {
   return agents.length === 1 ? "'" + String(agents[0]) : JSON.stringify(agents.map(String));
-}
-
-/** Notes on the names of `userAgent` that are not product tokens (see `Explanation.agentNotes`). */
-function agentNotes(userAgent: UserAgent): AgentNote[] {
-  const names =
-    typeof userAgent === 'string' ? [userAgent] : Array.isArray(userAgent) ? userAgent : [];
-  const notes: AgentNote[] = [];
-  for (const name of names) {
-    if (typeof name !== 'string' || isValidProductToken(name)) continue;
-    const { token } = crawlerName(name);
-    notes.push({
-      agent: name,
-      meant: token,
-      message:
-        token !== name && isValidProductToken(token)
-          ? `"${name}" is not a product token: it was compared as given and may match no group; robots.txt names this crawler "${token}"`
-          : `"${name}" is not a product token ([A-Za-z_-]): it can match no group`,
-    });
-  }
-  return notes;
 }
