@@ -2,6 +2,12 @@ import { InvalidInputError, RepkitError } from '../core/index.ts';
 import { redactUrl } from './redact.ts';
 import { randomUUID } from 'node:crypto';
 import { openRedis, type RedisConnection } from './redis-connection.ts';
+import {
+  HOLD_OFF_SCRIPT,
+  RELEASE_SCRIPT,
+  RENEW_SCRIPT,
+  TAKE_TURN_SCRIPT,
+} from './redis-scripts.ts';
 import { MemoryStore, type MemoryStoreOptions } from './memory.ts';
 import { isCurrentEntry, type CacheEntry, type CacheStore, type Lease } from './store.ts';
 
@@ -32,32 +38,6 @@ export interface RedisStoreOptions {
 
 /** Bumped when the entry format changes, so that old entries are never read as new ones. */
 const FORMAT = 'v1';
-
-/** ARGV[1]: the holder's token, ARGV[2]: ms. Extends the lease only for its holder. */
-const RENEW_SCRIPT =
-  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
-
-const RELEASE_SCRIPT =
-  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
-
-/** Redis's own clock in ms, so that every process of a fleet measures turns alike. */
-const NOW =
-  "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) ";
-
-/** ARGV[1]: interval. Takes the turn if it has come (answers 0), else answers the wait. */
-const TAKE_TURN_SCRIPT =
-  NOW +
-  "local next = tonumber(redis.call('GET', KEYS[1]) or '0') " +
-  'if next > now then return next - now end ' +
-  "local interval = tonumber(ARGV[1]) if interval > 0 then redis.call('SET', KEYS[1], now + interval, 'PX', interval) end " +
-  'return 0';
-
-/** ARGV[1]: ms. Moves the next turn to at least now + ms. */
-const HOLD_OFF_SCRIPT =
-  NOW +
-  "local ms = tonumber(ARGV[1]) local next = tonumber(redis.call('GET', KEYS[1]) or '0') " +
-  "if ms > 0 and now + ms > next then redis.call('SET', KEYS[1], now + ms, 'PX', ms) end " +
-  'return 0';
 
 /**
  * A cache store on Redis, shared by a fleet of crawlers: keys are namespaced and versioned

@@ -1,12 +1,12 @@
-import {
-  indexOrLength,
-  leadingBytes,
-  nextNonAscii,
-  utf8ByteString,
-  utf8Cut,
-} from '../text/bytes.ts';
+import { indexOrLength, leadingBytes, nextNonAscii, utf8Cut } from '../text/bytes.ts';
 import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
-import type { DirectiveKind, KnownKind } from './kinds.ts';
+import type { DirectiveKind } from './kinds.ts';
+import {
+  DirectiveSlot,
+  type Directive,
+  type SkimmingHandler,
+  type TokenHandler,
+} from './directive.ts';
 import type { Source } from '../text/source.ts';
 
 /**
@@ -19,111 +19,7 @@ import type { Source } from '../text/source.ts';
 export const MAX_LINE_BYTES = 2083 * 8 - 1;
 
 export type { DirectiveKind, KnownKind } from './kinds.ts';
-
-/** One physical line, as Google counts lines. */
-export interface LineInfo {
-  /** 1-based; CR, LF and CRLF each end a line; a skipped BOM adds none. */
-  line: number;
-  /** Offset of the line's first byte in the (BOM-stripped) input. */
-  start: number;
-  /** Offset just past the line's last byte, before its terminator. */
-  end: number;
-  /** The line is longer than Google's buffer; bytes past MAX_LINE_BYTES were ignored. */
-  truncated: boolean;
-  /** The line holds a NUL byte; Google's C-string handling ignores what follows it. */
-  nul: boolean;
-  /** Nothing but whitespace: what the 1996 standard calls a blank line. */
-  blank: boolean;
-  /** Holds a `#` comment (possibly nothing else). */
-  comment: boolean;
-  /** Not blank, but yields no directive (no separator, or an empty key). */
-  unparsable: boolean;
-}
-
-/**
- * One key/value line, as Google's parser emits it to its handler. The tokenizer reuses one
- * object for every line (a parse makes hundreds of thousands): copy what you keep. Key and
- * value are sliced out of the text only when read.
- */
-export interface Directive {
-  readonly line: number;
-  readonly kind: DirectiveKind;
-  /** The key as written, whitespace-stripped. */
-  readonly key: string;
-  /** The value as written, whitespace-stripped, comment removed. */
-  readonly value: string;
-  /**
-   * Unicode mode only: the value is a byte string although the input is text, because
-   * Google's line cut split one of its characters, whose leading bytes end the value. In
-   * byte mode every value is a byte string and this is false.
-   */
-  readonly valueIsBytes: boolean;
-  /** The key was recognised only through a typo Google accepts (`disalow`, `useragent`...). */
-  readonly typo: boolean;
-  /** No colon: Google accepted whitespace as the separator. */
-  readonly missingColon: boolean;
-  /** Column (1-based, in input units: bytes, or characters for text) where the key starts. */
-  readonly keyColumn: number;
-  /** Column (1-based, likewise) where the value starts. */
-  readonly valueColumn: number;
-  /** The key is `text[keyStart, keyEnd)` of the tokenized text. */
-  readonly keyStart: number;
-  readonly keyEnd: number;
-  /** The value is `text[valueStart, valueEnd)`, unless `valueIsBytes`. */
-  readonly valueStart: number;
-  readonly valueEnd: number;
-}
-
-/** The reused directive. */
-class DirectiveSlot implements Directive {
-  line = 0;
-  kind: DirectiveKind = 'unknown';
-  typo = false;
-  missingColon = false;
-  keyColumn = 0;
-  valueColumn = 0;
-  keyStart = 0;
-  keyEnd = 0;
-  valueStart = 0;
-  valueEnd = 0;
-  /** Leading bytes of a character split by the line cut (unicode mode), else empty. */
-  tail = '';
-  constructor(private readonly text: string) {}
-  get key(): string {
-    return this.text.slice(this.keyStart, this.keyEnd);
-  }
-  get value(): string {
-    const value = this.text.slice(this.valueStart, this.valueEnd);
-    return this.tail === '' ? value : utf8ByteString(value) + this.tail;
-  }
-  get valueIsBytes(): boolean {
-    return this.tail !== '';
-  }
-}
-
-export interface TokenHandler {
-  /** Called for every line, before the line's directive (if any). */
-  line?(info: LineInfo): void;
-  directive(directive: Directive): void;
-}
-
-/** A handler for `skim` (the parse's own; not part of the public API). */
-export interface SkimmingHandler extends TokenHandler {
-  /**
-   * Receives, untokenized, each run of lines whose first non-blank character cannot begin a
-   * key Google knows (u, a, d or s), blank lines among them: `text[start, end)`, from line
-   * `firstLine`. Such lines are at most unknown keys (HTML pages served as robots.txt are
-   * made of them); `rangeTokenizer` tokenizes them later, as `tokenize` would have, if
-   * they are needed.
-   */
-  other(firstLine: number, start: number, end: number): void;
-  /**
-   * A directive in its usual form (a known key spelled out, the colon right after it, a
-   * short line without NUL), which is nearly every one: its value is `text[valueStart,
-   * valueEnd)`, no object is made. Every other directive still comes through `directive`.
-   */
-  usual(kind: KnownKind, line: number, valueStart: number, valueEnd: number): void;
-}
+export type { Directive, LineInfo, SkimmingHandler, TokenHandler } from './directive.ts';
 
 /**
  * Tokenizes a source (see `Source`), calling `handler` for every line and directive; returns
