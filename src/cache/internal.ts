@@ -4,3 +4,4 @@
  */
 export { usedEntry, type FetchResult } from './store.ts';
 export { redactUrl } from './redact.ts';
+export type { MemoryStoreStats } from './memory.ts';

@@ -3,36 +3,24 @@
  * APIs: the same code runs in Node, browsers, Workers and Deno. Specialised parts have their
  * own entries: `repkit/tokenizer` (the token stream), `repkit/tdmrep` (W3C TDMRep) and
  * `repkit/agents` (the known-crawler list); `internal.ts` serves repkit's other areas only.
+ * The shapes inside these types (a lint diagnostic, a Content-Usage rule...) are named by
+ * where they are: `LintReport['diagnostics'][number]`, `ContentUsage['rules']`.
  */
 export { parse, type ParseOptions } from './parse.ts';
-export { DEFAULT_MAX_BYTES, type RobotsBody } from './tokens/body.ts';
 export { RobotsTxt } from './answers/robots-txt.ts';
-export type { UsageSource } from './answers/usage-source.ts';
-export type {
-  ContentUsage,
-  UsageLabel,
-  UsagePreference,
-  UsageRule,
-} from './match/content-usage.ts';
+export type { ContentUsage } from './match/content-usage.ts';
 export type {
   UserAgent,
   Explanation,
   Verdict,
   RuleMatch,
   VerdictReason,
-  AgentNote,
 } from './match/verdicts.ts';
 export type { Group } from './model/groups.ts';
 export type { Rule } from './model/tables.ts';
-export type { Extra, RequestRate, CleanParam, ContentSignals } from './model/extras.ts';
 export type { ProfileName } from './profiles/index.ts';
-export {
-  productToken,
-  isValidProductToken,
-  crawlerName,
-  type CrawlerName,
-} from './agents/names.ts';
-export { requestTarget, type RequestTarget } from './match/url.ts';
+export { productToken, isValidProductToken, crawlerName } from './agents/names.ts';
+export { requestTarget } from './match/url.ts';
 export {
   RepkitError,
   isRepkitError,
@@ -42,10 +30,4 @@ export {
   isMissingPeerError,
   type RepkitErrorCode,
 } from './errors.ts';
-export {
-  lint,
-  type Diagnostic,
-  type DiagnosticCode,
-  type LintReport,
-  type Severity,
-} from './lint/lint.ts';
+export { lint, type Diagnostic, type LintReport } from './lint/lint.ts';

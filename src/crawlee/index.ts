@@ -20,4 +20,3 @@ export const isRedirectRefusedError = adapter.isRedirectRefusedError;
 export const RepkitRobotsTxtFile = file.RepkitRobotsTxtFile;
 export type RepkitRobotsTxtFile = File.RepkitRobotsTxtFile;
 export type { RepkitRobotsOptions, RepkitRobotsCrawler } from './with-robots.ts';
-export type { SitemapOptions } from './robots-file.ts';

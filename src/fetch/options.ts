@@ -1,12 +1,8 @@
 import type { LookupFunction } from 'node:net';
 import { EnvHttpProxyAgent, type buildConnector, type Dispatcher } from 'undici';
 import type { CacheEntry, CacheStore } from '../cache/index.ts';
-import {
-  crawlerName,
-  DEFAULT_MAX_BYTES,
-  isValidProductToken,
-  type ProfileName,
-} from '../core/index.ts';
+import { crawlerName, isValidProductToken, type ProfileName } from '../core/index.ts';
+import { DEFAULT_MAX_BYTES } from '../core/internal.ts';
 import type { AddressFilter } from './addresses.ts';
 import { InvalidOptionError } from './errors.ts';
 import type { PolitenessPolicy } from './politeness.ts';

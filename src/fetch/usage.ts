@@ -10,15 +10,14 @@ import {
   type TdmSource,
   type TdmStatement,
 } from '../core/tdmrep-entry.ts';
-import { type UsageLabel, type UsagePreference } from '../core/index.ts';
-import { pagePolicy, type AppliedDirective, type PagePolicyResult } from '../meta/index.ts';
+import type { UsageLabel, UsagePreference, UsageSource } from '../core/internal.ts';
+import { pagePolicy, type PagePolicyResult } from '../meta/index.ts';
+import type { AppliedDirective } from '../meta/internal.ts';
 import type { FetchOutcome } from './http.ts';
 import type { RobotsState, TdmrepState } from './state.ts';
 import type { CheckResult } from './verdict.ts';
 
-import type { UsageSource } from '../core/index.ts';
-
-export type { UsageSource } from '../core/index.ts';
+export type { UsageSource } from '../core/internal.ts';
 
 export interface UsageStatement {
   preference: UsagePreference;

@@ -1,6 +1,6 @@
-import { productToken, type UsageLabel, type UsagePreference } from '../core/index.ts';
+import { productToken } from '../core/index.ts';
 import { readTdmReservation, type TdmSource, type TdmStatement } from '../core/tdmrep-entry.ts';
-import { usagePreferences } from '../core/internal.ts';
+import { usagePreferences, type UsageLabel, type UsagePreference } from '../core/internal.ts';
 import {
   isMoreRestrictive,
   OPEN_POLICY,

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { MemoryStoreStats } from '../cache/index.ts';
-import type { CheckResult, FetchReport } from '../fetch/index.ts';
+import type { MemoryStoreStats } from '../cache/internal.ts';
+import type { CheckResult } from '../fetch/index.ts';
+import type { FetchReport } from '../fetch/internal.ts';
 
 /** The service's Prometheus metrics: checks, cache hits and misses, fetches, fetch latency. */
 export class ServiceMetrics {

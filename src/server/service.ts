@@ -4,9 +4,9 @@ import {
   isPublicAddress,
   REPKIT_USER_AGENT,
   RobotsClient,
-  type AddressFilter,
   type RobotsClientOptions,
 } from '../fetch/index.ts';
+import type { AddressFilter } from '../fetch/internal.ts';
 import type { AccessOptions } from './access.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { ServiceMetrics } from './metrics.ts';

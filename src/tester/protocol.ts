@@ -1,5 +1,6 @@
 /** What the tester page and its worker say to each other. */
-import type { Diagnostic, ProfileName, UsageLabel, UsagePreference } from '../core/index.ts';
+import type { Diagnostic, ProfileName } from '../core/index.ts';
+import type { UsageLabel, UsagePreference } from '../core/internal.ts';
 
 export interface TesterRequest {
   /** Answers come back with it; the page paints only the latest. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lint, parse, type DiagnosticCode } from '../../src/core/index.ts';
+import { lint, parse } from '../../src/core/index.ts';
+import type { DiagnosticCode } from '../../src/core/internal.ts';
 
 /** [code, line] pairs of a report, in order. */
 function codes(body: string | Uint8Array): [DiagnosticCode, number][] {

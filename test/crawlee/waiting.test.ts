@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { CheerioCrawler, Configuration, log } from 'crawlee';
 import { withRepkitRobots } from '../../src/crawlee/index.ts';
-import { RobotsClient, type Turn } from '../../src/fetch/index.ts';
+import { RobotsClient } from '../../src/fetch/index.ts';
+import type { Turn } from '../../src/fetch/internal.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
 
 log.setLevel(log.LEVELS.OFF);

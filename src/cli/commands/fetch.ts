@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { lint } from '../../core/index.ts';
-import { freshLifetime } from '../../fetch/internal.ts';
-import { DEFAULT_POLICY } from '../../fetch/index.ts';
+import { DEFAULT_POLICY, freshLifetime } from '../../fetch/internal.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
 import { describeFetch, isUrl, loadRobots } from '../robots-source.ts';

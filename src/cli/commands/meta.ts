@@ -1,12 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { Command } from 'commander';
-import {
-  crawlDecision,
-  type CrawlDecision,
-  type HtmlInput,
-  type PolicyField,
-} from '../../meta/index.ts';
+import { crawlDecision, type CrawlDecision, type HtmlInput } from '../../meta/index.ts';
+import type { PolicyField } from '../../meta/internal.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
