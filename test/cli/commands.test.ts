@@ -3,43 +3,20 @@
  * HTTP server on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { BIN, runCli } from '../helpers/cli.ts';
+import { BIN, runCli, scratchFiles } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
+import { redirectedRobotsSite } from './site.ts';
 
 const ROBOTS = 'examples/robots.txt';
-const dir = mkdtempSync(join(tmpdir(), 'repkit-cli-'));
-const file = (name: string, text: string | Uint8Array) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
-const jsonLines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const file = scratchFiles('repkit-cli-');
 
 let server: TestServer;
 before(async () => {
-  server = await httpServer((req, res) => {
-    if (req.url === '/robots.txt') {
-      return void res.writeHead(301, { location: '/real-robots.txt' }).end();
-    }
-    if (req.url === '/real-robots.txt') {
-      return void res
-        .writeHead(200, { 'cache-control': 'max-age=7200', 'content-type': 'text/plain' })
-        .end(
-          'User-agent: *\nDisallow: /private/\nCrawl-delay: 3\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/s.xml\n',
-        );
-    }
-    res.writeHead(404).end();
-  });
+  server = await redirectedRobotsSite();
 });
 after(() => server.close());
 
@@ -264,204 +241,6 @@ describe('repkit fetch', () => {
     const down = await runCli(['fetch', 'http://127.0.0.1:1/', '--timeout', '500']);
     assert.equal(down.code, 1);
     assert.match(down.stdout, /unreachable .*everything disallowed for now/);
-  });
-});
-
-describe('repkit diff', () => {
-  test('which URLs change verdict, per crawler; exit 1 when some do', async () => {
-    const next = file(
-      'new.txt',
-      'User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /drafts/\nDisallow: /beta/\n',
-    );
-    const urls = file('urls.txt', '# what matters\n/drafts/index.html\n/beta/x\n/private/x\n\n');
-    const result = await runCli([
-      'diff',
-      ROBOTS,
-      next,
-      '--urls',
-      urls,
-      '--agent',
-      'Googlebot',
-      '--json',
-    ]);
-    assert.equal(result.code, 1);
-    assert.deepEqual(
-      jsonLines(result.stdout).map((c) => [
-        c.agent,
-        c.url,
-        (c.before as { allowed: boolean }).allowed,
-        (c.after as { allowed: boolean }).allowed,
-      ]),
-      [
-        ['Googlebot', '/drafts/index.html', true, false],
-        ['Googlebot', '/beta/x', true, false],
-      ],
-    );
-  });
-
-  test('an old file that cannot be fetched cannot be compared; a --urls line that is no URL is an error', async () => {
-    const down = await httpServer(robotsRoute((_req, res) => res.writeHead(500).end()));
-    try {
-      const urls = file('urls3.txt', '/private/x\n');
-      const result = await runCli(['diff', down.origin, ROBOTS, '--urls', urls]);
-      assert.equal(result.code, 2);
-      assert.equal(result.stdout, '');
-      assert.match(
-        result.stderr,
-        /^repkit: cannot compare: .*\/robots\.txt is unreachable \(HTTP 500\)/,
-      );
-    } finally {
-      await down.close();
-    }
-    const bad = file('urls4.txt', '/a\nnot a url\n');
-    const result = await runCli(['diff', ROBOTS, ROBOTS, '--urls', bad]);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /urls4\.txt:2: not a URL or a path starting with \/: "not a url"/);
-  });
-
-  test('without --agent: every crawler either file names, and *; no change exits 0', async () => {
-    const urls = file('urls2.txt', '/private/x\n');
-    const same = await runCli(['diff', ROBOTS, ROBOTS, '--urls', urls]);
-    assert.equal(same.code, 0);
-    assert.match(
-      same.stdout,
-      /0 change\(s\) in 1 URL\(s\) × 5 crawler\(s\): Googlebot, Bingbot, GPTBot, CCBot, \*/,
-    );
-  });
-});
-
-describe('repkit batch', () => {
-  test('streams one JSON object per URL line, in input order; a bad line gets an error in its place', async () => {
-    const input = [
-      'https://example.com/private/a',
-      '/drafts/x',
-      '# skipped',
-      '',
-      'not a url',
-      '/private/press/y',
-    ].join('\n');
-    const result = await runCli(['batch', '--agent', 'SomeBot', '--robots', ROBOTS], {
-      stdin: input,
-    });
-    assert.equal(result.code, 2);
-    assert.deepEqual(
-      jsonLines(result.stdout).map((r) => [r.url, r.allowed, r.line, r.error]),
-      [
-        ['https://example.com/private/a', false, 3, undefined],
-        ['/drafts/x', true, 0, undefined],
-        ['not a url', undefined, undefined, 'stdin line 5: not a URL or a path'],
-        ['/private/press/y', true, 4, undefined],
-      ],
-    );
-    assert.match(result.stderr, /stdin line 5: not a URL or a path: "not a url"/);
-    // The deciding rule is the object check --json gives.
-    const [first] = jsonLines(result.stdout);
-    assert.deepEqual(first!.rule, {
-      kind: 'disallow',
-      line: 3,
-      value: '/private/',
-      pattern: '/private/',
-      length: 9,
-    });
-  });
-
-  test('on a terminal, a warning never shares a line with the progress line', () => {
-    const input = file('batch-input.txt', '/private/x\nnot a url\n/drafts/y\n');
-    const out = join(dir, 'batch-out.jsonl');
-    const run = spawnSync(
-      'script',
-      [
-        '-qec',
-        `${process.execPath} ${BIN} batch --agent Bot --robots ${ROBOTS} < ${input} > ${out}`,
-        '/dev/null',
-      ],
-      { encoding: 'utf8', cwd: ROOT },
-    );
-    // The progress line was drawn ("1 URLs ...") and is cleared before the warning.
-    assert.match(run.stdout, /\r1 URLs .*\r {40}\rrepkit: stdin line 2: not a URL or a path/s);
-    assert.doesNotMatch(run.stdout, /\/s repkit:/);
-  });
-
-  test('without --robots: fetched per origin through the cache', async () => {
-    const input = Array.from(
-      { length: 50 },
-      (_, i) => `${server.origin}/${i % 2 ? 'private/' : ''}p${i}`,
-    ).join('\n');
-    const before = server.requests.length;
-    const result = await runCli(['batch', '--agent', 'Bot', '--concurrency', '8'], {
-      stdin: input,
-    });
-    assert.equal(result.code, 1);
-    const records = jsonLines(result.stdout);
-    assert.equal(records.length, 50);
-    assert.deepEqual(
-      records.slice(0, 3).map((r) => [r.url, r.allowed]),
-      [
-        [`${server.origin}/p0`, true],
-        [`${server.origin}/private/p1`, false],
-        [`${server.origin}/p2`, true],
-      ],
-    );
-    // One robots.txt request and its redirect target, however many URLs.
-    assert.equal(server.requests.length - before, 2);
-  });
-});
-
-describe('repkit agents', () => {
-  test('ai.robots.txt crawlers too: names Google cannot match, special cases, who ignores robots.txt', async () => {
-    const robots = file(
-      'agents.txt',
-      'User-agent: *\nDisallow: /\n\nUser-agent: AI2Bot\nDisallow: /\n',
-    );
-    const result = await runCli(['agents', robots, '--json']);
-    const byName = new Map(jsonLines(result.stdout).map((r) => [r.agent, r]));
-    assert.ok(byName.size >= 150);
-    const ai2 = byName.get('AI2Bot')!;
-    assert.deepEqual([ai2.readsAs, ai2.source, ai2.group], ['AI', 'ai.robots.txt', '*']);
-    const ads = byName.get('AdsBot-Google')!;
-    assert.deepEqual(
-      [ads.allowed, ads.ignoresGlobalGroup],
-      [true, true],
-      'the * group does not bind it',
-    );
-    assert.equal(byName.get('Googlebot')!.allowed, false);
-    assert.match(
-      String((byName.get('Perplexity-User')!.notes as string[])[0]),
-      /does not obey robots\.txt/,
-    );
-    const human = await runCli(['agents', robots]);
-    assert.match(human.stdout, /AI2Bot .*read by Google as "AI": it never names this crawler/);
-  });
-
-  test('well-known crawlers allowed or blocked on /', async () => {
-    const result = await runCli(['agents', ROBOTS, '--json']);
-    assert.equal(result.code, 0);
-    const byName = new Map(jsonLines(result.stdout).map((r) => [r.agent, r]));
-    assert.ok(byName.size >= 30);
-    assert.deepEqual(
-      [byName.get('GPTBot')!.allowed, byName.get('GPTBot')!.line, byName.get('GPTBot')!.group],
-      [false, 16, 'own'],
-    );
-    assert.deepEqual(
-      [byName.get('Googlebot')!.allowed, byName.get('Googlebot')!.group],
-      [true, 'own'],
-    );
-    assert.deepEqual(
-      [byName.get('ClaudeBot')!.allowed, byName.get('ClaudeBot')!.group],
-      [true, '*'],
-    );
-  });
-
-  test('human output, from a fetched robots.txt', async () => {
-    const result = await runCli(['agents', `${server.origin}/`]);
-    assert.match(
-      result.stdout,
-      /^blocked\s+GPTBot\s+OpenAI\s+ai-training\s+line 6, its own group$/m,
-    );
-    assert.match(
-      result.stdout,
-      /^allowed\s+Googlebot\s+Google\s+search\s+no-matching-rule, the \* group$/m,
-    );
   });
 });
 

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ROOT } from './shared.ts';
 
 /** The built binary, as `npx repkit` runs it (npm test builds before testing). */
@@ -29,4 +31,22 @@ export function runCli(
     child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** A scratch directory, and a function that writes a file into it and answers its path. */
+export function scratchFiles(prefix: string): (name: string, text: string | Uint8Array) => string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return (name, text) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+}
+
+/** Output of `--json` commands: one object per line. */
+export function jsonLines(text: string): Record<string, unknown>[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }

@@ -1,12 +1,8 @@
 /** The repkit HTTP service over real HTTP on loopback, well-formed and malformed requests. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isPrivateAddress, startService, type RunningService } from '../../src/server/index.ts';
 import { deleteTestKeys, REDIS_URL, testPrefix } from '../helpers/redis.ts';
-import { runCli } from '../helpers/cli.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 
 let service: RunningService;
@@ -144,54 +140,6 @@ describe('POST endpoints', () => {
       (diffed.json!.changes as { url: string }[]).map((c) => c.url),
       ['/folder/x', '/other'],
     );
-  });
-
-  test('POST /v1/diff is repkit diff: request targets, "*" and the default crawlers alike', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'repkit-diff-'));
-    const old = 'User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n';
-    const next = 'User-agent: *\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /open/\nDisallow: /\n';
-    // `/a/../private/x` is requested as `/private/x`; `/open/%7Ex` as `/open/~x`.
-    const urls = ['/a/../private/x', '/open/x', '/other', '/open/%7Ex'];
-    writeFileSync(join(dir, 'old.txt'), old);
-    writeFileSync(join(dir, 'new.txt'), next);
-    writeFileSync(join(dir, 'urls.txt'), urls.join('\n'));
-    try {
-      const cli = await runCli([
-        'diff',
-        join(dir, 'old.txt'),
-        join(dir, 'new.txt'),
-        '--urls',
-        join(dir, 'urls.txt'),
-        '--json',
-      ]);
-      const served = await call('POST', '/v1/diff', { old, new: next, urls });
-      assert.equal(served.status, 200, served.text);
-      type Change = { url: string; agent: string; before: { allowed: boolean; line: number } };
-      const key = (c: Change & { after: { allowed: boolean; line: number } }) =>
-        `${c.agent} ${c.url} ${c.before.allowed}:${c.before.line} → ${c.after.allowed}:${c.after.line}`;
-      const fromCli = cli.stdout
-        .trim()
-        .split('\n')
-        .map((l) => key(JSON.parse(l)));
-      const fromService = (served.json!.changes as Parameters<typeof key>[0][]).map(key);
-      assert.deepEqual(fromService, fromCli);
-      assert.deepEqual(served.json!.agents, ['Googlebot', 'GPTBot', '*']);
-      // Judged as requested, `/a/../private/x` was already disallowed for GPTBot and `*`.
-      assert.deepEqual(fromCli, [
-        'Googlebot /a/../private/x true:5 → false:2',
-        'Googlebot /open/x true:5 → false:2',
-        'Googlebot /other true:5 → false:2',
-        'Googlebot /open/%7Ex true:5 → false:2',
-        'GPTBot /other true:0 → false:6',
-        '* /open/x true:0 → false:2',
-        '* /other true:0 → false:2',
-        '* /open/%7Ex true:0 → false:2',
-      ]);
-      const changed = served.json!.changes as { url: string; requestUrl?: string }[];
-      assert.equal(changed.find((c) => c.url === '/a/../private/x')!.requestUrl, '/private/x');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   test('GET /v1/robots: the fetched body, for the web tester', async () => {

@@ -1,0 +1,60 @@
+/**
+ * One diff: `repkit diff` and `POST /v1/diff` are answered by the same function, so they give
+ * the same changes for the same files, URLs and crawlers.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startService, type RunningService } from '../../src/server/index.ts';
+import { runCli, scratchFiles } from '../helpers/cli.ts';
+
+const file = scratchFiles('repkit-diff-');
+let service: RunningService;
+before(async () => {
+  service = await startService({ port: 0 });
+});
+after(() => service.close());
+
+test('POST /v1/diff is repkit diff: request targets, "*" and the default crawlers alike', async () => {
+  const old = 'User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n';
+  const next = 'User-agent: *\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /open/\nDisallow: /\n';
+  // `/a/../private/x` is requested as `/private/x`.
+  const urls = ['/a/../private/x', '/open/x', '/other', '/open/%7Ex'];
+  const cli = await runCli([
+    'diff',
+    file('old.txt', old),
+    file('new.txt', next),
+    '--urls',
+    file('urls.txt', urls.join('\n')),
+    '--json',
+  ]);
+  const response = await fetch(`${service.url}/v1/diff`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ old, new: next, urls }),
+  });
+  assert.equal(response.status, 200);
+  const served = { json: (await response.json()) as Record<string, unknown> };
+  type Change = { url: string; agent: string; before: { allowed: boolean; line: number } };
+  const key = (c: Change & { after: { allowed: boolean; line: number } }) =>
+    `${c.agent} ${c.url} ${c.before.allowed}:${c.before.line} → ${c.after.allowed}:${c.after.line}`;
+  const fromCli = cli.stdout
+    .trim()
+    .split('\n')
+    .map((l) => key(JSON.parse(l)));
+  const fromService = (served.json!.changes as Parameters<typeof key>[0][]).map(key);
+  assert.deepEqual(fromService, fromCli);
+  assert.deepEqual(served.json!.agents, ['Googlebot', 'GPTBot', '*']);
+  // Judged as requested, `/a/../private/x` was already disallowed for GPTBot and `*`.
+  assert.deepEqual(fromCli, [
+    'Googlebot /a/../private/x true:5 → false:2',
+    'Googlebot /open/x true:5 → false:2',
+    'Googlebot /other true:5 → false:2',
+    'Googlebot /open/%7Ex true:5 → false:2',
+    'GPTBot /other true:0 → false:6',
+    '* /open/x true:0 → false:2',
+    '* /other true:0 → false:2',
+    '* /open/%7Ex true:0 → false:2',
+  ]);
+  const changed = served.json!.changes as { url: string; requestUrl?: string }[];
+  assert.equal(changed.find((c) => c.url === '/a/../private/x')!.requestUrl, '/private/x');
+});
