@@ -49,10 +49,12 @@ export interface SourceVerdict {
   requestUrl?: string;
 }
 
+/** The verdict for `url` from a loaded robots.txt; `explain` adds the explanation. */
 export function verdictFrom(
   loaded: LoadedRobots,
   url: string,
   agents: readonly string[],
+  explain = false,
 ): SourceVerdict {
   const { checked, requestUrl } = requestedForm(url);
   const requested = requestUrl ? { requestUrl } : {};
@@ -61,12 +63,13 @@ export function verdictFrom(
       checked,
       loaded.fetched,
       agents,
+      { explain },
     );
     return { ...result, ...requested };
   }
   // Several names are ordered fallbacks, as the fetch layer reads them.
   const agent = [...agentsFor(loaded.robots, agents)];
-  return { ...fileVerdict(loaded.robots, checked, agent), agent, ...requested };
+  return { ...fileVerdict(loaded.robots, checked, agent, explain), agent, ...requested };
 }
 
 /** A loaded robots.txt as one side of a diff. */

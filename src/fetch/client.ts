@@ -1,6 +1,12 @@
 import { MemoryStore, type CacheEntry } from '../cache/index.ts';
 import { usedEntry } from '../cache/internal.ts';
-import { parse, type Explanation, type ProfileName, type RobotsTxt } from '../core/index.ts';
+import {
+  parse,
+  type Explanation,
+  type ProfileName,
+  type RobotsTxt,
+  type Verdict,
+} from '../core/index.ts';
 import { ANY_ADDRESS } from './addresses.ts';
 import { InvalidUrlError, isRefusedAddressError } from './errors.ts';
 import { HostResolver } from './resolver.ts';
@@ -135,14 +141,16 @@ export class RobotsClient {
    * Whether the crawler (or `options.agent`) may fetch `url`. Fetches the origin's robots.txt when no fresh copy is
    * cached (one fetch per origin however many callers ask at once). Throws `InvalidUrlError`
    * for a URL that does not parse or has no robots.txt; fetch failures are verdicts, not errors.
+   * The result names the deciding rule; `explain: true` adds the whole explanation (every
+   * match, the groups chosen), which costs several times the check.
    */
   async check(
     url: string,
-    options: { agent?: string | readonly string[] } = {},
+    options: { agent?: string | readonly string[]; explain?: boolean } = {},
   ): Promise<CheckResult> {
     const state = await this.robotsFor(url);
     const { agents, notes } = this.names(options.agent);
-    return this.verdict(url, state, agents, undefined, notes);
+    return this.verdict(url, state, agents, options.explain ? 'explain' : undefined, notes);
   }
 
   /**
@@ -328,21 +336,22 @@ export class RobotsClient {
   }
 
   /**
-   * The verdict for `url` from a state `robotsFor` gave, as `check` makes it; `explanation`
-   * when the file's explanation was computed elsewhere (the service's worker threads).
+   * The verdict for `url` from a state `robotsFor` gave, as `check` makes it. `answer`:
+   * `'explain'` to include the explanation, or the file's verdict or explanation when it was
+   * computed elsewhere (the service's worker threads).
    */
   verdict(
     url: string,
     state: RobotsState,
     agents: readonly string[] = this.agents,
-    explanation?: Explanation,
+    answer?: 'explain' | Verdict | Explanation,
     agentNotes: readonly string[] = this.agentNotes,
   ): CheckResult {
     const result = verdictFromState(url, state, agents, {
       agentMode: this.agentMode,
       now: this.now(),
       unreachableWindow: this.policy.unreachableWindow,
-      ...(explanation ? { explanation } : {}),
+      ...(answer === 'explain' ? { explain: true } : answer ? { computed: answer } : {}),
     });
     return agentNotes.length > 0 ? { ...result, agentNotes: [...agentNotes] } : result;
   }

@@ -2,6 +2,7 @@ import {
   requestTarget,
   type VerdictReason,
   type Explanation,
+  type Verdict,
   type RuleMatch,
   type RobotsTxt,
 } from '../core/index.ts';
@@ -82,22 +83,28 @@ export interface FileVerdict {
   rule?: RuleMatch;
   /** The deciding line is the one the 500 KiB limit cuts (see `RobotsTxt.cutLine`). */
   lineCut?: true;
-  explanation: Explanation;
+  /** Everything that led to the verdict, when it was asked for. */
+  explanation?: Explanation;
 }
 
 /**
  * What a parsed file's rules say of `target` (a URL or path as it will be requested) for
- * `agents`: the one place an explanation becomes an answer, for checks, the CLI, diffs and
- * Crawlee alike. `explanation` is `robots.explain(target, agents)` when it was made elsewhere
- * (a worker thread).
+ * `agents`: the one place a file's answer becomes a verdict, for checks, the CLI, diffs and
+ * Crawlee alike. The verdict with its deciding rule costs a fraction of an explanation
+ * (which gathers every match, the groups and the ignored `*` rules), so the explanation is
+ * made only when `explain` asks for it. `computed` is the verdict or explanation when it was
+ * made elsewhere (a worker thread).
  */
 export function fileVerdict(
   robots: RobotsTxt,
   target: string,
   agents: readonly string[],
-  explanation: Explanation = robots.explain(target, agents),
+  explain = false,
+  computed: Verdict | Explanation = explain
+    ? robots.explain(target, agents)
+    : robots.verdict(target, agents, { withRule: true }),
 ): FileVerdict {
-  const { allowed, line, reason, rule } = explanation;
+  const { allowed, line, reason, rule } = computed;
   const cut = line > 0 && line === robots.cutLine;
   return {
     allowed,
@@ -105,7 +112,7 @@ export function fileVerdict(
     reason,
     ...(rule ? { rule } : {}),
     ...(cut ? { lineCut: true as const } : {}),
-    explanation,
+    ...('matches' in computed ? { explanation: computed } : {}),
   };
 }
 
@@ -121,8 +128,10 @@ export function verdictFromState(
   options: {
     now?: number;
     unreachableWindow?: number;
-    /** `state.robots.explain(requestTarget(url).url, agents)`, when it was computed elsewhere (a worker thread). */
-    explanation?: Explanation;
+    /** Include the explanation (see `fileVerdict`). */
+    explain?: boolean;
+    /** The file's verdict or explanation for `requestTarget(url).url`, when it was computed elsewhere (a worker thread). */
+    computed?: Verdict | Explanation;
     /** How several names are read; default `fallback`. */
     agentMode?: AgentMode;
   } = {},
@@ -143,9 +152,21 @@ export function verdictFromState(
     ...(entry.error ? { error: entry.error } : {}),
   };
   if (state.robots) {
+    const { allowed, line, reason, rule, lineCut, explanation } = fileVerdict(
+      state.robots,
+      target?.url ?? url,
+      agents,
+      options.explain,
+      options.computed,
+    );
     return {
       ...base,
-      ...fileVerdict(state.robots, target?.url ?? url, agents, options.explanation),
+      allowed,
+      line,
+      reason,
+      ...(rule ? { rule } : {}),
+      ...(lineCut ? { lineCut } : {}),
+      ...(explanation ? { explanation } : {}),
     };
   }
   if (used.outcome === 'not-found')

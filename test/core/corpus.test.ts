@@ -77,6 +77,26 @@ describe('real-world corpus', () => {
     assert.ok(checks > 10_000, `${checks} checks`);
   });
 
+  test('on every 7th file, verdict(url, agent, { withRule: true }) is explain() without the rest', () => {
+    let ruled = 0;
+    for (const file of files.filter((_, i) => i % 7 === 0)) {
+      const robots = parse(readFileSync(join(dir, file)));
+      for (const url of urlsFor(robots)) {
+        for (const agent of AGENTS) {
+          const { allowed, line, reason, rule } = robots.explain(url, agent);
+          const verdict = robots.verdict(url, agent, { withRule: true });
+          assert.deepEqual(
+            verdict,
+            { allowed, line, reason, ...(rule ? { rule } : {}) },
+            `${file} ${agent} ${url}`,
+          );
+          if (rule) ruled++;
+        }
+      }
+    }
+    assert.ok(ruled > 5_000, `${ruled} verdicts with a rule`);
+  });
+
   test('every valid UTF-8 file parses the same as text and as bytes, extras and all', () => {
     // Text is tokenized without conversion, HTML lines are kept untokenized until extras are
     // read: on real files the result must be the byte-level parse's, field for field. (A file

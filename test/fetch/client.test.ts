@@ -69,3 +69,34 @@ describe('RobotsClient options and errors', () => {
     await client.close();
   });
 });
+
+describe('what a check builds', () => {
+  test('the deciding rule always, the explanation only when asked for', async () => {
+    const site = await httpServer(
+      robotsRoute((_req, res) =>
+        res.writeHead(200).end('User-agent: *\nDisallow: /a/\nAllow: /a/open\n'),
+      ),
+    );
+    servers.push(site);
+    const client = new RobotsClient({ userAgent: 'Bot' });
+    try {
+      const plain = await client.check(`${site.origin}/a/x`);
+      assert.equal(plain.explanation, undefined);
+      assert.deepEqual(
+        [plain.allowed, plain.line, plain.reason, plain.rule?.value],
+        [false, 2, 'disallowed-by-rule', '/a/'],
+      );
+      const explained = await client.check(`${site.origin}/a/open`, { explain: true });
+      assert.deepEqual(
+        [explained.allowed, explained.line, explained.rule?.value],
+        [true, 3, '/a/open'],
+      );
+      assert.deepEqual(
+        explained.explanation?.matches.map((m) => m.value),
+        ['/a/', '/a/open'],
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});

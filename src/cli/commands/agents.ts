@@ -34,7 +34,7 @@ export function registerAgents(program: Command, output: Output): void {
           );
         }
         for (const agent of KNOWN_AGENTS) {
-          const verdict = verdictFrom(loaded, options.path, [agent.name]);
+          const verdict = verdictFrom(loaded, options.path, [agent.name], true);
           const group = verdict.explanation?.group;
           // Google's special-case crawlers never take the * group's rules.
           const ignoresStar = Boolean(agent.ignoresGlobalGroup) && group?.scope === 'global';

@@ -118,9 +118,9 @@ async function againstOne(
     return;
   }
   const tail = `,"agent":${JSON.stringify(agent)}}`;
-  // The deciding rule as JSON, made once per line from an explanation (as `check --json`
-  // has it). Allow rules with an index.html alias are explained each time: the verdict
-  // alone does not say whether the rule or its alias matched.
+  // The deciding rule as JSON (as `check --json` has it), made once per line. Allow rules
+  // with an index.html alias are asked for each time: the line alone does not say whether
+  // the rule or its alias matched.
   const ruleJson = new Map<number, string>();
   const aliasLines = new Set<number>();
   for (const group of loaded.robots.groups) {
@@ -131,7 +131,7 @@ async function againstOne(
   const ruleFor = (url: string, line: number): string => {
     let json = ruleJson.get(line);
     if (json === undefined) {
-      const rule = loaded.robots.explain(url, agent).rule;
+      const rule = loaded.robots.verdict(url, agent, { withRule: true }).rule;
       json = rule ? `,"rule":${JSON.stringify(rule)}` : '';
       if (!aliasLines.has(line)) ruleJson.set(line, json);
     }

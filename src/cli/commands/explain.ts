@@ -28,7 +28,7 @@ Exit status: 0 allowed, 1 disallowed, 2 usage or input error.`,
         throw new CliError(`"${url}" is a path: give --robots <file>, or a full URL`);
       validateUrl(url);
       const loaded = await loadRobots(source, options);
-      const verdict = verdictFrom(loaded, url, options.agent);
+      const verdict = verdictFrom(loaded, url, options.agent, true);
       const fetched = loaded.fetched;
       if (options.json) {
         output.out(

@@ -137,9 +137,10 @@ export class RobotsTxt {
 
   /**
    * The verdict and the deciding line (as `explain()` gives them) without the explanation:
-   * for checking many URLs fast. Never throws.
+   * for checking many URLs fast. With `withRule`, also the deciding rule (`explain().rule`),
+   * still without gathering every match. Never throws.
    */
-  verdict(url: string, userAgent: UserAgent): Verdict {
+  verdict(url: string, userAgent: UserAgent, options?: { withRule?: boolean }): Verdict {
     const profile = this.#profile;
     const path = profile.matchPath(String(url ?? ''));
     if (profile.isImplicitlyAllowed(path)) {
@@ -150,6 +151,10 @@ export class RobotsTxt {
     const index = this.#indexForPath(selection, path);
     const scratch = (this.#best ??= { allow: -1, disallow: -1 });
     const { allowed, deciding, reason } = profile.precedence.decide(index, path, scratch);
+    if (options?.withRule && deciding >= 0) {
+      const rule = this.#ruleMatch(index.idAt(deciding));
+      return { allowed, line: index.lineAt(deciding), reason, rule };
+    }
     return { allowed, line: index.lineAt(deciding), reason };
   }
 
@@ -306,7 +311,7 @@ export class RobotsTxt {
       typeof userAgent === 'string' ? [userAgent] : Array.isArray(userAgent) ? userAgent : [];
     const key = selectionKey(agents);
     if (key === this.#lastKey) return this.#lastSelection!;
-    let selection = this.#selections?.get(key);
+    let selection = this.#selections?.peek(key);
     if (!selection) {
       // Google folds ASCII letters only (the Kelvin sign is no `k`).
       selection = this.#computeSelection(agents.map((a) => asciiLowerCase(String(a))));

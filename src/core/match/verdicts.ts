@@ -17,6 +17,8 @@ export interface Verdict {
   readonly allowed: boolean;
   readonly line: number;
   readonly reason: VerdictReason;
+  /** The deciding rule, when asked for (`verdict(url, agent, { withRule: true })`). */
+  readonly rule?: RuleMatch;
 }
 
 /** A rule that matched the URL, with its match length. */

@@ -1,5 +1,5 @@
 import { usedEntry } from '../../cache/internal.ts';
-import { requestTarget, type Explanation } from '../../core/index.ts';
+import { requestTarget, type Verdict } from '../../core/index.ts';
 import {
   InvalidUrlError,
   RefusedAddressError,
@@ -82,7 +82,7 @@ export function registerCheckRoutes(context: RouteContext): void {
     // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
     // response says so (`agent`, `agentNotes`).
     const { agents, notes } = client.names(agent);
-    const explanations = new Array<Explanation | undefined>(urls.length);
+    const computed = new Array<Verdict | undefined>(urls.length);
     const large = new Map<string, number[]>();
     states.forEach((state, i) => {
       if (!state.robots || state.robots.bytes.read <= LARGE_BODY) return;
@@ -101,16 +101,16 @@ export function registerCheckRoutes(context: RouteContext): void {
           body: Buffer.from(usedEntry(states[indexes[0]!]!.entry).body ?? '', 'base64'),
           profile: client.profile,
           maxBytes: client.maxBytes,
-          // The worker explains each URL as it will be requested, as the client's verdicts do.
+          // The worker judges each URL as it will be requested, as the client's verdicts do.
           urls: indexes.map((i) => requestTarget(urls[i]!)?.url ?? urls[i]!),
           agents: [...client.agentsFor(states[indexes[0]!]!, agents)],
         },
         from,
       );
-      indexes.forEach((index, k) => (explanations[index] = found[k]));
+      indexes.forEach((index, k) => (computed[index] = found[k]));
     });
     return urls.map((url, i) => {
-      const result = client.verdict(url, states[i]!, agents, explanations[i], notes);
+      const result = client.verdict(url, states[i]!, agents, computed[i], notes);
       metrics.check(result);
       return result;
     });

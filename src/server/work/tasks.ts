@@ -11,6 +11,7 @@ import {
   type LintReport,
   type ProfileName,
   type RobotsTxt,
+  type Verdict,
 } from '../../core/index.ts';
 import { BoundedMap } from '../../core/internal.ts';
 import {
@@ -75,13 +76,13 @@ export interface ChecksTask {
 const KEPT = 4;
 const parsed = new BoundedMap<string, RobotsTxt>({ maxEntries: KEPT });
 
-/** Explanations for URLs against one large fetched robots.txt. */
-export function checks(task: ChecksTask): Explanation[] {
+/** Verdicts, with their deciding rules, for URLs against one large fetched robots.txt. */
+export function checks(task: ChecksTask): Verdict[] {
   let robots = parsed.get(task.key);
   if (!robots) {
     robots = parse(task.body, { profile: task.profile, maxBytes: task.maxBytes });
     parsed.set(task.key, robots);
   }
   const found = robots;
-  return task.urls.map((url) => found.explain(url, task.agents));
+  return task.urls.map((url) => found.verdict(url, task.agents, { withRule: true }));
 }
