@@ -187,11 +187,15 @@ export class RobotsClient {
         ...(hot.robots ? { robots: hot.robots } : {}),
       };
     }
-    const { entry, fetched } = await this.entries.fresh(origin, location.robotsUrl);
+    const { entry, fetched, body } = await this.entries.fresh(origin, location.robotsUrl);
     const used = usedEntry(entry);
     const stale = used !== entry;
     const source = stale ? 'stale' : fetched ? 'fetched' : 'cache';
-    const robots = used.outcome === 'ok' ? this.parsedFor(hot, used) : undefined;
+    // A body just read is parsed as read; a stale copy's comes back from the entry.
+    const robots =
+      used.outcome === 'ok'
+        ? this.parsedFor(hot, used, used === entry ? body : undefined)
+        : undefined;
     this.hot.remember(origin, { entry, stale, ...(robots ? { robots } : {}) });
     return { location, entry, source, ...(robots ? { robots } : {}) };
   }
@@ -364,10 +368,17 @@ export class RobotsClient {
     return agentsFor(state.robots, agents, this.agentMode);
   }
 
-  /** The parsed file for `entry`, reusing the one in use when the body is the same fetch. */
-  private parsedFor(hot: HotEntry | undefined, entry: Omit<CacheEntry, 'lastGood'>): RobotsTxt {
+  /**
+   * The parsed file for `entry`, reusing the one in use when the body is the same fetch;
+   * `read` is the body as it was just read, when it was.
+   */
+  private parsedFor(
+    hot: HotEntry | undefined,
+    entry: Omit<CacheEntry, 'lastGood'>,
+    read?: Uint8Array,
+  ): RobotsTxt {
     if (hot?.robots && hot.robotsFetchedAt === entry.fetchedAt) return hot.robots;
-    return parse(Buffer.from(entry.body ?? '', 'base64'), {
+    return parse(read ?? Buffer.from(entry.body ?? '', 'base64'), {
       profile: this.profile,
       maxBytes: this.maxBytes,
     });

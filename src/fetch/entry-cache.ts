@@ -30,6 +30,14 @@ export interface EntryCacheOptions {
 export interface FreshEntry {
   entry: CacheEntry;
   fetched: boolean;
+  /** The body as read, when this fetch read one: parsed as is, not back from base64. */
+  body?: Uint8Array;
+}
+
+/** What a fetch stored, with the body it read. */
+interface Stored {
+  entry: CacheEntry;
+  body?: Uint8Array;
 }
 
 /**
@@ -41,7 +49,7 @@ export interface FreshEntry {
  */
 export class EntryCache {
   readonly #options: EntryCacheOptions;
-  readonly #inflight = new Map<string, Promise<CacheEntry>>();
+  readonly #inflight = new Map<string, Promise<Stored>>();
 
   constructor(options: EntryCacheOptions) {
     this.#options = options;
@@ -68,7 +76,8 @@ export class EntryCache {
       );
       this.#inflight.set(key, pending);
     }
-    return { entry: await pending, fetched: true };
+    const { entry, body } = await pending;
+    return { entry, fetched: true, ...(body ? { body } : {}) };
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
@@ -98,7 +107,7 @@ export class EntryCache {
     previous: CacheEntry | undefined,
     maxBytes: number,
     beforeHop?: (url: string) => Promise<string | undefined>,
-  ): Promise<CacheEntry> {
+  ): Promise<Stored> {
     const { fleet, now, policy } = this.#options;
     let lease: Lease | undefined;
     if (this.#options.store.acquireLease) {
@@ -112,7 +121,7 @@ export class EntryCache {
         const newer = entry && entry.fetchedAt > (previous?.fetchedAt ?? -Infinity);
         if (newer && now() < entry.expiresAt && readsEnough(entry, maxBytes)) {
           await lease?.release().catch(() => {});
-          return entry;
+          return { entry };
         }
         if (lease || Date.now() >= deadline) break; // ours to fetch, or waited long enough
         // Backing off: a long fetch by another process costs a few looks, not one per 50 ms.
@@ -146,7 +155,7 @@ export class EntryCache {
       const entry = entryFromFetch(url, result, previous, now(), policy);
       const ttl = entry.expiresAt - now() + policy.unreachableWindow;
       await this.#set(key, entry, ttl);
-      return entry;
+      return { entry, ...(result.body ? { body: result.body } : {}) };
     } finally {
       clearInterval(renewal);
       await lease?.release().catch(() => {});
