@@ -16,8 +16,6 @@ import {
   verdictFromState,
   type DiffSide,
 } from '../fetch/internal.ts';
-
-export { requestedForm };
 import { usedEntry } from '../cache/internal.ts';
 import { CliError } from './errors.ts';
 import { fetchClient } from './fetching.ts';

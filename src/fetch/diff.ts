@@ -4,11 +4,10 @@
  * agree on every rule: URLs judged as they will be requested, `*` as any crawler without a
  * group of its own, a fetch that brought no file read as Google reads it.
  */
-import { productToken, requestTarget, type RobotsTxt } from '../core/index.ts';
+import { productToken, type RobotsTxt, type RuleMatch } from '../core/index.ts';
 import { isGlobalAgent } from '../core/internal.ts';
 import type { RobotsState } from './state.ts';
-import { fileVerdict, verdictFromState, type CheckReason } from './verdict.ts';
-import type { RuleMatch } from '../core/index.ts';
+import { fileVerdict, requestedForm, verdictFromState, type CheckReason } from './verdict.ts';
 
 /** The name compared for "any crawler without a group of its own": matches no product token. */
 export const ANY_OTHER_AGENT = '*';
@@ -34,19 +33,6 @@ export interface VerdictChange {
   agent: string;
   before: SideVerdict;
   after: SideVerdict;
-}
-
-/**
- * A URL or path as a crawler requests it (see `requestTarget`): `checked` is what verdicts are
- * made on, `requestUrl` is set when it differs from `given`. A path (`/a/../b`) is requested
- * as its site's URL would be (`/b`).
- */
-export function requestedForm(given: string): { checked: string; requestUrl?: string } {
-  const path = given.charCodeAt(0) === 0x2f; // `startsWith` costs more than the check here
-  const target = requestTarget(path ? `http://h${given}` : given);
-  if (!target) return { checked: given };
-  const checked = path ? target.path : target.url;
-  return target.changed ? { checked, requestUrl: checked } : { checked };
 }
 
 /** Every crawler either version has a group for (its product token as written), then `*`. */

@@ -75,6 +75,19 @@ export function agentsFor(
   return agents;
 }
 
+/**
+ * A URL or path as a crawler requests it (see `requestTarget`): `checked` is what verdicts are
+ * made on, `requestUrl` is set when it differs from `given`. A path (`/a/../b`) is requested
+ * as its site's URL would be (`/b`).
+ */
+export function requestedForm(given: string): { checked: string; requestUrl?: string } {
+  const path = given.charCodeAt(0) === 0x2f; // `startsWith` costs more than the check here
+  const target = requestTarget(path ? `http://h${given}` : given);
+  if (!target) return { checked: given };
+  const checked = path ? target.path : target.url;
+  return target.changed ? { checked, requestUrl: checked } : { checked };
+}
+
 /** What a file's rules say of one request target (see `fileVerdict`). */
 export interface FileVerdict {
   allowed: boolean;

@@ -1,17 +1,11 @@
 import type { Command } from 'commander';
 import { MemoryStore } from '../../cache/index.ts';
-import { agentsFor } from '../../fetch/internal.ts';
+import { agentsFor, requestedForm } from '../../fetch/internal.ts';
 import { type RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient } from '../fetching.ts';
 import type { Output } from '../output.ts';
-import {
-  isUrl,
-  loadRobots,
-  requestedForm,
-  verdictFrom,
-  type LoadedRobots,
-} from '../robots-source.ts';
+import { isUrl, loadRobots, verdictFrom, type LoadedRobots } from '../robots-source.ts';
 import { robotsOptions, toRecord, type CheckOptions, type CheckRecord } from './check.ts';
 
 interface BatchOptions extends CheckOptions {
