@@ -107,7 +107,7 @@ export class RobotsClient {
       dispatcher: options.dispatcher,
       ...(options.proxy === 'env'
         ? {
-            proxy: proxyFromEnvironment,
+            proxy: proxyFromEnvironment(),
             ownsDispatcher: true,
             guardProxied: options.allowAddress !== undefined,
           }

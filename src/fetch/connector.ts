@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { bareHost, type AddressFilter } from './addresses.ts';
 import { RefusedAddressError } from './errors.ts';
 import type { HostResolver } from './resolver.ts';
@@ -10,12 +10,15 @@ import type { HostResolver } from './resolver.ts';
  * calls `lookup` for one), a name is resolved through the guarded resolver, and the address
  * the socket actually reached is checked again before any request is written on it.
  */
-export function guardedConnector(options: {
-  timeoutMs: number;
-  resolver: HostResolver;
-  allowAddress: AddressFilter;
-}): buildConnector.connector {
-  const connect = buildConnector({ timeout: options.timeoutMs, lookup: options.resolver.lookup });
+export function guardedConnector(
+  build: typeof buildConnector,
+  options: {
+    timeoutMs: number;
+    resolver: HostResolver;
+    allowAddress: AddressFilter;
+  },
+): buildConnector.connector {
+  const connect = build({ timeout: options.timeoutMs, lookup: options.resolver.lookup });
   return (connectOptions, callback) => {
     const host = bareHost(connectOptions.hostname);
     if (isIP(host) && !options.allowAddress(host)) {

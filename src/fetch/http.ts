@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
-import { Agent, request, type buildConnector, type Dispatcher } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import type { FetchResult } from '../cache/internal.ts';
 import type { AddressFilter } from './addresses.ts';
 import { guardedConnector } from './connector.ts';
+import type { ProxySettings } from './options.ts';
 import type { HostResolver } from './resolver.ts';
 
 /** What one fetch came to, before caching decisions: the entry's record, its body as read. */
@@ -48,10 +49,22 @@ const KEPT_HEADERS = [
   'location',
 ];
 
-/** The HTTP side of the fetch layer: one connection pool, closed with `close()`. */
+type Undici = typeof import('undici');
+
+/**
+ * undici, loaded when the first request is made: a process that never fetches (the CLI on a
+ * local file, a service answering from its cache) does not pay for loading it (about a
+ * tenth of a second, most of the CLI's start).
+ */
+let undici: Promise<Undici> | undefined;
+const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
+
+/** The HTTP side of the fetch layer: one connection pool, made at the first request, closed with `close()`. */
 export class RobotsHttp {
-  private readonly agent: Dispatcher;
-  /** Whether `agent` is the caller's (closed by its owner, not here). */
+  /** The connection pool, once the first request asked for it. */
+  private agent: Promise<Dispatcher> | undefined;
+  private readonly makeAgent: (undici: Undici) => Dispatcher;
+  /** Whether the pool is the caller's (closed by its owner, not here). */
   private readonly borrowed: boolean;
   /** Set when requests go through a proxy under an address guard (see the constructor). */
   private readonly proxiedGuard: HostResolver | undefined;
@@ -70,21 +83,29 @@ export class RobotsHttp {
      * connector given here, and a proxied host is resolved here first and refused when it
      * is, or resolves to, a refused address (or does not resolve here at all).
      */
-    proxy?: (connect: buildConnector.connector) => Dispatcher;
+    proxy?: ProxySettings;
     /** With `proxy`: the caller gave an address filter, so proxied hosts are checked too. */
     guardProxied?: boolean;
   }) {
     this.borrowed = options.dispatcher !== undefined && !options.ownsDispatcher;
-    const connect = guardedConnector({
-      timeoutMs: options.connectTimeoutMs,
-      resolver: options.resolver,
-      allowAddress: options.allowAddress,
-    });
     this.proxiedGuard = options.proxy && options.guardProxied ? options.resolver : undefined;
-    this.agent =
-      options.proxy?.(connect) ??
-      options.dispatcher ??
-      new Agent({ connect, keepAliveTimeout: 4_000 });
+    const { dispatcher, proxy } = options;
+    this.makeAgent = (undici) => {
+      if (dispatcher && !proxy) return dispatcher;
+      const connect = guardedConnector(undici.buildConnector, {
+        timeoutMs: options.connectTimeoutMs,
+        resolver: options.resolver,
+        allowAddress: options.allowAddress,
+      });
+      return proxy
+        ? // Used for the direct connections only (NO_PROXY hosts): the proxies connect for themselves.
+          new undici.EnvHttpProxyAgent({ ...proxy, connect })
+        : new undici.Agent({ connect, keepAliveTimeout: 4_000 });
+    };
+  }
+
+  private pool(): Promise<Dispatcher> {
+    return (this.agent ??= loadUndici().then(this.makeAgent));
   }
 
   /**
@@ -93,14 +114,15 @@ export class RobotsHttp {
    * is left to its owner.
    */
   async close(): Promise<void> {
-    if (this.borrowed) return;
+    if (this.borrowed || this.agent === undefined) return;
+    const agent = await this.agent;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((done) => {
       timer = setTimeout(done, 1_000);
     });
-    await Promise.race([this.agent.close(), grace]);
+    await Promise.race([agent.close(), grace]);
     clearTimeout(timer);
-    await this.agent.destroy();
+    await agent.destroy();
   }
 
   /**
@@ -138,12 +160,13 @@ export class RobotsHttp {
   ): Promise<FetchOutcome> {
     let current = url;
     try {
+      const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.pool()]);
       for (;;) {
         chain.push(current);
         // Through a proxy the proxy connects: the name is checked before it is sent there.
         if (this.proxiedGuard) await this.proxiedGuard.resolve(new URL(current).hostname);
         const response = await request(current, {
-          dispatcher: this.agent,
+          dispatcher,
           method: 'GET',
           signal,
           headersTimeout: options.timeoutMs,

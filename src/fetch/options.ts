@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import { EnvHttpProxyAgent, type buildConnector, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { CacheEntry, CacheStore } from '../cache/index.ts';
 import { crawlerName, isValidProductToken, type ProfileName } from '../core/index.ts';
 import { DEFAULT_MAX_BYTES } from '../core/internal.ts';
@@ -150,24 +150,29 @@ export function positive(option: string, value: number, allowZero = false): numb
   return value;
 }
 
+/** Where requests go through a proxy (`proxy: 'env'`): undici's `EnvHttpProxyAgent` options. */
+export interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy: string;
+}
+
 /**
- * undici's proxy agent with the environment as it is now (`HTTP_PROXY`, `HTTPS_PROXY`,
- * `NO_PROXY`, upper or lower case): read once, so that a later change of the environment
- * does not change where an existing client's requests go.
+ * The proxy settings of the environment as it is now (`HTTP_PROXY`, `HTTPS_PROXY`,
+ * `NO_PROXY`, upper or lower case): read once, when the client is made, so that a later
+ * change of the environment does not change where an existing client's requests go.
  */
-export function proxyFromEnvironment(connect?: buildConnector.connector): EnvHttpProxyAgent {
+export function proxyFromEnvironment(): ProxySettings {
   const env = process.env;
   const pick = (name: string): string | undefined => env[name] ?? env[name.toLowerCase()];
   const httpProxy = pick('HTTP_PROXY');
   const httpsProxy = pick('HTTPS_PROXY') ?? httpProxy;
   const noProxy = pick('NO_PROXY');
-  return new EnvHttpProxyAgent({
+  return {
     ...(httpProxy ? { httpProxy } : {}),
     ...(httpsProxy ? { httpsProxy } : {}),
     noProxy: noProxy ?? '',
-    // Used for the direct connections only (NO_PROXY hosts): the proxies connect for themselves.
-    ...(connect ? { connect } : {}),
-  });
+  };
 }
 
 /** One robots.txt fetch, as `onFetch` reports it. */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { SAXParser, type StartTag } from 'parse5-sax-parser';
+import type { StartTag } from 'parse5-sax-parser';
 
 /** A `<meta name content>` found in the document head. */
 export interface MetaTag {
@@ -65,6 +65,8 @@ export async function readHeadMetas(
   options: { maxChars?: number } = {},
 ): Promise<HeadRead> {
   const maxChars = options.maxChars ?? MAX_HEAD_CHARS;
+  // Loaded when a page is first read: the CLI and the service start without it.
+  const { SAXParser } = await import('parse5-sax-parser');
   const parser = new SAXParser({ sourceCodeLocationInfo: true });
   // The parser passes its input through; nobody reads that, so let it flow away.
   parser.resume();
