@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
-import type { buildConnector, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { FetchResult } from '../cache/internal.ts';
 import type { AddressFilter } from './addresses.ts';
 import { guardedConnector } from './connector.ts';
