@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, test } from 'node:test';
 import { MemoryStore } from '../../src/cache/index.ts';
 import { TestClock } from '../helpers/servers.ts';
+import { ROOT } from '../helpers/shared.ts';
 import { describeStoreContract, sampleEntry } from './store-contract.ts';
 
 describeStoreContract('MemoryStore', async () => {
@@ -73,5 +76,23 @@ describe('MemoryStore bounds', () => {
     const store = new MemoryStore();
     await store.set('old', { ...sampleEntry(), v: 0 } as never, 60_000);
     assert.equal(await store.get('old'), undefined);
+  });
+});
+
+describe('MemoryStore memory', () => {
+  test('what the process holds is what the store counts: 20,000 real files', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', 'test/helpers/store-memory-worker.ts', '20000'],
+      { cwd: ROOT, maxBuffer: 1 << 20 },
+    );
+    const report = JSON.parse(stdout) as { entries: number; bytes: number; growth: number };
+    assert.equal(report.entries, 20_000);
+    // Within a tenth of what is counted, and a little for the process's own allocations.
+    const MiB = 1024 * 1024;
+    assert.ok(
+      report.growth < 1.1 * report.bytes + 4 * MiB,
+      `held ${(report.growth / MiB).toFixed(1)} MiB, counted ${(report.bytes / MiB).toFixed(1)} MiB`,
+    );
   });
 });

@@ -1,0 +1,205 @@
+/**
+ * A crawler fleet on one Redis, as deployed: P worker processes (fleet-worker.ts), each with a
+ * RobotsClient in its default configuration, asking about the same O origins in their own
+ * shuffled order. The origins are names served by eight loopback servers with the corpus's
+ * real files (5% 404, 5% 503, 5% answering after 300 ms). The bench starts its own
+ * `redis-server` on a free port and stops it by its PID.
+ *
+ * - cold: an empty store; every process meets every origin at once.
+ * - warm: new processes on the filled store (the fleet restarted, or grown).
+ * - hung store: new processes going round the origins for 12 s; Redis is stopped (SIGSTOP)
+ *   from second 4 to second 8. The throughput while it is stopped, against before.
+ *
+ * Each reports robots.txt fetches per origin, Redis commands per check, CPU per check and the
+ * largest worker's peak RSS.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createConnection, createServer as createNetServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FleetWorkerConfig, FleetWorkerReport } from './fleet-worker.ts';
+import { CORPUS_DIR } from './workloads.ts';
+
+const SERVERS = 8;
+const WORKER = fileURLToPath(new URL('./fleet-worker.js', import.meta.url));
+
+type Record = (metric: string, peer: string, value: number) => void;
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** Sends one inline Redis command and resolves with the reply's text. */
+function redisCommand(port: number, command: string): Promise<string> {
+  return new Promise((done, fail) => {
+    const socket = createConnection(port, '127.0.0.1');
+    let reply = '';
+    socket.on('error', fail);
+    socket.on('data', (d: Buffer) => {
+      reply += d;
+      // A bulk reply ($len\r\n...\r\n) or a one-line reply (+OK, :n).
+      const bulk = /^\$(\d+)\r\n/.exec(reply);
+      if (
+        (bulk && reply.length >= bulk[0].length + Number(bulk[1]) + 2) ||
+        (!bulk && reply.endsWith('\r\n'))
+      ) {
+        socket.end();
+        done(reply);
+      }
+    });
+    socket.write(`${command}\r\n`);
+  });
+}
+
+async function startRedis(): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  for (let tries = 0; ; tries++) {
+    try {
+      if ((await redisCommand(port, 'PING')).startsWith('+PONG')) return { port, child };
+    } catch {
+      if (tries > 100) throw new Error(`bench: redis-server did not start on port ${port}`);
+    }
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+async function commandsProcessed(port: number): Promise<number> {
+  const info = await redisCommand(port, 'INFO stats');
+  return Number(/total_commands_processed:(\d+)/.exec(info)![1]);
+}
+
+function runWorker(config: FleetWorkerConfig): Promise<FleetWorkerReport> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      try {
+        done(JSON.parse(out) as FleetWorkerReport);
+      } catch {
+        fail(new Error(`fleet worker exited ${code}: ${out}`));
+      }
+    });
+  });
+}
+
+export async function benchFleet(record: Record, shapes: [number, number][]): Promise<void> {
+  const corpus = readdirSync(CORPUS_DIR)
+    .sort()
+    .map((name) => readFileSync(join(CORPUS_DIR, name)));
+  let robotsRequests = 0;
+  const servers: Server[] = [];
+  let port = 0;
+  for (let i = 0; i < SERVERS; i++) {
+    const server = createServer((req, res) => {
+      const n = Number(/^o(\d+)\./.exec(req.headers.host ?? '')?.[1] ?? 0);
+      if (req.url !== '/robots.txt') return res.writeHead(404).end();
+      robotsRequests++;
+      const kind = n % 20;
+      if (kind === 1) return res.writeHead(404).end();
+      if (kind === 2) return res.writeHead(503).end();
+      const send = () => {
+        res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });
+        res.end(corpus[n % corpus.length]);
+      };
+      if (kind === 3) setTimeout(send, 300);
+      else send();
+    });
+    await new Promise<void>((done) => server.listen(port, `127.0.0.${i + 1}`, done));
+    port = (server.address() as AddressInfo).port;
+    servers.push(server);
+  }
+  const redis = await startRedis();
+  const redisUrl = `redis://127.0.0.1:${redis.port}`;
+  try {
+    for (const [processes, origins] of shapes) {
+      await redisCommand(redis.port, 'FLUSHALL');
+      const shape = `fleet ${processes} processes × ${origins.toLocaleString('en')} origins`;
+      const base = { redisUrl, prefix: 'bench', port, servers: SERVERS, origins };
+      const phase = async (name: string, mode: 'pass' | 'timed', seed: number, startAt: number) => {
+        const requestsBefore = robotsRequests;
+        const commandsBefore = await commandsProcessed(redis.port);
+        const reports = await Promise.all(
+          Array.from({ length: processes }, (_, i) =>
+            runWorker({
+              ...base,
+              mode,
+              seed: seed + i,
+              startAt,
+              ...(mode === 'timed' ? { ms: 12_000 } : {}),
+            }),
+          ),
+        );
+        const checks = reports.reduce((sum, r) => sum + r.checks, 0);
+        const commands = (await commandsProcessed(redis.port)) - commandsBefore;
+        record(
+          `${shape}, ${name}: robots.txt fetches per origin`,
+          'repkit',
+          (robotsRequests - requestsBefore) / origins,
+        );
+        record(`${shape}, ${name}: Redis commands per check`, 'repkit', commands / checks);
+        record(
+          `${shape}, ${name}: CPU µs per check`,
+          'repkit',
+          reports.reduce((sum, r) => sum + r.cpuMicros, 0) / checks,
+        );
+        record(
+          `${shape}, ${name}: peak RSS MB of a process`,
+          'repkit',
+          Math.max(...reports.map((r) => r.peakRssBytes)) / 1e6,
+        );
+        return reports;
+      };
+      // Workers start together, once all are up (a process takes well under 2 s to start).
+      await phase('cold', 'pass', 1, Date.now() + 2_000);
+      await phase('warm', 'pass', 101, Date.now() + 2_000);
+      // The hung store: SIGSTOP at 4 s, SIGCONT at 8 s, by the PID this bench started.
+      const startAt = Date.now() + 2_000;
+      const stop = setTimeout(() => redis.child.kill('SIGSTOP'), startAt + 4_000 - Date.now());
+      const resume = setTimeout(() => redis.child.kill('SIGCONT'), startAt + 8_000 - Date.now());
+      let reports: FleetWorkerReport[];
+      try {
+        reports = await phase('Redis stopped 4 s of 12', 'timed', 201, startAt);
+      } finally {
+        clearTimeout(stop);
+        clearTimeout(resume);
+        redis.child.kill('SIGCONT');
+      }
+      // Slices of 250 ms from the common start: seconds 2–4 before the stop, and inside 4–8
+      // while stopped (half a second off each end, for the signal's own delay).
+      const rate = (from: number, to: number) =>
+        reports.reduce(
+          (sum, r) => sum + r.slices.slice(from * 4, to * 4).reduce((a, b) => a + b, 0),
+          0,
+        ) /
+        (to - from);
+      const before = rate(2, 4);
+      const during = rate(4.5, 7.5);
+      record(`${shape}, Redis stopped: checks/s before the stop`, 'repkit', before);
+      record(
+        `${shape}, Redis stopped: checks/s while stopped, ÷ before`,
+        'repkit',
+        during / before,
+      );
+    }
+  } finally {
+    redis.child.kill('SIGCONT');
+    redis.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => new Promise((done) => s.close(done))));
+  }
+}
