@@ -1,9 +1,12 @@
 /**
  * One crawler process of the fleet bench (`node .bench/bench/fleet-worker.js CONFIG`): a
  * RobotsClient in its default configuration on a shared RedisStore, asking about origins
- * `oN.fleet.test` (resolved to the bench's loopback servers). Prints one JSON line of what
- * it cost: checks, CPU, peak RSS, and checks per 250 ms slice (for the timed run).
+ * `oN.fleet.test` (resolved to the bench's loopback servers). It says `ready` on stdout when
+ * it is connected (and, with `warmUp`, has asked about every origin once), starts at the
+ * time the bench then writes on its stdin, so that a fleet's clocks agree, and prints one
+ * JSON line of what the run cost: checks, CPU, peak RSS, checks per 250 ms slice.
  */
+import { createInterface } from 'node:readline';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { RedisStore } from '../src/cache/redis-entry.ts';
@@ -20,8 +23,8 @@ export interface FleetWorkerConfig {
   /** `pass`: each origin once, in shuffled order. `timed`: round and round for `ms`. */
   mode: 'pass' | 'timed';
   ms?: number;
-  /** When to start (ms since the epoch), so that a fleet's slices share one clock. */
-  startAt: number;
+  /** Ask about every origin once before saying `ready`, as a process that has run a while. */
+  warmUp?: boolean;
 }
 
 export interface FleetWorkerReport {
@@ -30,7 +33,7 @@ export interface FleetWorkerReport {
   cpuMicros: number;
   wallMs: number;
   peakRssBytes: number;
-  /** Checks finished in each 250 ms slice of the run, from `startAt`. */
+  /** Checks finished in each 250 ms slice of the run, from the start the bench gave. */
   slices: number[];
   warnings: number;
 }
@@ -61,28 +64,40 @@ for (let i = order.length - 1; i > 0; i--) {
   [order[i], order[j]] = [order[j]!, order[i]!];
 }
 
-await new Promise((done) => setTimeout(done, Math.max(0, config.startAt - Date.now())));
-const start = performance.now();
-const cpuStart = process.cpuUsage();
-const slices: number[] = [];
 let checks = 0;
 let disallowed = 0;
-let next = 0;
-const end = start + (config.ms ?? 0);
-const more = (): boolean =>
-  config.mode === 'pass' ? next < order.length : performance.now() < end;
-// 64 checks in flight, as a crawler with a connection pool of that size would have.
-await Promise.all(
-  Array.from({ length: 64 }, async () => {
-    while (more()) {
-      const n = order[next++ % order.length]!;
-      const verdict = await client.check(`http://o${n}.fleet.test:${config.port}/page/${next}`);
-      if (!verdict.allowed) disallowed++;
-      checks++;
-      const slice = Math.floor((Date.now() - config.startAt) / 250);
-      slices[slice] = (slices[slice] ?? 0) + 1;
-    }
-  }),
+const slices: number[] = [];
+/** Asks with 64 checks in flight, as a crawler with a pool of that size; URLs never asked before. */
+async function run(more: (next: number) => boolean, startAt: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (more(next)) {
+        const n = order[next++ % order.length]!;
+        const page = `http://o${n}.fleet.test:${config.port}/page/${startAt}/${next}`;
+        const verdict = await client.check(page);
+        if (!verdict.allowed) disallowed++;
+        checks++;
+        const slice = Math.floor((Date.now() - startAt) / 250);
+        slices[slice] = (slices[slice] ?? 0) + 1;
+      }
+    }),
+  );
+}
+
+if (config.warmUp) await run((next) => next < order.length, Date.now());
+checks = disallowed = slices.length = 0;
+process.stdout.write('ready\n');
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const startAt = Number((await lines.next()).value);
+await new Promise((done) => setTimeout(done, Math.max(0, startAt - Date.now())));
+const start = performance.now();
+const cpuStart = process.cpuUsage();
+await run(
+  config.mode === 'pass'
+    ? (next) => next < order.length
+    : () => performance.now() < start + config.ms!,
+  startAt,
 );
 const cpu = process.cpuUsage(cpuStart);
 const report: FleetWorkerReport = {

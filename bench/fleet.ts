@@ -80,22 +80,49 @@ async function commandsProcessed(port: number): Promise<number> {
   return Number(/total_commands_processed:(\d+)/.exec(info)![1]);
 }
 
-function runWorker(config: FleetWorkerConfig): Promise<FleetWorkerReport> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      try {
-        done(JSON.parse(out) as FleetWorkerReport);
-      } catch {
-        fail(new Error(`fleet worker exited ${code}: ${out}`));
-      }
-    });
-  });
+/**
+ * Runs `count` workers: once every one says `ready`, calls `onStart` with one start time a
+ * quarter second on, tells the workers, and resolves with their reports.
+ */
+async function runWorkers(
+  count: number,
+  config: (index: number) => FleetWorkerConfig,
+  onStart: (startAt: number) => Promise<void>,
+): Promise<FleetWorkerReport[]> {
+  const children = Array.from({ length: count }, (_, i) =>
+    spawn(process.execPath, [WORKER, JSON.stringify(config(i))], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
+  const outputs = children.map(() => '');
+  const ready = children.map(
+    (child, i) =>
+      new Promise<void>((done) => {
+        child.stdout.on('data', (d: Buffer) => {
+          outputs[i] = outputs[i]! + String(d);
+          if (outputs[i]!.startsWith('ready\n')) done();
+        });
+      }),
+  );
+  const reports = children.map(
+    (child, i) =>
+      new Promise<FleetWorkerReport>((done, fail) => {
+        child.on('error', fail);
+        child.on('close', (code) => {
+          try {
+            done(JSON.parse(outputs[i]!.trim().split('\n').at(-1)!) as FleetWorkerReport);
+          } catch {
+            fail(new Error(`fleet worker exited ${code}: ${outputs[i]}`));
+          }
+        });
+      }),
+  );
+  // A worker that dies before it is ready fails the bench here instead of hanging it.
+  await Promise.race([Promise.all(ready), Promise.all(reports)]);
+  const startAt = Date.now() + 250;
+  await onStart(startAt);
+  for (const child of children) child.stdin.end(`${startAt}\n`);
+  return Promise.all(reports);
 }
 
 export async function benchFleet(record: Record, shapes: [number, number][]): Promise<void> {
@@ -126,70 +153,70 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
   }
   const redis = await startRedis();
   const redisUrl = `redis://127.0.0.1:${redis.port}`;
+  const timers: NodeJS.Timeout[] = [];
   try {
     for (const [processes, origins] of shapes) {
       await redisCommand(redis.port, 'FLUSHALL');
       const shape = `fleet ${processes} processes × ${origins.toLocaleString('en')} origins`;
       const base = { redisUrl, prefix: 'bench', port, servers: SERVERS, origins };
-      const phase = async (name: string, mode: 'pass' | 'timed', seed: number, startAt: number) => {
-        const requestsBefore = robotsRequests;
-        const commandsBefore = await commandsProcessed(redis.port);
-        const reports = await Promise.all(
-          Array.from({ length: processes }, (_, i) =>
-            runWorker({
-              ...base,
-              mode,
-              seed: seed + i,
-              startAt,
-              ...(mode === 'timed' ? { ms: 12_000 } : {}),
-            }),
-          ),
+      /** One phase: fetches, Redis commands, CPU and RSS counted from the common start. */
+      const phase = async (
+        name: string,
+        seed: number,
+        config: Partial<FleetWorkerConfig>,
+        onStart: (startAt: number) => void = () => {},
+      ): Promise<{ reports: FleetWorkerReport[]; startAt: number }> => {
+        let requestsBefore = 0;
+        let commandsBefore = 0;
+        let startAt = 0;
+        const reports = await runWorkers(
+          processes,
+          (i) => ({ ...base, mode: 'pass', seed: seed + i, ...config }),
+          async (at) => {
+            startAt = at;
+            requestsBefore = robotsRequests;
+            commandsBefore = await commandsProcessed(redis.port);
+            onStart(at);
+          },
         );
         const checks = reports.reduce((sum, r) => sum + r.checks, 0);
         const commands = (await commandsProcessed(redis.port)) - commandsBefore;
-        record(
-          `${shape}, ${name}: robots.txt fetches per origin`,
-          'repkit',
-          (robotsRequests - requestsBefore) / origins,
-        );
+        const fetches = (robotsRequests - requestsBefore) / origins;
+        record(`${shape}, ${name}: robots.txt fetches per origin`, 'repkit', fetches);
         record(`${shape}, ${name}: Redis commands per check`, 'repkit', commands / checks);
-        record(
-          `${shape}, ${name}: CPU µs per check`,
-          'repkit',
-          reports.reduce((sum, r) => sum + r.cpuMicros, 0) / checks,
-        );
-        record(
-          `${shape}, ${name}: peak RSS MB of a process`,
-          'repkit',
-          Math.max(...reports.map((r) => r.peakRssBytes)) / 1e6,
-        );
-        return reports;
+        const cpu = reports.reduce((sum, r) => sum + r.cpuMicros, 0) / checks;
+        record(`${shape}, ${name}: CPU µs per check`, 'repkit', cpu);
+        const rss = Math.max(...reports.map((r) => r.peakRssBytes)) / 1e6;
+        record(`${shape}, ${name}: peak RSS MB of a process`, 'repkit', rss);
+        return { reports, startAt };
       };
-      // Workers start together, once all are up (a process takes well under 2 s to start).
-      await phase('cold', 'pass', 1, Date.now() + 2_000);
-      await phase('warm', 'pass', 101, Date.now() + 2_000);
-      // The hung store: SIGSTOP at 4 s, SIGCONT at 8 s, by the PID this bench started.
-      const startAt = Date.now() + 2_000;
-      const stop = setTimeout(() => redis.child.kill('SIGSTOP'), startAt + 4_000 - Date.now());
-      const resume = setTimeout(() => redis.child.kill('SIGCONT'), startAt + 8_000 - Date.now());
-      let reports: FleetWorkerReport[];
-      try {
-        reports = await phase('Redis stopped 4 s of 12', 'timed', 201, startAt);
-      } finally {
-        clearTimeout(stop);
-        clearTimeout(resume);
-        redis.child.kill('SIGCONT');
-      }
-      // Slices of 250 ms from the common start: seconds 2–4 before the stop, and inside 4–8
-      // while stopped (half a second off each end, for the signal's own delay).
-      const rate = (from: number, to: number) =>
+      await phase('cold', 1, {});
+      await phase('warm', 101, {});
+      // The hung store, in processes that have run a while (each asked about every origin
+      // once first): SIGSTOP at 4 s, SIGCONT at 8 s, by the PID this bench started.
+      const { reports } = await phase(
+        'Redis stopped 4 s of 12',
+        201,
+        { mode: 'timed', ms: 12_000, warmUp: true },
+        (startAt) => {
+          const at = (ms: number, signal: NodeJS.Signals) =>
+            timers.push(setTimeout(() => redis.child.kill(signal), startAt + ms - Date.now()));
+          at(4_000, 'SIGSTOP');
+          at(8_000, 'SIGCONT');
+        },
+      );
+      // Checks in each second of the fleet's common clock (slices are 250 ms).
+      const inSecond = (second: number) =>
         reports.reduce(
-          (sum, r) => sum + r.slices.slice(from * 4, to * 4).reduce((a, b) => a + b, 0),
+          (sum, r) => sum + r.slices.slice(second * 4, second * 4 + 4).reduce((a, b) => a + b, 0),
           0,
-        ) /
-        (to - from);
-      const before = rate(2, 4);
-      const during = rate(4.5, 7.5);
+        );
+      const perSecond = Array.from({ length: 12 }, (_, second) => inSecond(second));
+      console.log(
+        `${shape}, Redis stopped from 4 s to 8 s: checks each second ${perSecond.join(' ')}`,
+      );
+      const before = (inSecond(2) + inSecond(3)) / 2;
+      const during = (inSecond(4) + inSecond(5) + inSecond(6) + inSecond(7)) / 4;
       record(`${shape}, Redis stopped: checks/s before the stop`, 'repkit', before);
       record(
         `${shape}, Redis stopped: checks/s while stopped, ÷ before`,
@@ -198,6 +225,7 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
       );
     }
   } finally {
+    for (const timer of timers) clearTimeout(timer);
     redis.child.kill('SIGCONT');
     redis.child.kill('SIGKILL');
     await Promise.all(servers.map((s) => new Promise((done) => s.close(done))));

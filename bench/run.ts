@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchBatch } from './batch.ts';
+import { benchFleet } from './fleet.ts';
 import { benchService } from './service.ts';
 import { PEERS, type Peer } from './peers.ts';
 import {
@@ -218,6 +219,14 @@ await benchBatch(record);
 
 // 6. The HTTP service, over loopback, cache warm (needs `npm run build`).
 await benchService(record);
+
+// 7. A crawler fleet on one Redis (the bench's own redis-server): fetches per origin, store
+// round trips, CPU and RSS per process, cold, warm and with Redis stopped.
+await benchFleet(record, [
+  [2, 10_000],
+  [4, 10_000],
+  [4, 50_000],
+]);
 
 // Report: ratios against robots-parser, higher is better for repkit.
 const lowerIsBetter = (metric: string) => metric.startsWith('µs') || metric.includes('MB (');
