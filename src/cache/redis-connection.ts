@@ -1,3 +1,4 @@
+import keySlot from 'cluster-key-slot';
 import { createClient, createCluster } from 'redis';
 
 /** Where a RedisStore connects: one server, or a cluster found from some of its nodes. */
@@ -19,6 +20,10 @@ export interface RedisConnection {
   /** Runs a Lua script on the node that holds `key`. */
   evalOn(key: string, script: string, args: readonly string[]): Promise<unknown>;
   ping(): Promise<string>;
+  /** The node that holds `key` (its address on a cluster); undefined: any node. */
+  nodeOf(key: string | undefined): string;
+  /** PING sent to the node that holds `key` (undefined: any node). */
+  pingNode(key: string | undefined): Promise<string>;
   close(): Promise<void>;
   destroy(): void;
 }
@@ -56,6 +61,9 @@ function openServer(url: string, events: Events): RedisConnection {
     del: (key) => client.del(key),
     evalOn: (key, script, args) => client.eval(script, { keys: [key], arguments: [...args] }),
     ping: () => client.ping(),
+    // One server is one node, whatever the key.
+    nodeOf: () => 'server',
+    pingNode: () => client.ping(),
     close: () => client.close(),
     destroy: () => client.destroy(),
   };
@@ -94,6 +102,10 @@ function openCluster(
     del: (key) => cluster.del(key),
     evalOn: (key, script, args) => cluster.eval(script, { keys: [key], arguments: [...args] }),
     ping: () => cluster.sendCommand<string>(undefined, true, ['PING']),
+    // The master of the key's slot, as the client routes it (the same CRC16 hash).
+    nodeOf: (key) =>
+      key === undefined ? 'any' : (cluster.slots[keySlot(key)]?.master.address ?? 'unknown'),
+    pingNode: (key) => cluster.sendCommand<string>(key, true, ['PING']),
     close: () => cluster.close(),
     destroy: () => cluster.destroy(),
   };

@@ -1,6 +1,7 @@
 import { InvalidInputError, RepkitError } from '../core/index.ts';
 import { redactUrl } from './redact.ts';
 import { randomUUID } from 'node:crypto';
+import { Breakers } from './redis-breaker.ts';
 import { openRedis, type RedisConnection } from './redis-connection.ts';
 import {
   HOLD_OFF_SCRIPT,
@@ -24,10 +25,10 @@ export interface RedisStoreOptions {
   /** A Redis call slower than this counts as a failure; the fallback answers. Default 1 s. */
   timeoutMs?: number;
   /**
-   * The breaker: after this many calls in a row time out, Redis counts as hung and every call
-   * is answered by the fallback at once, without waiting, while one probe (a PING every
-   * `timeoutMs`) decides when it is back. Default 3. One server only: on a cluster a hung
-   * node's keys each wait `timeoutMs`, and the other nodes' keys are not held up.
+   * The breaker: after this many calls in a row to a node time out, the node counts as hung
+   * and every call for its keys is answered by the fallback at once, without waiting, while
+   * one probe (a PING every `timeoutMs`) decides when it is back. Default 3. On a cluster
+   * each master has its own breaker: a hung master holds up only its own slots' keys.
    */
   breakAfterTimeouts?: number;
   /** Told when Redis becomes unreachable and when it is back. Default: `console.warn`. */
@@ -56,16 +57,11 @@ export class RedisStore implements CacheStore {
   private readonly warn: (message: string) => void;
   private degraded = false;
   private closed = false;
-  private readonly breakAfter: number;
   private readonly isCluster: boolean;
   /** When a call last failed (see markUp). */
   private lastFailure = 0;
-  /** Calls in a row that timed out; at `breakAfter` the breaker opens. */
-  private timeoutsInARow = 0;
-  /** The breaker is open: calls go to the fallback until the probe gets an answer. */
-  private broken = false;
-  private probing = false;
-  private probeTimer: NodeJS.Timeout | undefined;
+  /** One per node: a hung node's calls go to the fallback until a probe is answered. */
+  private readonly breakers: Breakers;
   /**
    * Entries written while Redis could not take them, with when each should expire: written
    * back (unless another process wrote one meanwhile) when Redis answers again, so that
@@ -79,7 +75,6 @@ export class RedisStore implements CacheStore {
   constructor(options: RedisStoreOptions = {}) {
     this.prefix = `${options.prefix ?? 'repkit'}:${FORMAT}`;
     this.timeoutMs = options.timeoutMs ?? 1_000;
-    this.breakAfter = Math.max(1, options.breakAfterTimeouts ?? 3);
     this.isCluster = options.cluster !== undefined;
     this.fallback = new MemoryStore(options.fallback);
     this.warn = options.onWarning ?? ((message) => console.warn(`repkit: ${message}`));
@@ -100,6 +95,22 @@ export class RedisStore implements CacheStore {
     // for it (up to `timeoutMs`), so a fleet that starts together shares one fetch and logs no
     // outage that never was.
     this.firstConnection = new Promise<void>((done) => (signalFirst = done));
+    const breakAfter = Math.max(1, options.breakAfterTimeouts ?? 3);
+    this.breakers = new Breakers({
+      breakAfter,
+      probeEveryMs: this.timeoutMs,
+      probe: async (_node, key) =>
+        (await this.withinTimeout(() => this.client.pingNode(key))) === 'PONG',
+      events: {
+        opened: (node) =>
+          this.markDown(
+            `${this.isCluster ? `Redis node ${node}` : 'Redis'} did not answer ${breakAfter} ` +
+              `calls in a row within ${this.timeoutMs} ms; using the per-process cache` +
+              `${this.isCluster ? ' for its keys' : ''}, and probing it until it answers`,
+          ),
+        closed: () => this.markUp(),
+      },
+    });
     // Connecting happens in the background; if it fails, the fallback answers.
     this.client = openRedis(
       options.cluster
@@ -123,7 +134,7 @@ export class RedisStore implements CacheStore {
 
   /** Whether Redis answers right now (connected, and not hung: see `breakAfterTimeouts`). */
   get connected(): boolean {
-    return this.client.isReady && !this.broken;
+    return this.client.isReady && !this.breakers.anyOpen;
   }
 
   /** Resolves when connected, or rejects after `timeoutMs` (for start-up checks and tests). */
@@ -139,11 +150,12 @@ export class RedisStore implements CacheStore {
 
   /** Round trip to Redis; false when it is down. */
   async ping(): Promise<boolean> {
-    return (await this.attempt(() => this.client.ping())) === 'PONG';
+    return (await this.attempt(undefined, () => this.client.ping())) === 'PONG';
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    const raw = await this.attempt(() => this.client.get(this.entryKey(key)));
+    const entryKey = this.entryKey(key);
+    const raw = await this.attempt(entryKey, () => this.client.get(entryKey));
     if (raw === FAILED) return this.fallback.get(key);
     if (raw === null) return undefined;
     let value: unknown;
@@ -162,8 +174,9 @@ export class RedisStore implements CacheStore {
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
     await this.fallback.set(key, entry, ttlMs);
     const ttl = Math.max(1, Math.round(ttlMs));
-    const written = await this.attempt(() =>
-      this.client.set(this.entryKey(key), JSON.stringify(entry), { PX: ttl }),
+    const entryKey = this.entryKey(key);
+    const written = await this.attempt(entryKey, () =>
+      this.client.set(entryKey, JSON.stringify(entry), { PX: ttl }),
     );
     if (written === FAILED && this.unwritten.size < MAX_UNWRITTEN) {
       this.unwritten.set(key, Date.now() + ttl);
@@ -172,7 +185,8 @@ export class RedisStore implements CacheStore {
 
   async delete(key: string): Promise<void> {
     await this.fallback.delete(key);
-    await this.attempt(() => this.client.del(this.entryKey(key)));
+    const entryKey = this.entryKey(key);
+    await this.attempt(entryKey, () => this.client.del(entryKey));
   }
 
   /**
@@ -182,17 +196,17 @@ export class RedisStore implements CacheStore {
   async acquireLease(key: string, ttlMs: number): Promise<Lease | undefined> {
     const token = randomUUID();
     const leaseKey = this.redisKey('lease', key);
-    const taken = await this.attempt(() =>
+    const taken = await this.attempt(leaseKey, () =>
       this.client.set(leaseKey, token, { NX: true, PX: Math.max(1, Math.round(ttlMs)) }),
     );
     if (taken === null) return undefined;
     return {
       release: async () => {
-        await this.attempt(() => this.client.evalOn(leaseKey, RELEASE_SCRIPT, [token]));
+        await this.attempt(leaseKey, () => this.client.evalOn(leaseKey, RELEASE_SCRIPT, [token]));
       },
       renew: async (ms: number) => {
         const ttl = String(Math.max(1, Math.round(ms)));
-        const renewed = await this.attempt(() =>
+        const renewed = await this.attempt(leaseKey, () =>
           this.client.evalOn(leaseKey, RENEW_SCRIPT, [token, ttl]),
         );
         return renewed !== FAILED && Number(renewed) === 1;
@@ -206,8 +220,9 @@ export class RedisStore implements CacheStore {
    */
   async takeTurn(key: string, intervalMs: number): Promise<number> {
     const interval = String(Math.max(0, Math.round(intervalMs)));
-    const wait = await this.attempt(() =>
-      this.client.evalOn(this.redisKey('turn', key), TAKE_TURN_SCRIPT, [interval]),
+    const turnKey = this.redisKey('turn', key);
+    const wait = await this.attempt(turnKey, () =>
+      this.client.evalOn(turnKey, TAKE_TURN_SCRIPT, [interval]),
     );
     if (wait === FAILED) return this.fallback.takeTurn(key, intervalMs);
     return Number(wait);
@@ -217,15 +232,14 @@ export class RedisStore implements CacheStore {
   async holdOff(key: string, ms: number): Promise<void> {
     await this.fallback.holdOff(key, ms);
     const wait = String(Math.max(0, Math.round(ms)));
-    await this.attempt(() =>
-      this.client.evalOn(this.redisKey('turn', key), HOLD_OFF_SCRIPT, [wait]),
-    );
+    const turnKey = this.redisKey('turn', key);
+    await this.attempt(turnKey, () => this.client.evalOn(turnKey, HOLD_OFF_SCRIPT, [wait]));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.probeTimer);
+    this.breakers.stop();
     await this.fallback.close();
     try {
       if (this.client.isOpen) await this.client.close();
@@ -258,7 +272,7 @@ export class RedisStore implements CacheStore {
    * one warning and one "again", not one per call that lands on a live node.
    */
   private markUp(): void {
-    if (!this.degraded || this.closed) return;
+    if (!this.degraded || this.closed || this.breakers.anyOpen) return;
     if (this.isCluster && Date.now() - this.lastFailure < CLUSTER_QUIET_MS) return;
     this.degraded = false;
     this.warn('Redis answers again; the shared cache is in use again');
@@ -273,8 +287,9 @@ export class RedisStore implements CacheStore {
       const ttl = Math.round(until - Date.now());
       const entry = ttl > 0 ? await this.fallback.get(key) : undefined;
       if (!entry) continue;
-      await this.attempt(() =>
-        this.client.set(this.entryKey(key), JSON.stringify(entry), { PX: ttl, NX: true }),
+      const entryKey = this.entryKey(key);
+      await this.attempt(entryKey, () =>
+        this.client.set(entryKey, JSON.stringify(entry), { PX: ttl, NX: true }),
       );
     }
   }
@@ -286,8 +301,14 @@ export class RedisStore implements CacheStore {
     this.warn(message);
   }
 
-  /** Runs a Redis call with a time limit; FAILED (and a warning) when Redis cannot answer. */
-  private async attempt<T>(call: () => Promise<T>): Promise<T | typeof FAILED> {
+  /**
+   * Runs a Redis call for `key` (undefined: any node) with a time limit; FAILED (and a
+   * warning) when Redis cannot answer.
+   */
+  private async attempt<T>(
+    key: string | undefined,
+    call: () => Promise<T>,
+  ): Promise<T | typeof FAILED> {
     if (!this.client.isReady && !this.everReady && !this.closed) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -300,23 +321,19 @@ export class RedisStore implements CacheStore {
       this.markDown('Redis is not connected; using the per-process cache until it is back');
       return FAILED;
     }
-    // A hung Redis (stopped, or its host frozen) keeps the connection open: without the
-    // breaker every call would wait its own timeout, and a fleet would crawl at one check a
-    // second per concurrent task.
-    if (this.broken) return FAILED;
+    // A hung node (stopped, or its host frozen) keeps its connection open: see Breakers.
+    const node = this.client.nodeOf(key);
+    if (this.breakers.isOpen(node)) return FAILED;
     const result = await this.withinTimeout(call);
     if (result === TIMED_OUT) {
-      // On a cluster a hung node's keys time out while the others answer: a breaker for
-      // the whole store would send every key to the fallback, so there is none.
-      if (++this.timeoutsInARow >= this.breakAfter && !this.isCluster) this.openBreaker();
-      else
+      if (!this.breakers.timedOut(node, key))
         this.markDown(
           `Redis did not answer within ${this.timeoutMs} ms; using the per-process cache`,
         );
       return FAILED;
     }
     if (result === FAILED) return FAILED;
-    this.timeoutsInARow = 0;
+    this.breakers.answered(node);
     this.markUp();
     return result;
   }
@@ -339,35 +356,6 @@ export class RedisStore implements CacheStore {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** Treats Redis as hung: the fallback answers every call at once until a probe is answered. */
-  private openBreaker(): void {
-    if (this.broken || this.closed) return;
-    this.broken = true;
-    this.markDown(
-      `Redis did not answer ${this.breakAfter} calls in a row within ${this.timeoutMs} ms; ` +
-        'using the per-process cache, and probing it until it answers',
-    );
-    this.scheduleProbe();
-  }
-
-  /** One PING at a time, `timeoutMs` apart, while the breaker is open. */
-  private scheduleProbe(): void {
-    if (this.probing || this.closed) return;
-    this.probing = true;
-    this.probeTimer = setTimeout(() => {
-      void this.withinTimeout(() => this.client.ping()).then((answer) => {
-        this.probing = false;
-        if (this.closed) return;
-        if (answer === 'PONG') {
-          this.broken = false;
-          this.timeoutsInARow = 0;
-          this.markUp();
-        } else this.scheduleProbe();
-      });
-    }, this.timeoutMs);
-    this.probeTimer.unref();
   }
 }
 

@@ -112,6 +112,97 @@ describe('RedisStore on a Redis Cluster: slots', () => {
   });
 });
 
+describe('RedisStore on a Redis Cluster: one master hung', () => {
+  test("a stopped master's keys answer from the fallback at once after a few timeouts; the others' from Redis; one probe finds it back", async () => {
+    const warnings: string[] = [];
+    const prefix = `repkit-hung-${randomUUID().slice(0, 8)}`;
+    const timeoutMs = 300;
+    const store = new RedisStore({
+      cluster: { rootNodes: cluster.urls.map((url) => ({ url })) },
+      prefix,
+      timeoutMs,
+      onWarning: (m) => warnings.push(m),
+    });
+    await store.ready();
+    const origins = Array.from({ length: 90 }, (_, i) => `https://hung-${i}.example`);
+    for (const origin of origins)
+      await store.set(origin, sampleEntry({ robotsUrl: `${origin}/robots.txt` }), 60_000);
+    // Which keys the stopped master holds: a key of another node answers MOVED there.
+    const raw = createClient({ url: cluster.urls[0]!, socket: { reconnectStrategy: false } });
+    raw.on('error', () => {});
+    await raw.connect();
+    const onStopped = new Set<string>();
+    for (const origin of origins) {
+      try {
+        await raw.get(`${prefix}:v1:entry:${origin}`);
+        onStopped.add(origin);
+      } catch {
+        // held by another master
+      }
+    }
+    assert.ok(onStopped.size > 10 && onStopped.size < 80, `${onStopped.size} keys on master 0`);
+
+    cluster.signal(0, 'SIGSTOP');
+    try {
+      // Every key, round and round for two seconds. Without a breaker for the node, each call
+      // for one of its keys waits the whole timeout, every time.
+      const slow: string[] = [];
+      let calls = 0;
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        for (const origin of origins) {
+          const start = performance.now();
+          assert.ok(await store.get(origin), origin);
+          if (performance.now() - start > timeoutMs * 0.8) slow.push(origin);
+          calls++;
+        }
+      }
+      assert.ok(slow.length <= 3, `${slow.length} calls waited their timeout`);
+      assert.ok(
+        slow.every((origin) => onStopped.has(origin)),
+        'only the stopped master waits',
+      );
+      assert.ok(calls > 900, `${calls} calls in two seconds`);
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      // The live masters' keys are still read from Redis: a value written there by another
+      // client is what the store answers.
+      const live = origins.find((origin) => !onStopped.has(origin))!;
+      const changed = JSON.stringify(sampleEntry({ robotsUrl: `${live}/robots.txt`, status: 299 }));
+      let written = false;
+      for (const url of cluster.urls.slice(1)) {
+        const node = createClient({ url, socket: { reconnectStrategy: false } });
+        node.on('error', () => {});
+        await node.connect();
+        try {
+          await node.set(`${prefix}:v1:entry:${live}`, changed, { PX: 60_000 });
+          written = true;
+        } catch {
+          // MOVED: the key is the other live master's
+        }
+        await node.close().catch(() => {});
+      }
+      assert.ok(written);
+      assert.equal((await store.get(live))?.status, 299);
+    } finally {
+      cluster.signal(0, 'SIGCONT');
+    }
+    // One probe finds the master back: its keys come from Redis again.
+    const back = onStopped.values().next().value!;
+    await raw.set(
+      `${prefix}:v1:entry:${back}`,
+      JSON.stringify(sampleEntry({ robotsUrl: `${back}/robots.txt`, status: 298 })),
+      { PX: 60_000 },
+    );
+    const start = Date.now();
+    while ((await store.get(back))?.status !== 298 && Date.now() - start < 5_000) {
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    assert.equal((await store.get(back))?.status, 298, 'read from the master again');
+    await raw.close().catch(() => {});
+    await store.close();
+  });
+});
+
 describe('RedisStore on a Redis Cluster: one master lost', () => {
   test("only the lost master's keys fall back; one warning for the outage, not one per call", async () => {
     const warnings: string[] = [];

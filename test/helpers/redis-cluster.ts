@@ -17,6 +17,8 @@ export interface LocalCluster {
   urls: string[];
   /** Kills master `index` (SIGKILL, by its PID) and waits for it to exit. */
   kill(index: number): Promise<void>;
+  /** Stops (SIGSTOP) or resumes (SIGCONT) master `index`, by its PID. */
+  signal(index: number, signal: 'SIGSTOP' | 'SIGCONT'): void;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,8 @@ export async function startCluster(): Promise<LocalCluster> {
   const ports = await freePorts(3);
   const servers: ChildProcess[] = [];
   const stop = async (): Promise<void> => {
+    // A stopped server is resumed first, so that it can take the kill and exit.
+    for (const server of servers) server.kill('SIGCONT');
     for (const server of servers) server.kill('SIGKILL');
     await Promise.all(
       servers.map((s) =>
@@ -126,7 +130,10 @@ export async function startCluster(): Promise<LocalCluster> {
       server.kill('SIGKILL');
       await exited;
     };
-    return { urls: ports.map((p) => `redis://127.0.0.1:${p}`), kill, stop };
+    const signal = (index: number, name: 'SIGSTOP' | 'SIGCONT'): void => {
+      servers[index]!.kill(name);
+    };
+    return { urls: ports.map((p) => `redis://127.0.0.1:${p}`), kill, signal, stop };
   } catch (error) {
     await stop();
     throw error;
