@@ -9,6 +9,7 @@ import {
 import type { AddressFilter } from '../fetch/internal.ts';
 import type { AccessOptions } from './access.ts';
 import { createApp, type AppOptions } from './app.ts';
+import { hideRefusedNames } from './hidden-names.ts';
 import { ServiceMetrics } from './metrics.ts';
 
 export interface ServiceOptions {
@@ -77,14 +78,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     store instanceof MemoryStore ? () => store.stats : undefined,
     redis ? () => redis.connected : undefined,
   );
+  const allowAddress =
+    options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress);
+  // Names that resolve to a refused address fail as names that do not resolve (see
+  // hideRefusedNames); with private addresses allowed there is nothing to hide.
+  const lookup = options.allowPrivateAddresses
+    ? options.lookup
+    : hideRefusedNames(allowAddress, options.lookup);
   const client = new RobotsClient({
     userAgent: options.userAgent ?? DEFAULT_SERVICE_USER_AGENT,
     ...(options.agent ? { agent: options.agent } : {}),
     store,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    allowAddress:
-      options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress),
-    ...(options.lookup ? { lookup: options.lookup } : {}),
+    allowAddress,
+    ...(lookup ? { lookup } : {}),
     ...(options.dns ? { dns: options.dns } : {}),
     ...(options.maxParsedBytes ? { maxParsedBytes: options.maxParsedBytes } : {}),
     onFetch: (report) => metrics.fetch(report),

@@ -129,7 +129,7 @@ describe('headers', () => {
 });
 
 describe('what the service does not disclose', () => {
-  test('a refused name: the 400 does not say the address it resolves to', async () => {
+  test('a refused name: the answer says neither the address nor that the name exists', async () => {
     const lookup: LookupFunction = (hostname, options, callback) => {
       const done = callback as unknown as (e: Error | null, a: unknown, f?: number) => void;
       if (hostname !== 'db.corp.internal') {
@@ -143,9 +143,15 @@ describe('what the service does not disclose', () => {
     const answer = await get(
       `${s.url}/v1/check?url=${encodeURIComponent('http://db.corp.internal/x')}`,
     );
-    assert.equal(answer.status, 400);
-    assert.match(answer.body, /db\.corp\.internal is, or resolves to, an address/);
+    const missing = await get(
+      `${s.url}/v1/check?url=${encodeURIComponent('http://no.corp.internal/x')}`,
+    );
+    assert.equal(answer.status, 200);
+    assert.match(answer.body, /db\.corp\.internal does not resolve to an address this service/);
     assert.doesNotMatch(answer.body, /10\.0\.3\.7/);
+    const anonymous = (body: string) =>
+      body.replace(/(db|no)\.corp/g, 'HOST').replace(/\d{13}/g, 'TIME');
+    assert.equal(anonymous(answer.body), anonymous(missing.body));
   });
 
   test('/v1/robots does not hand out the page a robots.txt redirects to', async () => {

@@ -235,7 +235,6 @@ describe('private addresses', () => {
         'http://10.1.2.3/x',
         'http://169.254.169.254/latest/meta-data',
         'http://[::1]/x',
-        'http://localhost/x',
       ]) {
         const response = await fetch(`${strict.url}/v1/check?url=${encodeURIComponent(url)}`);
         const json = (await response.json()) as { error: string; field: string };
@@ -245,6 +244,14 @@ describe('private addresses', () => {
           url,
         );
       }
+      // A name of a private address fails as a name that does not resolve (no oracle).
+      const response = await fetch(`${strict.url}/v1/check?url=http://localhost/x`);
+      const json = (await response.json()) as { allowed: boolean; reason: string; error: string };
+      assert.deepEqual(
+        [response.status, json.allowed, json.reason],
+        [200, false, 'robots-txt-unreachable'],
+      );
+      assert.match(json.error, /localhost does not resolve to an address this service/);
     } finally {
       await strict.close();
     }

@@ -85,7 +85,8 @@ describe('SSRF through redirects', () => {
       assert.equal(robots.status, 200, target);
       assert.equal(json.outcome, 'error', target);
       assert.equal(json.body, '', target);
-      assert.match(json.error ?? '', /EREFUSEDADDRESS/, target);
+      // An address is refused as such; a name of one fails as a name that does not resolve.
+      assert.match(json.error ?? '', /EREFUSEDADDRESS|does not resolve to an address/, target);
       const check = await fetch(`${service.url}/v1/check?url=${encodeURIComponent(page)}`);
       const verdict = (await check.json()) as { allowed: boolean; reason: string };
       assert.deepEqual(
@@ -98,19 +99,43 @@ describe('SSRF through redirects', () => {
     assert.equal(internal6.requests.length, 0, 'the internal IPv6 server was never asked');
   });
 
-  test('a private first host is a 400 in every form, names included', async () => {
-    for (const host of [
-      '127.1',
-      '0x7f000001',
-      '2130706433',
-      '[::ffff:7f00:1]',
-      'localhost',
-      'rebind.test',
-    ]) {
+  test('a private first host is a 400 in every address form', async () => {
+    for (const host of ['127.1', '0x7f000001', '2130706433', '[::ffff:7f00:1]']) {
       const url = `http://${host}:${internalPort}/x`;
       const response = await fetch(`${service.url}/v1/check?url=${encodeURIComponent(url)}`);
       const json = (await response.json()) as { error: string };
       assert.deepEqual([response.status, json.error], [400, 'private-address'], host);
+    }
+    assert.equal(internal.requests.length, 0);
+  });
+
+  test('a name of a private address answers as a name that does not exist: no oracle', async () => {
+    // What a stranger sees for `host`, with the host's name and the times taken out.
+    const seen = async (path: string, host: string): Promise<string> => {
+      const response = await fetch(`${service.url}${path}`);
+      const text = (await response.text()).replaceAll(host, 'HOST').replace(/\d{13}/g, 'TIME');
+      return `${response.status} ${text}`;
+    };
+    const sitePort = new URL(site.origin).port;
+    for (const name of ['localhost', 'rebind.test']) {
+      const unknown = `nothing-${name.replace('.', '-')}.test`;
+      for (const route of ['/v1/check', '/v1/robots']) {
+        // Asked directly...
+        const direct = (host: string) =>
+          seen(`${route}?url=${encodeURIComponent(`http://${host}:${internalPort}/x`)}`, host);
+        const [privateName, missing] = await Promise.all([direct(name), direct(unknown)]);
+        assert.equal(privateName, missing, `${route}: ${name}`);
+        assert.match(privateName, /^200 /);
+        // ... and through a public site's robots.txt redirecting there.
+        const redirected = async (host: string) => {
+          targets.push(`http://${host}:${internalPort}/robots.txt`);
+          const page = `http://h${targets.length - 1}.public.test:${sitePort}/page`;
+          return seen(`${route}?url=${encodeURIComponent(page)}`, host);
+        };
+        const viaPrivate = (await redirected(name)).replace(/h\d+\.public/g, 'SITE');
+        const viaMissing = (await redirected(unknown)).replace(/h\d+\.public/g, 'SITE');
+        assert.equal(viaPrivate, viaMissing, `${route} through a redirect: ${name}`);
+      }
     }
     assert.equal(internal.requests.length, 0);
   });
