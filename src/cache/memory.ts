@@ -1,15 +1,6 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BoundedMap } from '../core/internal.ts';
+import { deflateBody, inflateBody } from './compression.ts';
 import { isCurrentEntry, type CacheEntry, type CacheStore } from './store.ts';
-
-/**
- * A base64 body as raw DEFLATE bytes, in memory of their own size: zlib's result is a view
- * of a 16 KiB output buffer, and keeping the view keeps all of it (a 0.8 KB body held 16 KiB,
- * twenty times what the store counted).
- */
-function compress(base64: string): Uint8Array {
-  return new Uint8Array(deflateRawSync(Buffer.from(base64, 'base64')));
-}
 
 export interface MemoryStoreOptions {
   /** Most entries kept; the least recently used go first. Default 200,000. */
@@ -106,9 +97,9 @@ export class MemoryStore implements CacheStore {
     }
     const value: unknown = JSON.parse(slot.meta);
     if (!isCurrentEntry(value)) return undefined;
-    if (slot.body) value.body = inflateRawSync(slot.body).toString('base64');
+    if (slot.body) value.body = inflateBody(slot.body);
     if (slot.lastGoodBody && value.lastGood) {
-      value.lastGood.body = inflateRawSync(slot.lastGoodBody).toString('base64');
+      value.lastGood.body = inflateBody(slot.lastGoodBody);
     }
     return value;
   }
@@ -121,11 +112,11 @@ export class MemoryStore implements CacheStore {
     if (lastGood) {
       const { body: goodBody, ...good } = lastGood;
       meta['lastGood'] = good;
-      if (goodBody !== undefined) lastGoodBody = compress(goodBody);
+      if (goodBody !== undefined) lastGoodBody = deflateBody(goodBody);
     }
     const slot: Slot = {
       meta: JSON.stringify(meta),
-      ...(body !== undefined ? { body: compress(body) } : {}),
+      ...(body !== undefined ? { body: deflateBody(body) } : {}),
       ...(lastGoodBody ? { lastGoodBody } : {}),
       expiresAt: this.now() + Math.max(0, ttlMs),
       bytes: 0,

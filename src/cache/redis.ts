@@ -1,6 +1,7 @@
 import { InvalidInputError, RepkitError } from '../core/index.ts';
 import { redactUrl } from './redact.ts';
 import { randomUUID } from 'node:crypto';
+import { deflateBody, inflateBody } from './compression.ts';
 import { Breakers } from './redis-breaker.ts';
 import { openRedis, type RedisConnection } from './redis-connection.ts';
 import {
@@ -38,11 +39,11 @@ export interface RedisStoreOptions {
 }
 
 /** Bumped when the entry format changes, so that old entries are never read as new ones. */
-const FORMAT = 'v1';
+const FORMAT = 'v2';
 
 /**
  * A cache store on Redis, shared by a fleet of crawlers: keys are namespaced and versioned
- * (`repkit:v1:entry:<origin>`), entries expire with the TTL the client gives (cache lifetime
+ * (`repkit:v2:entry:<origin>`), entries expire with the TTL the client gives (cache lifetime
  * plus the 30-day stale window), and `acquireLease` lets one process of many fetch an origin.
  *
  * If Redis is down or slow, nothing stops: every write also goes to a per-process memory
@@ -160,7 +161,7 @@ export class RedisStore implements CacheStore {
     if (raw === null) return undefined;
     let value: unknown;
     try {
-      value = JSON.parse(raw);
+      value = unpacked(JSON.parse(raw));
     } catch {
       return undefined;
     }
@@ -176,7 +177,7 @@ export class RedisStore implements CacheStore {
     const ttl = Math.max(1, Math.round(ttlMs));
     const entryKey = this.entryKey(key);
     const written = await this.attempt(entryKey, () =>
-      this.client.set(entryKey, JSON.stringify(entry), { PX: ttl }),
+      this.client.set(entryKey, packed(entry), { PX: ttl }),
     );
     if (written === FAILED && this.unwritten.size < MAX_UNWRITTEN) {
       this.unwritten.set(key, Date.now() + ttl);
@@ -289,7 +290,7 @@ export class RedisStore implements CacheStore {
       if (!entry) continue;
       const entryKey = this.entryKey(key);
       await this.attempt(entryKey, () =>
-        this.client.set(entryKey, JSON.stringify(entry), { PX: ttl, NX: true }),
+        this.client.set(entryKey, packed(entry), { PX: ttl, NX: true }),
       );
     }
   }
@@ -357,6 +358,35 @@ export class RedisStore implements CacheStore {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * An entry as Redis keeps it: JSON, its bodies deflated (then base64), marked `deflated`. A
+ * shared store is not an attacker's disk: a 500 KiB body of one repeated line takes a few
+ * hundred bytes, not 680 KB of base64.
+ */
+function packed(entry: CacheEntry): string {
+  const { body, lastGood } = entry;
+  const deflate = (b64: string) => Buffer.from(deflateBody(b64)).toString('base64');
+  return JSON.stringify({
+    ...entry,
+    ...(body !== undefined ? { body: deflate(body) } : {}),
+    ...(lastGood?.body !== undefined
+      ? { lastGood: { ...lastGood, body: deflate(lastGood.body) } }
+      : {}),
+    deflated: true,
+  });
+}
+
+/** The entry back from `packed` (an entry written unpacked, by hand or a test, as it is). */
+function unpacked(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('deflated' in value)) return value;
+  const { deflated: _deflated, ...entry } = value as CacheEntry & { deflated: unknown };
+  const inflate = (b64: string) => inflateBody(Buffer.from(b64, 'base64'));
+  if (typeof entry.body === 'string') entry.body = inflate(entry.body);
+  if (entry.lastGood && typeof entry.lastGood.body === 'string')
+    entry.lastGood = { ...entry.lastGood, body: inflate(entry.lastGood.body) };
+  return entry;
 }
 
 const FAILED = Symbol('redis call failed');

@@ -19,7 +19,7 @@ export interface ServiceOptions {
   host?: string;
   /** A Redis to share the cache with other instances; without it, an in-memory cache. */
   redisUrl?: string;
-  /** Prefix of the service's Redis keys. Default `repkit` (keys `repkit:v1:...`). */
+  /** Prefix of the service's Redis keys. Default `repkit` (keys `repkit:v2:...`). */
   redisPrefix?: string;
   /** User-Agent header of robots.txt fetches. */
   userAgent?: string;

@@ -134,7 +134,7 @@ describe('RedisStore on a Redis Cluster: one master hung', () => {
     const onStopped = new Set<string>();
     for (const origin of origins) {
       try {
-        await raw.get(`${prefix}:v1:entry:${origin}`);
+        await raw.get(`${prefix}:v2:entry:${origin}`);
         onStopped.add(origin);
       } catch {
         // held by another master
@@ -174,7 +174,7 @@ describe('RedisStore on a Redis Cluster: one master hung', () => {
         node.on('error', () => {});
         await node.connect();
         try {
-          await node.set(`${prefix}:v1:entry:${live}`, changed, { PX: 60_000 });
+          await node.set(`${prefix}:v2:entry:${live}`, changed, { PX: 60_000 });
           written = true;
         } catch {
           // MOVED: the key is the other live master's
@@ -189,7 +189,7 @@ describe('RedisStore on a Redis Cluster: one master hung', () => {
     // One probe finds the master back: its keys come from Redis again.
     const back = onStopped.values().next().value!;
     await raw.set(
-      `${prefix}:v1:entry:${back}`,
+      `${prefix}:v2:entry:${back}`,
       JSON.stringify(sampleEntry({ robotsUrl: `${back}/robots.txt`, status: 298 })),
       { PX: 60_000 },
     );
@@ -239,7 +239,7 @@ describe('RedisStore on a Redis Cluster: one master lost', () => {
     for (const origin of origins) {
       const changed = sampleEntry({ robotsUrl: `${origin}/robots.txt`, status: 299 });
       try {
-        await raw.set(`${prefix}:v1:entry:${origin}`, JSON.stringify(changed), { PX: 60_000 });
+        await raw.set(`${prefix}:v2:entry:${origin}`, JSON.stringify(changed), { PX: 60_000 });
       } catch {
         continue; // a key of another master
       }

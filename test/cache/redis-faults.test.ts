@@ -93,7 +93,7 @@ describe('a hung Redis', () => {
     assert.equal(store.connected, true, 'the probe closed the breaker');
     // Reads go to Redis again: a value written there by another process is seen.
     const raw = await rawClient(url);
-    await raw.set('repkit:v1:entry:https://d.example', JSON.stringify(entry('from redis')));
+    await raw.set('repkit:v2:entry:https://d.example', JSON.stringify(entry('from redis')));
     const read = await store.get('https://d.example');
     await raw.close();
     assert.equal(bodyOf(read), 'from redis');
@@ -111,7 +111,7 @@ describe('an outage', () => {
     await store.ready(10_000);
     // Written by another process of the fleet, read by this one.
     const raw = await rawClient(url);
-    await raw.set('repkit:v1:entry:https://a.example', JSON.stringify(entry('shared file')));
+    await raw.set('repkit:v2:entry:https://a.example', JSON.stringify(entry('shared file')));
     await raw.close();
     assert.equal(bodyOf(await store.get('https://a.example')), 'shared file');
 
@@ -143,10 +143,10 @@ describe('an outage', () => {
     const raw = await rawClient(url);
     // Another process wrote this one first: its entry is kept.
     await raw.set(
-      'repkit:v1:entry:https://written-by-another.example',
+      'repkit:v2:entry:https://written-by-another.example',
       JSON.stringify(entry('theirs')),
     );
-    const key = 'repkit:v1:entry:https://fetched-while-down.example';
+    const key = 'repkit:v2:entry:https://fetched-while-down.example';
     const since = Date.now();
     while ((await raw.get(key)) === null && Date.now() - since < 10_000) {
       // Any call finds Redis back (the client reconnects by itself; a call confirms it).
@@ -154,7 +154,7 @@ describe('an outage', () => {
       await new Promise((done) => setTimeout(done, 50));
     }
     const written = await raw.get(key);
-    const other = await raw.get('repkit:v1:entry:https://written-by-another.example');
+    const other = await raw.get('repkit:v2:entry:https://written-by-another.example');
     const ttl = await raw.pTTL(key);
     await raw.close();
     assert.ok(written, warnings.join('\n'));

@@ -162,7 +162,7 @@ describe('Redis stopped and restarted during checks', () => {
     await client.forget(`${extra.origin}/`);
     assert.equal((await client.check(`${extra.origin}/y`)).allowed, false);
     const raw = await rawClient(url);
-    assert.ok(await raw.get(`repkit:v1:entry:${extra.origin}`), 'written to Redis again');
+    assert.ok(await raw.get(`repkit:v2:entry:${extra.origin}`), 'written to Redis again');
     await raw.close();
     assert.ok(
       warnings.some((w) => /again/.test(w)),

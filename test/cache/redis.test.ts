@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RedisStore } from '../../src/cache/redis-entry.ts';
@@ -25,13 +26,37 @@ describe('RedisStore keys and leases', () => {
     const store = new RedisStore({ url: REDIS_URL, prefix, onWarning: () => {} });
     await store.ready();
     await store.set('https://example.com', sampleEntry(), 90_000);
-    const key = `${prefix}:v1:entry:https://example.com`;
-    assert.deepEqual(JSON.parse((await raw.get(key))!), sampleEntry());
+    const key = `${prefix}:v2:entry:https://example.com`;
+    const stored = JSON.parse((await raw.get(key))!) as { body: string; deflated: boolean };
+    assert.equal(stored.deflated, true);
+    assert.deepEqual(
+      inflateRawSync(Buffer.from(stored.body, 'base64')),
+      Buffer.from(sampleEntry().body!, 'base64'),
+    );
+    assert.deepEqual(await store.get('https://example.com'), sampleEntry());
     const ttl = await raw.pTTL(key);
     assert.ok(ttl > 85_000 && ttl <= 90_000, `ttl ${ttl}`);
     // Another format version under the same prefix is never read as this one.
     await raw.set(key, JSON.stringify({ ...sampleEntry(), v: 2 }));
     assert.equal(await store.get('https://example.com'), undefined);
+    await store.close();
+  });
+
+  test('bodies are kept deflated: a 500 KiB file of one repeated line is not 680 KB of Redis', async () => {
+    const prefix = testPrefix();
+    const store = new RedisStore({ url: REDIS_URL, prefix, onWarning: () => {} });
+    await store.ready();
+    const body = Buffer.from('Disallow: /a\n'.repeat(40_000)).toString('base64');
+    const good = sampleEntry({ body });
+    const entry = sampleEntry({ outcome: 'error', status: 503, lastGood: good, body });
+    await store.set('https://bomb.example', entry, 60_000);
+    // Whatever the key's format version: every key under the prefix.
+    let size = 0;
+    for await (const keys of raw.scanIterator({ MATCH: `${prefix}:*` })) {
+      for (const key of Array.isArray(keys) ? keys : [keys]) size += await raw.strLen(key);
+    }
+    assert.ok(size > 0 && size < 10_000, `${size} bytes in Redis`);
+    assert.deepEqual(await store.get('https://bomb.example'), entry);
     await store.close();
   });
 
