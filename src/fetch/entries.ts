@@ -45,6 +45,19 @@ export function entryFromFetch(
   return entry;
 }
 
+/**
+ * How long the store keeps an entry (ms from `now`). Past its freshness, an entry with a file
+ * (a robots.txt, or an error run's last good copy) stays for the stale window, since Google
+ * reads the cached copy through up to 30 days of server errors. One without a file (no
+ * robots.txt, or errors with no copy) stays only one longest retry delay more: enough to
+ * keep an error run's backoff and start while the origin is asked about, and a stranger's
+ * unresolvable names cost a shared store an hour, not 30 days.
+ */
+export function storeLifetime(entry: CacheEntry, now: number, policy: CachePolicy): number {
+  const hasFile = entry.body !== undefined || entry.lastGood?.body !== undefined;
+  return entry.expiresAt - now + (hasFile ? policy.unreachableWindow : policy.maxErrorTtl);
+}
+
 function withoutErrorRun(entry: CacheEntry): NonNullable<CacheEntry['lastGood']> {
   const { lastGood: _lastGood, errorSince: _errorSince, errors: _errors, ...good } = entry;
   return good;

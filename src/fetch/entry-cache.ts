@@ -1,5 +1,5 @@
 import type { CacheEntry, CacheStore, Lease } from '../cache/index.ts';
-import { entryFromFetch } from './entries.ts';
+import { entryFromFetch, storeLifetime } from './entries.ts';
 import type { HttpOptions, RobotsHttp } from './http.ts';
 import type { FetchReport } from './options.ts';
 import type { CachePolicy } from './policy.ts';
@@ -153,8 +153,7 @@ export class EntryCache {
         ...(result.error ? { error: result.error } : {}),
       });
       const entry = entryFromFetch(url, result, previous, now(), policy);
-      const ttl = entry.expiresAt - now() + policy.unreachableWindow;
-      await this.#set(key, entry, ttl);
+      await this.#set(key, entry, storeLifetime(entry, now(), policy));
       return { entry, ...(result.body ? { body: result.body } : {}) };
     } finally {
       clearInterval(renewal);

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, describe, test } from 'node:test';
+import { MemoryStore, type CacheStore } from '../../src/cache/index.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { httpServer, robotsRoute, TestClock, type TestServer } from '../helpers/servers.ts';
 
@@ -190,16 +191,34 @@ describe("Google's 30-day rules", () => {
     const { server } = await scripted(status(500));
     const robots = setup(clock);
     const start = clock.time;
-    for (const [day, allowed, reason] of [
-      [0, false, 'robots-txt-unreachable'],
-      [15, false, 'robots-txt-unreachable'],
-      [29.9, false, 'robots-txt-unreachable'],
-      [30.1, true, 'robots-txt-unreachable-too-long'],
-      [40, true, 'robots-txt-unreachable-too-long'],
-    ] as const) {
+    // Asked every hour, as a crawler with URLs of the site waiting does: the error run (and
+    // its backoff) is remembered from one retry to the next.
+    for (let hour = 0; hour <= 40 * 24; hour++) {
+      clock.time = start + hour * HOUR;
+      const verdict = await robots.check(`${server.origin}/x`);
+      const expected =
+        hour < 30 * 24
+          ? [false, 'robots-txt-unreachable']
+          : [true, 'robots-txt-unreachable-too-long'];
+      assert.deepEqual([verdict.allowed, verdict.reason], expected, `hour ${hour}`);
+    }
+  });
+
+  test('a run of errors not asked about for longer than the longest retry starts over', async () => {
+    // An entry without a file is kept an hour past its retry (see "what the store keeps"):
+    // asked about again two days later, the run starts over, still disallowed (fail closed).
+    const clock = new TestClock();
+    const { server } = await scripted(status(500));
+    const robots = setup(clock);
+    const start = clock.time;
+    for (const day of [0, 2, 4, 31, 33]) {
       clock.time = start + day * DAY;
       const verdict = await robots.check(`${server.origin}/x`);
-      assert.deepEqual([verdict.allowed, verdict.reason], [allowed, reason], `day ${day}`);
+      assert.deepEqual(
+        [verdict.allowed, verdict.reason],
+        [false, 'robots-txt-unreachable'],
+        `day ${day}`,
+      );
     }
   });
 });
@@ -229,5 +248,34 @@ describe('one fetch per origin', () => {
     assert.equal((await robots.check(`${a.origin}/private/x`)).allowed, false);
     assert.equal((await robots.check(`${b.origin}/private/x`)).allowed, true);
     assert.deepEqual([a.requests.length, b.requests.length], [1, 1]);
+  });
+});
+
+describe('what the store keeps', () => {
+  test('a file for its lifetime and the stale window; an answer without one for an hour more', async () => {
+    const kept = new Map<string, number>();
+    const store = new MemoryStore();
+    const recording: CacheStore = {
+      get: (key) => store.get(key),
+      set: (key, entry, ttlMs) => {
+        kept.set(key, ttlMs);
+        return store.set(key, entry, ttlMs);
+      },
+      delete: (key) => store.delete(key),
+      close: () => store.close(),
+    };
+    const file = await scripted(ok());
+    const missing = await scripted(status(404));
+    const failing = await scripted(status(503));
+    const client = new RobotsClient({ userAgent: 'ExampleBot/1.0', store: recording });
+    clients.push(client);
+    for (const { server } of [file, missing, failing]) await client.check(`${server.origin}/x`);
+    const ttl = (server: TestServer) => kept.get(server.origin) ?? NaN;
+    // 24 hours fresh, then 30 days in which a server error is answered from this copy.
+    assert.ok(Math.abs(ttl(file.server) - 31 * DAY) < 60_000, `file: ${ttl(file.server)}`);
+    // No robots.txt: 24 hours fresh, one hour more (30 days before).
+    assert.ok(Math.abs(ttl(missing.server) - 25 * HOUR) < 60_000, `404: ${ttl(missing.server)}`);
+    // A server error with no copy: retried after a minute, its run remembered an hour more.
+    assert.ok(Math.abs(ttl(failing.server) - 61 * 60_000) < 60_000, `503: ${ttl(failing.server)}`);
   });
 });
