@@ -15,6 +15,7 @@ import {
   issueWorkloads,
   pathologicalCases,
   urlsFor,
+  usageWorstCases,
   worstCases,
 } from './workloads.ts';
 
@@ -197,6 +198,19 @@ for (const w of issueWorkloads().slice(0, 1)) {
     record(`worst case ms, later checks: ${w.name}`, 'repkit', later);
   }
   record('worst case ms: the slowest single check above', 'repkit', worst);
+}
+
+// 3d. Usage answers, repkit alone (robots-parser reads neither Content-Usage nor TDMRep):
+// the first answer of a freshly parsed file, parse included, and later ones.
+for (const w of usageWorstCases()) {
+  const started = performance.now();
+  const answer = w.prepare();
+  answer(w.urls[0]!);
+  const first = performance.now() - started;
+  let turn = 1;
+  const later = timePerRound(() => answer(w.urls[turn++ % w.urls.length]!), 500, 3);
+  record(`worst case ms, parse + first answer: ${w.name}`, 'repkit', first);
+  record(`worst case ms, later answers: ${w.name}`, 'repkit', later);
 }
 
 // 4. Memory: each peer in its own process.

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from '../src/core/index.ts';
+import { parseTdmrep } from '../src/core/tdmrep-entry.ts';
 import { ROOT } from './root.ts';
 
 export const CORPUS_DIR = resolve(ROOT, '../shared/corpus/robots');
@@ -175,6 +176,56 @@ export function worstCases(): { name: string; body: string; urls: string[] }[] {
       name: 'long literal near-miss: /a…ab rules vs /a…aa',
       body: fill((i) => `Disallow: /${'a'.repeat(2000 + (i % 64))}b`),
       urls: variants((k) => path(`/${'a'.repeat(8150 - k)}`), VARIANTS),
+    },
+  ];
+}
+
+/**
+ * Worst cases for a usage answer: Content-Usage lines of a 500 KiB robots.txt, and the
+ * 1,000 locations a tdmrep.json may hold, against 8 KiB paths where nothing fails early.
+ * Each `answer` parses afresh when asked to (`fresh`), so the first answer includes it.
+ */
+export function usageWorstCases(): {
+  name: string;
+  prepare: () => (url: string) => unknown;
+  urls: string[];
+}[] {
+  const fill = (line: (i: number) => string) => {
+    let body = 'User-agent: *\n';
+    for (let i = 0; body.length < 500 * 1024 - 8200; i++) body += line(i) + '\n';
+    return body;
+  };
+  const path = (s: string) => `https://example.com${s}`;
+  const digits = [...'0123456789'].join('a');
+  const tdmrep = (location: (i: number) => string) =>
+    JSON.stringify(
+      Array.from({ length: 1_000 }, (_, i) => ({ location: location(i), 'tdm-reservation': 1 })),
+    );
+  return [
+    {
+      // The issue's case: one pattern whose segment occurs nowhere in the path.
+      name: 'Content-Usage: /*a0 n × 500 KiB vs 8 KiB of a',
+      prepare: () => {
+        const robots = parse(fill(() => 'Content-Usage: /*a0 n'));
+        return (url) => robots.contentUsage(url, 'Googlebot');
+      },
+      urls: variants((k) => path(`/${'a'.repeat(8150 - k)}`), VARIANTS),
+    },
+    {
+      name: 'Content-Usage: /*aN train-ai=n × 500 KiB vs 8,130 a and every digit',
+      prepare: () => {
+        const robots = parse(fill((i) => `Content-Usage: /*a${i + 10} train-ai=n`));
+        return (url) => robots.contentUsage(url, 'Googlebot');
+      },
+      urls: variants((k) => path(`/${'a'.repeat(8130 - k)}${digits}`), VARIANTS),
+    },
+    {
+      name: 'tdmrep.json: 1,000 locations /*aN vs 8,130 a and every digit',
+      prepare: () => {
+        const file = parseTdmrep(tdmrep((i) => `/*a${i + 10}`));
+        return (url) => file.match(url);
+      },
+      urls: variants((k) => path(`/${'a'.repeat(8130 - k)}${digits}`), VARIANTS),
     },
   ];
 }

@@ -162,3 +162,31 @@ test('a value nested thousands deep is described, not walked: no stack overflow'
     /is "y{39}…, not 0 or 1/,
   );
 });
+
+test('long paths and repeated locations: the first match in sequence, as a plain scan finds it', () => {
+  // The character-set test and the memo of failed locations only skip work: over long and
+  // short paths, and locations repeated, the answer is the first location a plain scan matches.
+  const locations = ['/*a0', '/*a0', '/*b*c$', '/x/*', '/*a*a*9', '/*a0', '/*', '/*é'];
+  const file = parseTdmrep(
+    JSON.stringify(locations.map((location) => ({ location, 'tdm-reservation': 1 }))),
+  );
+  const paths = [
+    `/${'a'.repeat(300)}`,
+    `/${'a'.repeat(300)}0`,
+    `/${'b'.repeat(300)}c`,
+    `/x/${'a'.repeat(300)}9`,
+    `/${'a'.repeat(300)}9`,
+    `/${'a'.repeat(300)}é`,
+    '/a0',
+    '/bc',
+  ];
+  for (const path of paths) {
+    const url = `https://example.com${path}`;
+    const alone = (location: string) =>
+      parseTdmrep(JSON.stringify([{ location, 'tdm-reservation': 1 }])).match(url);
+    const plain = file.rules.find((rule) => alone(rule.location));
+    assert.equal(file.match(url)?.index, plain?.index, path);
+  }
+  assert.equal(file.match(`https://example.com/${'a'.repeat(300)}`)?.index, 6);
+  assert.equal(file.match(`https://example.com/${'a'.repeat(300)}0`)?.index, 0);
+});

@@ -6,7 +6,7 @@
 import { utf8ByteString } from '../text/bytes.ts';
 import { rfc9309Normalize } from '../match/pattern.ts';
 import { pathParamsQuery } from '../match/url.ts';
-import { matchesPattern } from '../match/wildcard.ts';
+import { charSet, LONG_PATH, matchesPattern } from '../match/wildcard.ts';
 
 /** `1`: TDM rights are reserved; `0`: not reserved. */
 export type TdmReservation = 'reserved' | 'not-reserved';
@@ -114,8 +114,15 @@ function file(rules: TdmrepRule[], problems: string[]): TdmrepFile {
     problems,
     match(url: string): TdmrepRule | undefined {
       const path = rfc9309Normalize(utf8ByteString(pathParamsQuery(url)), false);
+      // As for robots.txt rules: a long path's characters are gathered once, so that a
+      // pattern needing one it lacks fails at once, and a pattern repeated is matched once.
+      const held = path.length >= LONG_PATH ? charSet(path) : undefined;
+      const failed = new Set<string>();
       for (let i = 0; i < rules.length; i++) {
-        if (matchesPattern(patterns[i]!, path)) return rules[i];
+        const pattern = patterns[i]!;
+        if (failed.has(pattern)) continue;
+        if (matchesPattern(pattern, path, held)) return rules[i];
+        failed.add(pattern);
       }
       return undefined;
     },
