@@ -14,6 +14,8 @@ export type RepkitErrorCode =
   | 'invalid-option'
   /** `RefusedAddressError` (repkit/fetch): a host that is or resolves to a refused address. */
   | 'refused-address'
+  /** `FetchBudgetError` (repkit/fetch): a fetch the caller's `mayFetch` refused. */
+  | 'fetch-budget'
   /** `RedirectRefusedError` (repkit/crawlee): a redirect target robots.txt does not allow. */
   | 'redirect-refused'
   /** `StoreUnavailableError` (repkit/cache/redis): the store did not answer in time. */
@@ -22,6 +24,8 @@ export type RepkitErrorCode =
   | 'work-refused'
   /** `BadRequestError` (the service): a request field that cannot be served. */
   | 'bad-request'
+  /** `OriginBudgetError` (the service): a client's budget of new origins is spent. */
+  | 'origin-budget'
   /** `CliError` (the command line): bad usage or input, printed as one line. */
   | 'cli'
   /** `MissingPeerError`: an entry whose optional package is not installed. */

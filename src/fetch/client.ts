@@ -165,8 +165,12 @@ export class RobotsClient {
     return agent === undefined ? { agents: this.agents, notes: this.agentNotes } : readNames(agent);
   }
 
-  /** The robots.txt that governs `url`, fetched or from the cache. */
-  async robotsFor(url: string): Promise<RobotsState> {
+  /**
+   * The robots.txt that governs `url`, fetched or from the cache. `mayFetch` is asked before
+   * this call starts a fetch of its own (a service's budget of new origins per client): false
+   * rejects with `FetchBudgetError`, and nothing is requested.
+   */
+  async robotsFor(url: string, options: { mayFetch?: () => boolean } = {}): Promise<RobotsState> {
     const location = locate(url);
     if (location.origin.startsWith('ftp:')) {
       throw new InvalidUrlError(
@@ -187,7 +191,7 @@ export class RobotsClient {
         ...(hot.robots ? { robots: hot.robots } : {}),
       };
     }
-    const { entry, fetched, body } = await this.entries.fresh(origin, location.robotsUrl);
+    const { entry, fetched, body } = await this.entries.fresh(origin, location.robotsUrl, options);
     const used = usedEntry(entry);
     const stale = used !== entry;
     const source = stale ? 'stale' : fetched ? 'fetched' : 'cache';

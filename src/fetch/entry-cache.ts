@@ -1,5 +1,6 @@
 import type { CacheEntry, CacheStore, Lease } from '../cache/index.ts';
 import { entryFromFetch, storeLifetime } from './entries.ts';
+import { FetchBudgetError } from './errors.ts';
 import type { HttpOptions, RobotsHttp } from './http.ts';
 import type { FetchReport } from './options.ts';
 import type { CachePolicy } from './policy.ts';
@@ -57,20 +58,27 @@ export class EntryCache {
 
   /**
    * The entry for `key` (the file at `url`), fresh and read to at least `maxBytes`: from the
-   * store, or fetched. `beforeHop` decides each redirect (see `RobotsHttp.fetch`).
+   * store, or fetched. `beforeHop` decides each redirect (see `RobotsHttp.fetch`); `mayFetch`
+   * is asked before a fetch of this call's own starts (not when it joins one in flight), and
+   * false refuses it with `FetchBudgetError`.
    */
   async fresh(
     key: string,
     url: string,
-    maxBytes = this.#options.request.maxBytes,
-    beforeHop?: (url: string) => Promise<string | undefined>,
+    options: {
+      maxBytes?: number;
+      beforeHop?: (url: string) => Promise<string | undefined>;
+      mayFetch?: () => boolean;
+    } = {},
   ): Promise<FreshEntry> {
+    const { maxBytes = this.#options.request.maxBytes, beforeHop, mayFetch } = options;
     const cached = await this.get(key);
     if (cached && this.#options.now() < cached.expiresAt && readsEnough(cached, maxBytes)) {
       return { entry: cached, fetched: false };
     }
     let pending = this.#inflight.get(key);
     if (!pending) {
+      if (mayFetch && !mayFetch()) throw new FetchBudgetError(url);
       pending = this.#fetchAndStore(key, url, cached, maxBytes, beforeHop).finally(() =>
         this.#inflight.delete(key),
       );

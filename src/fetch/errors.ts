@@ -57,3 +57,17 @@ export class RefusedAddressError extends RepkitError {
 export function isRefusedAddressError(error: unknown): error is RefusedAddressError {
   return error instanceof RefusedAddressError;
 }
+
+/**
+ * Thrown by `RobotsClient.robotsFor()` when its `mayFetch` refused the fetch it would have
+ * started: nothing was requested. The service answers it with 429 and `Retry-After`.
+ */
+export class FetchBudgetError extends RepkitError {
+  constructor(readonly url: string) {
+    super('fetch-budget', `fetching the robots.txt for ${url} was refused by the caller's budget`);
+  }
+}
+
+export function isFetchBudgetError(error: unknown): error is FetchBudgetError {
+  return error instanceof FetchBudgetError;
+}

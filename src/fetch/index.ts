@@ -16,6 +16,8 @@ export {
   isInvalidOptionError,
   RefusedAddressError,
   isRefusedAddressError,
+  FetchBudgetError,
+  isFetchBudgetError,
 } from './errors.ts';
 export { isPublicAddress } from './addresses.ts';
 

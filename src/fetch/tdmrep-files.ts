@@ -38,7 +38,10 @@ export class TdmrepFiles {
     if (hot && this.#now() < hot.entry.expiresAt) {
       return { url, entry: hot.entry, ...(hot.file ? { file: hot.file } : {}) };
     }
-    const { entry } = await this.#entries.fresh(key, url, TDMREP_MAX_BYTES, beforeHop);
+    const { entry } = await this.#entries.fresh(key, url, {
+      maxBytes: TDMREP_MAX_BYTES,
+      beforeHop,
+    });
     const used = usedEntry(entry);
     const file =
       used.outcome === 'ok'

@@ -1,11 +1,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { BadRequestError } from './errors.ts';
+import { BadRequestError, OriginBudgetError } from './errors.ts';
 import { WorkRefusedError } from './work/pool.ts';
 
 /**
  * How the service answers what it does not serve: unknown routes and wrong methods (404,
  * 405 with Allow), and every error in the API's one shape, `{ error, message, field? }`:
- * validation and bad URLs 400, non-JSON bodies 415, refused work 429 or 413, the rest 500
+ * validation and bad URLs 400, non-JSON bodies 415, refused work 429 or 413, a client's
+ * budget of new origins spent 429, the rest 500
  * without its details.
  */
 export function registerErrorAnswers(app: FastifyInstance): void {
@@ -52,6 +53,12 @@ export function registerErrorAnswers(app: FastifyInstance): void {
         error: 'unsupported-media-type',
         message: `send the body as application/json (got ${JSON.stringify(_request.headers['content-type'] ?? 'none')})`,
       });
+    }
+    if (error instanceof OriginBudgetError) {
+      return reply
+        .code(429)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send({ error: 'origin-budget', message: error.message });
     }
     if (error instanceof WorkRefusedError) {
       if (error.reason === 'busy') reply.header('retry-after', '1');

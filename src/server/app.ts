@@ -12,6 +12,7 @@ import { registerBodyRoutes } from './routes/bodies.ts';
 import { registerCheckRoutes } from './routes/checks.ts';
 import type { RouteContext } from './routes/context.ts';
 import { registerOperatorRoutes } from './routes/operator.ts';
+import { OriginBudget } from './origin-budget.ts';
 import { WorkPool, type WorkPoolOptions } from './work/pool.ts';
 
 export interface AppOptions {
@@ -23,6 +24,12 @@ export interface AppOptions {
   allowPrivateAddresses?: boolean;
   /** Most URLs in one POST /v1/check or /v1/diff. Default 1,000. */
   maxBatch?: number;
+  /**
+   * New origins (robots.txt fetches) a client's requests may start per minute, as a token
+   * bucket that deep; past it 429 with Retry-After. Default 1,000 (one largest batch); 0: no
+   * limit.
+   */
+  newOriginsPerMinute?: number;
   /** Largest request body in bytes. Default 2 MiB (a 500 KiB robots.txt twice, and URLs). */
   bodyLimit?: number;
   /** Checks in flight for one batch request. Default 32. */
@@ -105,6 +112,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     maxBatch: options.maxBatch ?? 1_000,
     maxVerdicts: options.maxVerdicts ?? 100_000,
     concurrency: options.concurrency ?? 32,
+    originBudget:
+      options.newOriginsPerMinute === 0
+        ? undefined
+        : new OriginBudget(options.newOriginsPerMinute ?? 1_000),
   };
   registerCheckRoutes(context);
   registerBodyRoutes(context);

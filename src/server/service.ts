@@ -40,6 +40,8 @@ export interface ServiceOptions {
   /** Bytes of the in-memory cache, when there is no Redis. Default 64 MiB. */
   maxCacheBytes?: number;
   maxBatch?: number;
+  /** See AppOptions.newOriginsPerMinute. Default 1,000; 0: no limit. */
+  newOriginsPerMinute?: number;
   bodyLimit?: number;
   /** Fetch time limit in ms. Default 15 s. */
   timeoutMs?: number;
@@ -103,6 +105,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...(redis ? { redis } : {}),
     allowPrivateAddresses: options.allowPrivateAddresses ?? false,
     ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
+    ...(options.newOriginsPerMinute !== undefined
+      ? { newOriginsPerMinute: options.newOriginsPerMinute }
+      : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     logger: options.logger ?? false,
     ...options.limits,

@@ -16,6 +16,7 @@ interface ServeOptions {
   token?: string;
   allowedHosts?: string[];
   rateLimit?: number;
+  newOriginsPerMinute?: number;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -117,6 +118,11 @@ export function registerServe(program: Command, output: Output): void {
       'requests a minute per client address; 429 with Retry-After past it (env REPKIT_RATE_LIMIT)',
       integer('--rate-limit', 1, 10_000_000),
     )
+    .option(
+      '--new-origins-per-minute <n>',
+      'robots.txt fetches a client may start a minute (new origins), 0 for no limit; 429 with Retry-After past it (env REPKIT_NEW_ORIGINS_PER_MINUTE; default 1000)',
+      integer('--new-origins-per-minute', 0, 10_000_000),
+    )
     .addHelpText(
       'after',
       `
@@ -150,6 +156,15 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         (env.REPKIT_RATE_LIMIT
           ? integer('REPKIT_RATE_LIMIT', 1, 10_000_000)(env.REPKIT_RATE_LIMIT)
           : undefined);
+      const newOrigins =
+        options.newOriginsPerMinute ??
+        (env.REPKIT_NEW_ORIGINS_PER_MINUTE
+          ? integer(
+              'REPKIT_NEW_ORIGINS_PER_MINUTE',
+              0,
+              10_000_000,
+            )(env.REPKIT_NEW_ORIGINS_PER_MINUTE)
+          : undefined);
       // Loaded here: the service's dependencies would slow every other command's start-up.
       const { startService, isWildcard } = await import('../../server/index.ts').catch(
         (error: unknown) => {
@@ -174,6 +189,7 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         userAgent: options.userAgent,
         ...(options.agent ? { agent: options.agent } : {}),
         maxBatch: options.maxBatch,
+        ...(newOrigins !== undefined ? { newOriginsPerMinute: newOrigins } : {}),
         logger: Boolean(options.log),
         access: {
           ...(token !== undefined ? { token } : {}),

@@ -1,12 +1,13 @@
 import { usedEntry } from '../../cache/internal.ts';
 import { requestTarget, type Verdict } from '../../core/index.ts';
 import {
+  FetchBudgetError,
   InvalidUrlError,
   RefusedAddressError,
   type CheckResult,
   type RobotsState,
 } from '../../fetch/index.ts';
-import { BadRequestError } from '../errors.ts';
+import { BadRequestError, OriginBudgetError } from '../errors.ts';
 import * as schema from '../schemas.ts';
 import { clientOf, mapLimit, type RouteContext } from './context.ts';
 
@@ -18,7 +19,7 @@ const LARGE_BODY = 64 * 1024;
  * URL or a batch), `/v1/usage` and `/v1/robots`.
  */
 export function registerCheckRoutes(context: RouteContext): void {
-  const { app, client, metrics, work, maxBatch, concurrency } = context;
+  const { app, client, metrics, work, maxBatch, concurrency, originBudget } = context;
 
   /** Checks that a URL may be fetched by the service; the field name goes into the 400. */
   const checkable = async (url: string, field: string): Promise<URL> => {
@@ -57,14 +58,22 @@ export function registerCheckRoutes(context: RouteContext): void {
     return parsed;
   };
 
-  /** The robots.txt state for a URL (fetched or cached); a bad URL is a 400 on `field`. */
-  const stateFor = async (url: string, field: string): Promise<RobotsState> => {
+  /**
+   * The robots.txt state for a URL (fetched or cached); a bad URL is a 400 on `field`. A
+   * fetch is taken from the asking client's budget of new origins (FetchBudgetError past it).
+   */
+  const stateFor = async (url: string, field: string, who: string): Promise<RobotsState> => {
     await checkable(url, field);
     try {
-      return await client.robotsFor(url);
+      return await client.robotsFor(
+        url,
+        originBudget ? { mayFetch: () => originBudget.take(who) } : {},
+      );
     } catch (error) {
       if (error instanceof InvalidUrlError)
         throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
+      if (error instanceof FetchBudgetError && originBudget)
+        throw new OriginBudgetError(originBudget.perMinute, originBudget.retryAfterSeconds(who));
       throw error;
     }
   };
@@ -120,19 +129,21 @@ export function registerCheckRoutes(context: RouteContext): void {
     const { url, agent } = request.query as { url: string; agent?: string | string[] };
     // The robots.txt first (and the address guard on the host); the tdmrep.json and the page
     // are fetched by the client's own guarded connections, only where robots.txt allows.
-    await stateFor(url, 'querystring.url');
+    await stateFor(url, 'querystring.url', clientOf(request));
     return client.usage(url, agent === undefined ? {} : { agent });
   });
 
   app.get('/v1/check', { schema: schema.checkOne }, async (request) => {
     const { url, agent } = request.query as { url: string; agent?: string | string[] };
-    const state = await stateFor(url, 'querystring.url');
+    const state = await stateFor(url, 'querystring.url', clientOf(request));
     return present((await verdicts([url], [state], agent, clientOf(request)))[0]!);
   });
 
   app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, async (request) => {
     const { urls, agent } = request.body as { urls: string[]; agent?: string | string[] };
-    const states = await mapLimit(urls, concurrency, (url, i) => stateFor(url, `body.urls.${i}`));
+    const states = await mapLimit(urls, concurrency, (url, i) =>
+      stateFor(url, `body.urls.${i}`, clientOf(request)),
+    );
     return {
       results: (await verdicts(urls, states, agent, clientOf(request))).map((r) => present(r)),
     };
@@ -140,7 +151,7 @@ export function registerCheckRoutes(context: RouteContext): void {
 
   app.get('/v1/robots', { schema: schema.robots }, async (request) => {
     const { url } = request.query as { url: string };
-    const state = await stateFor(url, 'querystring.url');
+    const state = await stateFor(url, 'querystring.url', clientOf(request));
     const { entry } = state;
     const used = usedEntry(state.entry);
     // A robots.txt that redirects elsewhere is read from where it lands, as Google does; but

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RobotsClient } from '../../fetch/index.ts';
 import type { ServiceMetrics } from '../metrics.ts';
+import type { OriginBudget } from '../origin-budget.ts';
 import type { WorkPool } from '../work/pool.ts';
 
 /** What every route module is given by `createApp`. */
@@ -15,6 +16,8 @@ export interface RouteContext {
   maxVerdicts: number;
   /** Checks in flight for one batch request. */
   concurrency: number;
+  /** New origins (robots.txt fetches) each client may cause; undefined: no limit. */
+  originBudget: OriginBudget | undefined;
 }
 
 /** Who a request is from, for fair shares of the workers: its address. */
