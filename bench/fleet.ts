@@ -9,6 +9,8 @@
  * - warm: new processes on the filled store (the fleet restarted, or grown).
  * - hung store: new processes going round the origins for 12 s; Redis is stopped (SIGSTOP)
  *   from second 4 to second 8. The throughput while it is stopped, against before.
+ * - an outage: the same for 20 s, Redis killed at second 4 (after a SAVE) and started again
+ *   from its snapshot at second 14, as a Redis with persistence comes back.
  *
  * Each reports robots.txt fetches per origin, Redis commands per check, CPU per check and the
  * largest worker's peak RSS.
@@ -17,6 +19,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createConnection, createServer as createNetServer, type AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FleetWorkerConfig, FleetWorkerReport } from './fleet-worker.ts';
@@ -58,12 +62,20 @@ function redisCommand(port: number, command: string): Promise<string> {
   });
 }
 
-async function startRedis(): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
+/**
+ * A redis-server on `port` (a free one if not given) keeping its snapshot in `dir` (written
+ * only when asked, by SAVE; read when it starts), so that a killed server can come back with
+ * its data.
+ */
+async function startRedis(
+  dir: string,
+  port?: number,
+): Promise<{ port: number; child: ChildProcess }> {
+  port ??= await freePort();
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', cwd: dir },
   );
   for (let tries = 0; ; tries++) {
     try {
@@ -151,7 +163,8 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
     port = (server.address() as AddressInfo).port;
     servers.push(server);
   }
-  const redis = await startRedis();
+  const dir = await mkdtemp(join(tmpdir(), 'repkit-fleet-'));
+  let redis = await startRedis(dir);
   const redisUrl = `redis://127.0.0.1:${redis.port}`;
   const timers: NodeJS.Timeout[] = [];
   try {
@@ -165,6 +178,7 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         seed: number,
         config: Partial<FleetWorkerConfig>,
         onStart: (startAt: number) => void = () => {},
+        countCommands = true,
       ): Promise<{ reports: FleetWorkerReport[]; startAt: number }> => {
         let requestsBefore = 0;
         let commandsBefore = 0;
@@ -175,15 +189,17 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
           async (at) => {
             startAt = at;
             requestsBefore = robotsRequests;
-            commandsBefore = await commandsProcessed(redis.port);
+            if (countCommands) commandsBefore = await commandsProcessed(redis.port);
             onStart(at);
           },
         );
         const checks = reports.reduce((sum, r) => sum + r.checks, 0);
-        const commands = (await commandsProcessed(redis.port)) - commandsBefore;
         const fetches = (robotsRequests - requestsBefore) / origins;
         record(`${shape}, ${name}: robots.txt fetches per origin`, 'repkit', fetches);
-        record(`${shape}, ${name}: Redis commands per check`, 'repkit', commands / checks);
+        if (countCommands) {
+          const commands = (await commandsProcessed(redis.port)) - commandsBefore;
+          record(`${shape}, ${name}: Redis commands per check`, 'repkit', commands / checks);
+        }
         const cpu = reports.reduce((sum, r) => sum + r.cpuMicros, 0) / checks;
         record(`${shape}, ${name}: CPU µs per check`, 'repkit', cpu);
         const rss = Math.max(...reports.map((r) => r.peakRssBytes)) / 1e6;
@@ -206,8 +222,8 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         },
       );
       // Checks in each second of the fleet's common clock (slices are 250 ms).
-      const inSecond = (second: number) =>
-        reports.reduce(
+      const inSecond = (second: number, of = reports) =>
+        of.reduce(
           (sum, r) => sum + r.slices.slice(second * 4, second * 4 + 4).reduce((a, b) => a + b, 0),
           0,
         );
@@ -223,11 +239,47 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         'repkit',
         during / before,
       );
+      // An outage: Redis killed (SIGKILL, after a SAVE) at 4 s and started again at 14 s from
+      // its snapshot, as a Redis with persistence comes back. What it costs: fetches per
+      // origin through it, and checks while it is away.
+      const killed = await phase(
+        'Redis killed 10 s of 20',
+        301,
+        { mode: 'timed', ms: 20_000, warmUp: true },
+        (startAt) => {
+          timers.push(
+            setTimeout(
+              () => void redisCommand(redis.port, 'SAVE').then(() => redis.child.kill('SIGKILL')),
+              startAt + 4_000 - Date.now(),
+            ),
+            setTimeout(
+              () =>
+                void startRedis(dir, redis.port).then((started) => {
+                  redis = started;
+                }),
+              startAt + 14_000 - Date.now(),
+            ),
+          );
+        },
+        false,
+      );
+      const perSecondKilled = Array.from({ length: 20 }, (_, s) => inSecond(s, killed.reports));
+      console.log(
+        `${shape}, Redis killed from 4 s to 14 s: checks each second ${perSecondKilled.join(' ')}`,
+      );
+      const beforeKill = (inSecond(2, killed.reports) + inSecond(3, killed.reports)) / 2;
+      const away = perSecondKilled.slice(5, 14).reduce((a, b) => a + b, 0) / 9;
+      record(
+        `${shape}, Redis killed: checks/s while it is away, ÷ before`,
+        'repkit',
+        away / beforeKill,
+      );
     }
   } finally {
     for (const timer of timers) clearTimeout(timer);
     redis.child.kill('SIGCONT');
     redis.child.kill('SIGKILL');
     await Promise.all(servers.map((s) => new Promise((done) => s.close(done))));
+    await rm(dir, { recursive: true, force: true });
   }
 }
