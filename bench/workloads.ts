@@ -173,6 +173,13 @@ export function worstCases(): { name: string; body: string; urls: string[] }[] {
       urls: variants((k) => path(`/d${'1'.repeat(8150 - k)}/`), VARIANTS),
     },
     {
+      // Each segment starts with a character that fills the path: searched from its rarer
+      // digits (1.7 s a check when searched from the `a`).
+      name: 'unanchored near-miss: /*aN × 500 KiB vs 8,130 a and every digit',
+      body: fill(() => `Disallow: /*a${number()}`),
+      urls: variants((k) => path(`/${'a'.repeat(8130 - k)}${digits('a')}`), VARIANTS),
+    },
+    {
       name: 'long literal near-miss: /a…ab rules vs /a…aa',
       body: fill((i) => `Disallow: /${'a'.repeat(2000 + (i % 64))}b`),
       urls: variants((k) => path(`/${'a'.repeat(8150 - k)}`), VARIANTS),

@@ -46,6 +46,31 @@ describe('wildcard matching', () => {
     );
   });
 
+  test('long paths of one common character: searching from a rarer one never changes an answer', () => {
+    // A path of mostly `a` with a few rarer characters, so that segments starting with `a`
+    // are searched from their rarer characters' positions (see `find` in wildcard.ts).
+    const rareBits = fc.array(fc.constantFrom('b', 'c', '1', '2', 'é', 'bc', '12'), {
+      maxLength: 8,
+    });
+    const longPath = fc
+      .tuple(fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 8 }), rareBits)
+      .map(([runs, bits]) => '/' + runs.map((n, i) => 'a'.repeat(n) + (bits[i] ?? '')).join(''))
+      .filter((path) => path.length >= 256);
+    const segment = fc.constantFrom('a', 'ab', 'a1', 'a12', 'abc', 'ba', 'aé', 'c', '2a', 'aab');
+    const pattern = fc
+      .array(fc.oneof(segment, fc.constant('*')), { maxLength: 6 })
+      .chain((parts) =>
+        fc.boolean().map((anchored) => '/*' + parts.join('') + (anchored ? '$' : '')),
+      );
+    fc.assert(
+      fc.property(pattern, longPath, (p, path) => {
+        const expected = posSetMatches(path, p);
+        assert.equal(matchesPattern(p, path, charSet(path)), expected, `${p} vs ${path}`);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
   test('long paths: the character-set test never changes an answer', () => {
     const longPath = fc
       .tuple(pathArb, fc.integer({ min: 10, max: 40 }), pathArb)

@@ -105,6 +105,7 @@ export class RuleIndex {
     if (path === this.heldFor) return held;
     held.w0 = held.w1 = held.w2 = held.w3 = 0;
     held.high = false;
+    held.positions = undefined;
     this.heldFor = path;
     return charSet(path, 0, path.length, held);
   }

@@ -27,6 +27,36 @@ export interface CharSet {
   w2: number;
   w3: number;
   high: boolean;
+  /** Where each character of the path is, made when a segment search first needs it. */
+  positions?: Positions | undefined;
+}
+
+/**
+ * The positions of a path's characters, by character (counting sort: `order[start[c] ..
+ * start[c + 1])` are the positions of code c in increasing order; every code from 128 up
+ * shares bucket 128). Made in O(path) once per check of a long path.
+ */
+interface Positions {
+  start: Int32Array;
+  order: Int32Array;
+}
+
+const HIGH_BUCKET = 128;
+
+function positionsOf(path: string): Positions {
+  const start = new Int32Array(HIGH_BUCKET + 2);
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    start[(c < HIGH_BUCKET ? c : HIGH_BUCKET) + 1]!++;
+  }
+  for (let b = 1; b < start.length; b++) start[b]! += start[b - 1]!;
+  const next = start.slice(0, HIGH_BUCKET + 1);
+  const order = new Int32Array(path.length);
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    order[next[c < HIGH_BUCKET ? c : HIGH_BUCKET]!++] = i;
+  }
+  return { start, order };
 }
 
 export function charSet(text: string, from = 0, to = text.length, into?: CharSet): CharSet {
@@ -116,15 +146,58 @@ export function matchesPatternIn(
           regionEquals(path, path.length - length, text, from, length)
         );
       }
-      return length === 0 || path.indexOf(text.slice(from, end), pos) >= 0;
+      return length === 0 || find(path, text.slice(from, end), pos, held) >= 0;
     }
     if (next > from) {
-      const at = path.indexOf(text.slice(from, next), pos);
+      const at = find(path, text.slice(from, next), pos, held);
       if (at < 0) return false;
       pos = at + next - from;
     }
     star = next;
   }
+}
+
+/**
+ * The leftmost occurrence of `segment` in `path` at or after `pos`, or -1. The engine's search
+ * takes a step for every occurrence of the segment's first character; when that character
+ * fills a long path (`a` in `aaaa…a10`) and another of the segment's is much rarer, the
+ * search walks that rarer character's positions instead, each a candidate tested in place.
+ * Distinct segments of many rules then cost their rarest character's occurrences, not the
+ * path, each.
+ */
+function find(path: string, segment: string, pos: number, held: CharSet | undefined): number {
+  if (!held || segment.length < 2) return path.indexOf(segment, pos);
+  const positions = (held.positions ??= positionsOf(path));
+  const { start, order } = positions;
+  let rare = 0;
+  let rareCount = 0;
+  let firstCount = 0;
+  for (let r = 0; r < segment.length; r++) {
+    const code = segment.charCodeAt(r);
+    const bucket = code < HIGH_BUCKET ? code : HIGH_BUCKET;
+    const c = start[bucket + 1]! - start[bucket]!;
+    if (r === 0) firstCount = rareCount = c;
+    else if (c < rareCount) {
+      rare = r;
+      rareCount = c;
+    }
+  }
+  if (rareCount * 4 >= firstCount) return path.indexOf(segment, pos);
+  const code = segment.charCodeAt(rare);
+  const b = code < HIGH_BUCKET ? code : HIGH_BUCKET;
+  // The first occurrence at or after pos + rare (binary search in the bucket).
+  let lo = start[b]!;
+  let hi = start[b + 1]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (order[mid]! < pos + rare) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < start[b + 1]!; i++) {
+    const at = order[i]! - rare;
+    if (path.startsWith(segment, at)) return at;
+  }
+  return -1;
 }
 
 /**
