@@ -137,41 +137,45 @@ describe('an outage', () => {
     let redis = first.redis;
     const warnings: string[] = [];
     const store = new RedisStore({ url, timeoutMs: 300, onWarning: (m) => warnings.push(m) });
-    await store.ready(10_000);
-    redis.kill('SIGKILL');
-    await new Promise((done) => redis.once('exit', done));
-    await store.set(
-      'https://fetched-while-down.example',
-      entry('fetched during the outage'),
-      60_000,
-    );
-    await store.set('https://written-by-another.example', entry('mine'), 60_000);
+    try {
+      await store.ready(10_000);
+      redis.kill('SIGKILL');
+      await new Promise((done) => redis.once('exit', done));
+      await store.set(
+        'https://fetched-while-down.example',
+        entry('fetched during the outage'),
+        60_000,
+      );
+      await store.set('https://written-by-another.example', entry('mine'), 60_000);
 
-    ({ redis } = await startRedis(port));
-    await store.ready(15_000);
-    const raw = await rawClient(url);
-    // Another process wrote this one first: its entry is kept.
-    await raw.set(
-      'repkit:v2:entry:https://written-by-another.example',
-      JSON.stringify(entry('theirs')),
-    );
-    const key = 'repkit:v2:entry:https://fetched-while-down.example';
-    const since = Date.now();
-    while ((await raw.get(key)) === null && Date.now() - since < 10_000) {
-      // Any call finds Redis back (the client reconnects by itself; a call confirms it).
-      await store.get('https://nothing.example');
-      await new Promise((done) => setTimeout(done, 50));
+      ({ redis } = await startRedis(port));
+      await store.ready(15_000);
+      const raw = await rawClient(url);
+      // Another process wrote this one first: its entry is kept.
+      await raw.set(
+        'repkit:v2:entry:https://written-by-another.example',
+        JSON.stringify(entry('theirs')),
+      );
+      const key = 'repkit:v2:entry:https://fetched-while-down.example';
+      const since = Date.now();
+      while ((await raw.get(key)) === null && Date.now() - since < 10_000) {
+        // Any call finds Redis back (the client reconnects by itself; a call confirms it).
+        await store.get('https://nothing.example');
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      const written = await raw.get(key);
+      const other = await raw.get('repkit:v2:entry:https://written-by-another.example');
+      const ttl = await raw.pTTL(key);
+      await raw.close();
+      assert.ok(written, warnings.join('\n'));
+      assert.equal(storedBody(written), 'fetched during the outage');
+      assert.equal(storedBody(other!), 'theirs');
+      assert.ok(ttl > 0 && ttl <= 60_000, `expires as it would have: ${ttl} ms`);
+    } finally {
+      // Even when an assertion fails: a store left reconnecting keeps the file's process alive.
+      await store.close();
+      redis.kill('SIGKILL');
     }
-    const written = await raw.get(key);
-    const other = await raw.get('repkit:v2:entry:https://written-by-another.example');
-    const ttl = await raw.pTTL(key);
-    await raw.close();
-    assert.ok(written, warnings.join('\n'));
-    assert.equal(storedBody(written), 'fetched during the outage');
-    assert.equal(storedBody(other!), 'theirs');
-    assert.ok(ttl > 0 && ttl <= 60_000, `expires as it would have: ${ttl} ms`);
-    await store.close();
-    redis.kill('SIGKILL');
   });
 });
 
