@@ -29,10 +29,16 @@ function run(args: string[], input: string): Promise<{ ms: number; lines: number
 export async function benchBatch(
   record: (metric: string, peer: string, value: number) => void,
 ): Promise<void> {
-  // One robots.txt: the largest file of the corpus, 200,000 URLs built from its rules.
-  const largest = [...corpusFiles()].sort((a, b) => b.bytes - a.bytes)[0]!;
-  const urls = urlsFor(largest.body, 200_000, 99).join('\n') + '\n';
-  const file = resolve(CORPUS_DIR, largest.name);
+  // One robots.txt: a large one as crawlers meet them, the 99th percentile of the corpus's
+  // robots.txt files by size (21 KB, 488 rules), 200,000 URLs built from its rules. Not the
+  // largest file, an HTML page served in its place (no group applies: every check ends at
+  // once), nor the largest robots.txt (31,843 rules: robots-parser takes over ten minutes).
+  const robotsFiles = [...corpusFiles()]
+    .filter((f) => !/^[\s\ufeff]*</.test(f.body))
+    .sort((a, b) => b.bytes - a.bytes);
+  const chosen = robotsFiles[Math.floor(robotsFiles.length / 100)]!;
+  const urls = urlsFor(chosen.body, 200_000, 99).join('\n') + '\n';
+  const file = resolve(CORPUS_DIR, chosen.name);
   const ours = await run([BIN, 'batch', '--agent', 'Googlebot', '--robots', file], urls);
   const theirs = await run([resolve(ROOT, 'bench/peer-batch.mjs'), file, 'Googlebot'], urls);
   if (ours.lines !== 200_000 || theirs.lines !== 200_000)
