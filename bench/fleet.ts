@@ -142,6 +142,8 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
     .sort()
     .map((name) => readFileSync(join(CORPUS_DIR, name)));
   let robotsRequests = 0;
+  /** Of those, to the origins that answer 503 (retried when their backoff runs out). */
+  let failingRequests = 0;
   const servers: Server[] = [];
   let port = 0;
   for (let i = 0; i < SERVERS; i++) {
@@ -151,7 +153,10 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
       robotsRequests++;
       const kind = n % 20;
       if (kind === 1) return res.writeHead(404).end();
-      if (kind === 2) return res.writeHead(503).end();
+      if (kind === 2) {
+        failingRequests++;
+        return res.writeHead(503).end();
+      }
       const send = () => {
         res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });
         res.end(corpus[n % corpus.length]);
@@ -181,6 +186,7 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         countCommands = true,
       ): Promise<{ reports: FleetWorkerReport[]; startAt: number }> => {
         let requestsBefore = 0;
+        let failingBefore = 0;
         let commandsBefore = 0;
         let startAt = 0;
         const reports = await runWorkers(
@@ -189,6 +195,7 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
           async (at) => {
             startAt = at;
             requestsBefore = robotsRequests;
+            failingBefore = failingRequests;
             if (countCommands) commandsBefore = await commandsProcessed(redis.port);
             onStart(at);
           },
@@ -196,6 +203,10 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         const checks = reports.reduce((sum, r) => sum + r.checks, 0);
         const fetches = (robotsRequests - requestsBefore) / origins;
         record(`${shape}, ${name}: robots.txt fetches per origin`, 'repkit', fetches);
+        // Retries of the 503 origins fall due whatever the store does: one per fleet with
+        // Redis (the lease), one per process without it.
+        const retries = (failingRequests - failingBefore) / origins;
+        record(`${shape}, ${name}: … of which to the 503 origins`, 'repkit', retries);
         if (countCommands) {
           const commands = (await commandsProcessed(redis.port)) - commandsBefore;
           record(`${shape}, ${name}: Redis commands per check`, 'repkit', commands / checks);
