@@ -71,6 +71,12 @@ function envBoolean(name: string): boolean {
   throw new CliError(`${name} must be true, false, 1, 0, yes or no, got "${value}"`);
 }
 
+/** An integer environment variable within bounds; undefined when unset or empty. */
+function envInteger(name: string, min: number, max: number): number | undefined {
+  const value = env[name];
+  return value ? integer(name, min, max)(value) : undefined;
+}
+
 export function registerServe(program: Command, output: Output): void {
   program
     .command('serve')
@@ -135,7 +141,7 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
     .action(async (options: ServeOptions) => {
       // The environment is read here, by `serve` alone: a bad REDIS_URL or PORT never breaks
       // a command that does not use them.
-      const port = options.port ?? (env.PORT ? integer('PORT', 0, 65535)(env.PORT) : 8080);
+      const port = options.port ?? envInteger('PORT', 0, 65535) ?? 8080;
       const redis =
         options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
       const allowPrivate =
@@ -151,20 +157,9 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
         (env.REPKIT_ALLOWED_HOSTS
           ? hostList(env.REPKIT_ALLOWED_HOSTS, 'REPKIT_ALLOWED_HOSTS')
           : undefined);
-      const rateLimit =
-        options.rateLimit ??
-        (env.REPKIT_RATE_LIMIT
-          ? integer('REPKIT_RATE_LIMIT', 1, 10_000_000)(env.REPKIT_RATE_LIMIT)
-          : undefined);
+      const rateLimit = options.rateLimit ?? envInteger('REPKIT_RATE_LIMIT', 1, 10_000_000);
       const newOrigins =
-        options.newOriginsPerMinute ??
-        (env.REPKIT_NEW_ORIGINS_PER_MINUTE
-          ? integer(
-              'REPKIT_NEW_ORIGINS_PER_MINUTE',
-              0,
-              10_000_000,
-            )(env.REPKIT_NEW_ORIGINS_PER_MINUTE)
-          : undefined);
+        options.newOriginsPerMinute ?? envInteger('REPKIT_NEW_ORIGINS_PER_MINUTE', 0, 10_000_000);
       // Loaded here: the service's dependencies would slow every other command's start-up.
       const { startService, isWildcard } = await import('../../server/index.ts').catch(
         (error: unknown) => {
