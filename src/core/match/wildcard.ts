@@ -43,19 +43,18 @@ interface Positions {
 
 const HIGH_BUCKET = 128;
 
+/** A character's bucket in `Positions`: its code, or HIGH_BUCKET for codes from 128 up. */
+function bucketOf(code: number): number {
+  return code < HIGH_BUCKET ? code : HIGH_BUCKET;
+}
+
 function positionsOf(path: string): Positions {
   const start = new Int32Array(HIGH_BUCKET + 2);
-  for (let i = 0; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    start[(c < HIGH_BUCKET ? c : HIGH_BUCKET) + 1]!++;
-  }
+  for (let i = 0; i < path.length; i++) start[bucketOf(path.charCodeAt(i)) + 1]!++;
   for (let b = 1; b < start.length; b++) start[b]! += start[b - 1]!;
   const next = start.slice(0, HIGH_BUCKET + 1);
   const order = new Int32Array(path.length);
-  for (let i = 0; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    order[next[c < HIGH_BUCKET ? c : HIGH_BUCKET]!++] = i;
-  }
+  for (let i = 0; i < path.length; i++) order[next[bucketOf(path.charCodeAt(i))]!++] = i;
   return { start, order };
 }
 
@@ -173,8 +172,7 @@ function find(path: string, segment: string, pos: number, held: CharSet | undefi
   let rareCount = 0;
   let firstCount = 0;
   for (let r = 0; r < segment.length; r++) {
-    const code = segment.charCodeAt(r);
-    const bucket = code < HIGH_BUCKET ? code : HIGH_BUCKET;
+    const bucket = bucketOf(segment.charCodeAt(r));
     const c = start[bucket + 1]! - start[bucket]!;
     if (r === 0) firstCount = rareCount = c;
     else if (c < rareCount) {
@@ -183,8 +181,7 @@ function find(path: string, segment: string, pos: number, held: CharSet | undefi
     }
   }
   if (rareCount * 4 >= firstCount) return path.indexOf(segment, pos);
-  const code = segment.charCodeAt(rare);
-  const b = code < HIGH_BUCKET ? code : HIGH_BUCKET;
+  const b = bucketOf(segment.charCodeAt(rare));
   // The first occurrence at or after pos + rare (binary search in the bucket).
   let lo = start[b]!;
   let hi = start[b + 1]!;
