@@ -19,3 +19,13 @@ export function deflateBody(base64: string): Uint8Array {
 export function inflateBody(deflated: Uint8Array): string {
   return inflateRawSync(deflated).toString('base64');
 }
+
+/** A base64 body as base64 of its raw DEFLATE bytes, for a store that keeps text (Redis). */
+export function deflateBase64(base64: string): string {
+  return deflateRawSync(Buffer.from(base64, 'base64')).toString('base64');
+}
+
+/** The base64 body back from `deflateBase64`. */
+export function inflateBase64(deflated: string): string {
+  return inflateRawSync(Buffer.from(deflated, 'base64')).toString('base64');
+}

@@ -1,7 +1,7 @@
 import { InvalidInputError, RepkitError } from '../core/index.ts';
 import { redactUrl } from './redact.ts';
 import { randomUUID } from 'node:crypto';
-import { deflateBody, inflateBody } from './compression.ts';
+import { deflateBase64, inflateBase64 } from './compression.ts';
 import { Breakers } from './redis-breaker.ts';
 import { openRedis, type RedisConnection } from './redis-connection.ts';
 import {
@@ -367,12 +367,11 @@ export class RedisStore implements CacheStore {
  */
 function packed(entry: CacheEntry): string {
   const { body, lastGood } = entry;
-  const deflate = (b64: string) => Buffer.from(deflateBody(b64)).toString('base64');
   return JSON.stringify({
     ...entry,
-    ...(body !== undefined ? { body: deflate(body) } : {}),
+    ...(body !== undefined ? { body: deflateBase64(body) } : {}),
     ...(lastGood?.body !== undefined
-      ? { lastGood: { ...lastGood, body: deflate(lastGood.body) } }
+      ? { lastGood: { ...lastGood, body: deflateBase64(lastGood.body) } }
       : {}),
     deflated: true,
   });
@@ -382,10 +381,9 @@ function packed(entry: CacheEntry): string {
 function unpacked(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || !('deflated' in value)) return value;
   const { deflated: _deflated, ...entry } = value as CacheEntry & { deflated: unknown };
-  const inflate = (b64: string) => inflateBody(Buffer.from(b64, 'base64'));
-  if (typeof entry.body === 'string') entry.body = inflate(entry.body);
+  if (typeof entry.body === 'string') entry.body = inflateBase64(entry.body);
   if (entry.lastGood && typeof entry.lastGood.body === 'string')
-    entry.lastGood = { ...entry.lastGood, body: inflate(entry.lastGood.body) };
+    entry.lastGood = { ...entry.lastGood, body: inflateBase64(entry.lastGood.body) };
   return entry;
 }
 
