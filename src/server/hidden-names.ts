@@ -14,6 +14,7 @@ export function hideRefusedNames(
   underlying: LookupFunction = systemLookup as unknown as LookupFunction,
 ): LookupFunction {
   return (hostname, options, callback) => {
+    const all = (options as { all?: boolean }).all === true;
     const answer = callback as unknown as (
       error: NodeJS.ErrnoException | null,
       address: LookupAddress[] | string,
@@ -25,13 +26,9 @@ export function hideRefusedNames(
         const hidden = new Error(
           `${hostname} does not resolve to an address this service may connect to`,
         );
-        return answer(
-          Object.assign(hidden, { code: 'ENOTFOUND' }),
-          (options as { all?: boolean }).all ? [] : '',
-          0,
-        );
+        return answer(Object.assign(hidden, { code: 'ENOTFOUND' }), all ? [] : '', 0);
       }
-      if ((options as { all?: boolean }).all) return answer(null, addresses);
+      if (all) return answer(null, addresses);
       answer(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
