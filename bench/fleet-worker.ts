@@ -4,7 +4,8 @@
  * `oN.fleet.test` (resolved to the bench's loopback servers). It says `ready` on stdout when
  * it is connected (and, with `warmUp`, has asked about every origin once), starts at the
  * time the bench then writes on its stdin, so that a fleet's clocks agree, and prints one
- * JSON line of what the run cost: checks, CPU, peak RSS, checks per 250 ms slice.
+ * JSON line of what the run cost: checks, CPU, peak RSS, checks per 250 ms slice, store
+ * warnings.
  */
 import { createInterface } from 'node:readline';
 import type { LookupAddress } from 'node:dns';
@@ -29,9 +30,7 @@ export interface FleetWorkerConfig {
 
 export interface FleetWorkerReport {
   checks: number;
-  disallowed: number;
   cpuMicros: number;
-  wallMs: number;
   peakRssBytes: number;
   /** Checks finished in each 250 ms slice of the run, from the start the bench gave. */
   slices: number[];
@@ -65,7 +64,6 @@ for (let i = order.length - 1; i > 0; i--) {
 }
 
 let checks = 0;
-let disallowed = 0;
 const slices: number[] = [];
 /** Asks with 64 checks in flight, as a crawler with a pool of that size; URLs never asked before. */
 async function run(more: (next: number) => boolean, startAt: number): Promise<void> {
@@ -75,9 +73,12 @@ async function run(more: (next: number) => boolean, startAt: number): Promise<vo
       while (more(next)) {
         const n = order[next++ % order.length]!;
         const page = `http://o${n}.fleet.test:${config.port}/page/${startAt}/${next}`;
-        const verdict = await client.check(page);
-        if (!verdict.allowed) disallowed++;
+        await client.check(page);
         checks++;
+        // A check answered from memory settles in microtasks alone: without a turn of the
+        // event loop, as a crawler's page fetch gives, 64 such loops would starve every timer
+        // and socket (the store's probe, its reconnection, Redis's replies) until the run ends.
+        await new Promise((done) => setImmediate(done));
         const slice = Math.floor((Date.now() - startAt) / 250);
         slices[slice] = (slices[slice] ?? 0) + 1;
       }
@@ -86,7 +87,7 @@ async function run(more: (next: number) => boolean, startAt: number): Promise<vo
 }
 
 if (config.warmUp) await run((next) => next < order.length, Date.now());
-checks = disallowed = slices.length = 0;
+checks = slices.length = 0;
 process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const startAt = Number((await lines.next()).value);
@@ -102,9 +103,7 @@ await run(
 const cpu = process.cpuUsage(cpuStart);
 const report: FleetWorkerReport = {
   checks,
-  disallowed,
   cpuMicros: cpu.user + cpu.system,
-  wallMs: performance.now() - start,
   peakRssBytes: process.resourceUsage().maxRSS * 1024,
   slices: Array.from(slices, (n) => n ?? 0),
   warnings,

@@ -184,16 +184,14 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         config: Partial<FleetWorkerConfig>,
         onStart: (startAt: number) => void = () => {},
         countCommands = true,
-      ): Promise<{ reports: FleetWorkerReport[]; startAt: number }> => {
+      ): Promise<FleetWorkerReport[]> => {
         let requestsBefore = 0;
         let failingBefore = 0;
         let commandsBefore = 0;
-        let startAt = 0;
         const reports = await runWorkers(
           processes,
           (i) => ({ ...base, mode: 'pass', seed: seed + i, ...config }),
           async (at) => {
-            startAt = at;
             requestsBefore = robotsRequests;
             failingBefore = failingRequests;
             if (countCommands) commandsBefore = await commandsProcessed(redis.port);
@@ -215,13 +213,16 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         record(`${shape}, ${name}: CPU µs per check`, 'repkit', cpu);
         const rss = Math.max(...reports.map((r) => r.peakRssBytes)) / 1e6;
         record(`${shape}, ${name}: peak RSS MB of a process`, 'repkit', rss);
-        return { reports, startAt };
+        // Store warnings (outage, hang, back again) in the process that had the most.
+        const warnings = Math.max(...reports.map((r) => r.warnings));
+        record(`${shape}, ${name}: store warnings in a process`, 'repkit', warnings);
+        return reports;
       };
       await phase('cold', 1, {});
       await phase('warm', 101, {});
       // The hung store, in processes that have run a while (each asked about every origin
       // once first): SIGSTOP at 4 s, SIGCONT at 8 s, by the PID this bench started.
-      const { reports } = await phase(
+      const reports = await phase(
         'Redis stopped 4 s of 12',
         201,
         { mode: 'timed', ms: 12_000, warmUp: true },
@@ -274,11 +275,11 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         },
         false,
       );
-      const perSecondKilled = Array.from({ length: 20 }, (_, s) => inSecond(s, killed.reports));
+      const perSecondKilled = Array.from({ length: 20 }, (_, s) => inSecond(s, killed));
       console.log(
         `${shape}, Redis killed from 4 s to 14 s: checks each second ${perSecondKilled.join(' ')}`,
       );
-      const beforeKill = (inSecond(2, killed.reports) + inSecond(3, killed.reports)) / 2;
+      const beforeKill = (inSecond(2, killed) + inSecond(3, killed)) / 2;
       const away = perSecondKilled.slice(5, 14).reduce((a, b) => a + b, 0) / 9;
       record(
         `${shape}, Redis killed: checks/s while it is away, ÷ before`,
