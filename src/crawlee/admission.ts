@@ -7,8 +7,11 @@ import {
 
 /** What to do with a request whose turn has come. */
 export type Admission =
-  /** Crawl it now (the host's turn is taken). */
-  | { kind: 'go' }
+  /**
+   * Crawl it now (the host's turn is taken); `spacingMs`: the host's Crawl-delay, which its
+   * sends keep too (see `SendSpacing`).
+   */
+  | { kind: 'go'; spacingMs?: number }
   /** The robots.txt disallows it: Crawlee's own robots check skips it (never requested). */
   | { kind: 'disallowed' }
   /** Not now: put it back in the queue after `ms`, untouched (no retry counted). */
@@ -59,7 +62,7 @@ export async function admit(client: RobotsClient, url: string): Promise<Admissio
     return failed(error);
   }
   return turn.kind === 'go'
-    ? { kind: 'go' }
+    ? { kind: 'go', spacingMs: turn.crawlDelayMs }
     : { kind: 'defer', ms: turn.waitMs, why: 'politeness', spacingMs: turn.crawlDelayMs };
 }
 

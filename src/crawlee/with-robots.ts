@@ -4,7 +4,9 @@ import type { CacheStore } from '../cache/index.ts';
 import { RepkitError } from '../core/index.ts';
 import { InvalidOptionError, RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
 import { admit, mayKeep } from './admission.ts';
-import { Deferrals } from './deferral.ts';
+import { BoundedMap } from '../core/internal.ts';
+import { Deferrals, originOf } from './deferral.ts';
+import { SendSpacing } from './send-spacing.ts';
 import { WaitingLog } from './waiting-log.ts';
 import { RepkitRobotsTxtFile } from './robots-file.ts';
 
@@ -78,7 +80,7 @@ interface PageLike {
 
 /** What of got's options the redirect check touches. */
 interface GotOptionsLike {
-  hooks?: { beforeRedirect?: unknown[] };
+  hooks?: { beforeRedirect?: unknown[]; beforeRequest?: unknown[] };
   headers?: Record<string, string | string[] | undefined>;
 }
 
@@ -144,6 +146,9 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
     #ownDispatcher: Dispatcher | undefined;
     readonly #deferrals = new Deferrals((message) => this.log.warning(`repkit: ${message}`));
     readonly #waitingLog = new WaitingLog(this.log);
+    /** Per host, the Crawl-delay its last admission gave, kept again at send. */
+    readonly #spacing = new BoundedMap<string, number>({ maxEntries: 10_000 });
+    readonly #sends = new SendSpacing();
     readonly #enabled: boolean;
 
     constructor(...args: any[]) {
@@ -175,6 +180,11 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
           const own = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
           if (identify && !own) headers['user-agent'] = options.userAgent;
           const hooks = (gotOptions.hooks ??= {});
+          // got runs these as the request goes out: the host's Crawl-delay is kept there.
+          hooks.beforeRequest = [
+            ...(hooks.beforeRequest ?? []),
+            () => this.#spaceSend(context.request.url),
+          ];
           hooks.beforeRedirect = [
             ...(hooks.beforeRedirect ?? []),
             (next: { url?: URL | string }) => this.#checkRedirect(context.request, next.url),
@@ -193,6 +203,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
             if (!routed.isNavigationRequest() || routed.frame() !== page.mainFrame()) {
               return route.fallback();
             }
+            await this.#spaceSend(context.request.url);
             const response = await route.fetch({
               maxRedirects: 0,
               ...(identify
@@ -268,6 +279,10 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       if (!request || !this.#enabled) return request;
       const admission = await admit(await this.robotsClient(), request.url);
       if (admission.kind !== 'defer') {
+        const origin = originOf(request.url);
+        if (admission.kind === 'go' && origin !== undefined) {
+          this.#spacing.set(origin, admission.spacingMs ?? 0);
+        }
         this.#waitingLog.note(request.url, admission);
         return request;
       }
@@ -288,6 +303,16 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
         await this.#ownDispatcher?.close();
         this.#ownDispatcher = undefined;
       }
+    }
+
+    /**
+     * Resolves when a page of `url`'s host may go out: a Crawl-delay after this process's
+     * last one there (see `SendSpacing`), whenever Crawlee sends what it admitted.
+     */
+    async #spaceSend(url: string): Promise<void> {
+      const origin = originOf(url);
+      const spacing = origin === undefined ? undefined : this.#spacing.peek(origin);
+      if (origin !== undefined && spacing) await this.#sends.send(origin, spacing);
     }
 
     /**

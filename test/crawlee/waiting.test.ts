@@ -20,6 +20,7 @@ after(async () => {
 
 async function site(
   robots: () => { status: number; body: string; headers?: Record<string, string> },
+  pagesAt: number[] = [],
 ): Promise<TestServer> {
   const server = await httpServer((req, res) => {
     if (req.url === '/robots.txt') {
@@ -27,6 +28,7 @@ async function site(
       res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
       return void res.end(answer.body);
     }
+    pagesAt.push(Date.now());
     res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>page</body></html>');
   });
   closing.push(server);
@@ -61,7 +63,11 @@ function crawlerWith(client: RobotsClient, handled: string[]) {
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 test('Crawl-delay with 5,000 queued URLs: each is admitted about once per turn it can take, none held', async () => {
-  const origin = await site(() => ({ status: 200, body: 'User-agent: *\nCrawl-delay: 1\n' }));
+  const pagesAt: number[] = [];
+  const origin = await site(
+    () => ({ status: 200, body: 'User-agent: *\nCrawl-delay: 1\n' }),
+    pagesAt,
+  );
   const client = new CountingClient({ userAgent: 'ExampleBot/1.0' });
   closing.push(client);
   const handled: string[] = [];
@@ -77,23 +83,36 @@ test('Crawl-delay with 5,000 queued URLs: each is admitted about once per turn i
   await new Promise((done) => setTimeout(done, 4_500));
   const heldTimers = timers() - before;
   const turns = client.turnsAsked;
+  // Counted now: the abort below lets go what was already admitted, however long it takes.
+  const pages = handled.length;
   crawler.autoscaledPool?.abort();
   await run;
-  // About 5 pages in the 4.5 s after the first (one a second).
-  assert.ok(handled.length >= 4 && handled.length <= 7, `${handled.length} pages`);
+  // One page a second at most, so at most 5 or 6 in the 4.5 s after the first; and the crawl
+  // goes on (Crawlee's own lag between a send and its handler costs a page or two).
+  assert.ok(pages >= 3 && pages <= 6, `${pages} pages`);
   // Every URL is admitted once when first dequeued, then again only when its turn comes:
   // re-admitting every waiting URL at each turn would be about 5,000 a second.
   assert.ok(turns < urls.length + 30, `${turns} admissions`);
   // Deferred requests wait in the queue, not in timers of this process.
   assert.ok(heldTimers < 20, `${heldTimers} timers`);
-  // Turns were given a Crawl-delay apart. (When the pages reach the site also depends on the
-  // HTTP client: Crawlee's first request takes longer than the next, so the site may see the
-  // first two close together; the turns are what repkit decides.)
+  // Turns were given a Crawl-delay apart, and pages leave a Crawl-delay apart too: Crawlee's
+  // first request takes seconds to set up, and pages admitted a turn apart used to reach the
+  // site together (four in 26 ms) until each send kept the spacing as well. What the site sees
+  // also carries this busy process's own delays after a page leaves (got's pipeline, up to a
+  // second here while Crawlee adds 5,000 URLs), which can bring a late page next to the one
+  // after it; but never three pages within a Crawl-delay.
   for (let i = 1; i < client.goAt.length; i++) {
     const gap = client.goAt[i]! - client.goAt[i - 1]!;
     assert.ok(gap >= 990, `turns ${gap} ms apart`);
   }
-  assert.ok(client.goAt.length >= handled.length);
+  const at = pagesAt.map((t) => t - pagesAt[0]!);
+  for (let i = 2; i < at.length; i++) {
+    assert.ok(
+      at[i]! - at[i - 2]! >= 1_000,
+      `three pages within a second at the site: ${at.join(' ')} ms`,
+    );
+  }
+  assert.ok(client.goAt.length >= pages);
 });
 
 test('a robots.txt answering 503 with Retry-After: 5,000 queued URLs wait in the queue, then are crawled', async () => {
