@@ -8,7 +8,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchBatch } from './batch.ts';
 import { benchFleet } from './fleet.ts';
-import { benchService } from './service.ts';
+import { BARE_ROUTE, benchService } from './service.ts';
 import { PEERS, type Peer } from './peers.ts';
 import {
   corpusFiles,
@@ -250,6 +250,16 @@ for (const [metric, byPeer] of Object.entries(results)) {
   const ours = byPeer['repkit']!;
   const theirs = byPeer['robots-parser'];
   const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(2));
+  const route = byPeer[BARE_ROUTE];
+  if (theirs === undefined && route !== undefined) {
+    // The service's rows: against a bare fastify route in the same run (robots-parser serves
+    // nothing), as the share of the route's requests/s that the service keeps.
+    summary[metric] = ours / route;
+    console.log(
+      `| ${metric} | ${fmt(ours)} | (${BARE_ROUTE}: ${fmt(route)}) | ${(ours / route).toFixed(2)}× the route |`,
+    );
+    continue;
+  }
   if (theirs === undefined) {
     // Nothing to compare with (robots-parser does not fetch): the figure alone.
     console.log(`| ${metric} | ${fmt(ours)} | (no equivalent) | |`);
