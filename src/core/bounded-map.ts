@@ -24,6 +24,8 @@ export class BoundedMap<K, V> {
   readonly #weigh: ((value: V, key: K) => number) | undefined;
   readonly #onEvict: ((key: K, value: V) => void) | undefined;
   #weight = 0;
+  /** The key last moved to the end of the order, while it is there (undefined: not known). */
+  #newest: K | undefined;
 
   constructor(options: BoundedMapOptions<K, V>) {
     this.#maxEntries = Math.max(1, options.maxEntries);
@@ -50,9 +52,13 @@ export class BoundedMap<K, V> {
   get(key: K): V | undefined {
     const value = this.#values.get(key);
     if (value === undefined) return undefined;
-    // Most recently used goes to the end of the map's order.
-    this.#values.delete(key);
-    this.#values.set(key, value);
+    // Most recently used goes to the end of the map's order; the one already there stays
+    // (a batch asks about one origin many times over).
+    if (key !== this.#newest) {
+      this.#values.delete(key);
+      this.#values.set(key, value);
+      this.#newest = key;
+    }
     return value;
   }
 
@@ -65,6 +71,7 @@ export class BoundedMap<K, V> {
   set(key: K, value: V): this {
     this.delete(key);
     this.#values.set(key, value);
+    this.#newest = key;
     if (this.#weights) {
       const weight = this.#weigh!(value, key);
       this.#weights.set(key, weight);
@@ -81,6 +88,7 @@ export class BoundedMap<K, V> {
 
   delete(key: K): boolean {
     if (!this.#values.delete(key)) return false;
+    if (key === this.#newest) this.#newest = undefined;
     if (this.#weights) {
       this.#weight -= this.#weights.get(key)!;
       this.#weights.delete(key);
@@ -90,6 +98,7 @@ export class BoundedMap<K, V> {
 
   clear(): void {
     this.#values.clear();
+    this.#newest = undefined;
     this.#weights?.clear();
     this.#weight = 0;
   }

@@ -1,4 +1,5 @@
 import { MemoryStore, type CacheEntry } from '../cache/index.ts';
+import { BoundedMap } from '../core/internal.ts';
 import { usedEntry } from '../cache/internal.ts';
 import {
   parse,
@@ -16,7 +17,7 @@ import { RobotsHttp, type FetchOutcome } from './http.ts';
 import { EntryCache } from './entry-cache.ts';
 import { PageFetches } from './pages.ts';
 import { TdmrepFiles } from './tdmrep-files.ts';
-import { locate } from './location.ts';
+import { locate, type RobotsLocation } from './location.ts';
 import { ParsedFiles, type HotEntry } from './parsed-files.ts';
 import {
   checkedOptions,
@@ -76,6 +77,11 @@ export class RobotsClient {
   private readonly politeness: PolitenessPolicy;
   private readonly tdmrep: TdmrepFiles;
   private readonly turns: ReturnType<typeof turnKeeper>;
+  /** Names read by `names`, by the string given (bounded: clients may send any). */
+  private readonly namesRead = new BoundedMap<
+    string,
+    { agents: readonly string[]; notes: readonly string[] }
+  >({ maxEntries: 256 });
 
   constructor(options: RobotsClientOptions) {
     const { userAgent, agents, notes, agentMode, request, connectTimeoutMs } =
@@ -162,7 +168,15 @@ export class RobotsClient {
     agents: readonly string[];
     notes: readonly string[];
   } {
-    return agent === undefined ? { agents: this.agents, notes: this.agentNotes } : readNames(agent);
+    if (agent === undefined) return { agents: this.agents, notes: this.agentNotes };
+    if (typeof agent !== 'string') return readNames(agent);
+    // A service reads the same few names on every request: each is read once.
+    let read = this.namesRead.get(agent);
+    if (!read) {
+      read = readNames(agent);
+      this.namesRead.set(agent, read);
+    }
+    return read;
   }
 
   /**
@@ -182,15 +196,7 @@ export class RobotsClient {
     // The entry in use, kept with its parsed file until it expires: most checks touch neither
     // the store nor the parser.
     const hot = this.hot.get(origin);
-    if (hot && this.isFresh(hot)) {
-      this.hot.touch(origin);
-      return {
-        location,
-        entry: hot.entry,
-        source: hot.stale ? 'stale' : 'cache',
-        ...(hot.robots ? { robots: hot.robots } : {}),
-      };
-    }
+    if (hot && this.isFresh(hot)) return this.hotState(location, hot);
     const { entry, fetched, body } = await this.entries.fresh(origin, location.robotsUrl, options);
     const used = usedEntry(entry);
     const stale = used !== entry;
@@ -202,6 +208,29 @@ export class RobotsClient {
         : undefined;
     this.hot.remember(origin, { entry, stale, ...(robots ? { robots } : {}) });
     return { location, entry, source, ...(robots ? { robots } : {}) };
+  }
+
+  /**
+   * The state `robotsFor` would give at once, without waiting: the fresh entry in use for
+   * `url`'s origin with its parsed file, or undefined when answering needs the store, a
+   * fetch or DNS (then call `robotsFor`). Throws `InvalidUrlError` as `robotsFor` does.
+   * Answers from memory need no promise: the service's cached checks take this path.
+   */
+  cachedState(url: string): RobotsState | undefined {
+    const location = locate(url);
+    const hot = this.hot.get(location.origin);
+    return hot && this.isFresh(hot) ? this.hotState(location, hot) : undefined;
+  }
+
+  private hotState(location: RobotsLocation, hot: HotEntry): RobotsState {
+    this.hot.touch(location.origin);
+    const state: RobotsState = {
+      location,
+      entry: hot.entry,
+      source: hot.stale ? 'stale' : 'cache',
+    };
+    if (hot.robots) state.robots = hot.robots;
+    return state;
   }
 
   /**

@@ -80,9 +80,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Every answer, refused ones included, by route pattern (never the raw URL: bounded labels).
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
   await registerAccess(app, options.access ?? {}, options.listenHost ?? '127.0.0.1');

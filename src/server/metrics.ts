@@ -76,16 +76,42 @@ export class ServiceMetrics {
     );
   }
 
-  check(result: Pick<CheckResult, 'allowed' | 'source'>): void {
-    this.checks.inc({ verdict: result.allowed ? 'allowed' : 'disallowed' });
-    this.cache.inc({
-      result: result.source === 'cache' ? 'hit' : result.source === 'fetched' ? 'miss' : 'stale',
-    });
+  // Each label set's series, looked up once: prom-client hashes the labels on every call
+  // otherwise, which showed on the cached check's path.
+  private readonly allowed = this.checks.labels('allowed');
+  private readonly disallowed = this.checks.labels('disallowed');
+  private readonly bySource = {
+    cache: this.cache.labels('hit'),
+    fetched: this.cache.labels('miss'),
+    stale: this.cache.labels('stale'),
+  };
+  /** Per route, method and status (all bounded: route patterns, not URLs). */
+  private readonly requestSeries = new Map<string, ReturnType<Histogram['labels']>>();
+
+  /** Checks answered together (a batch): each series counted once, by how many. */
+  checksAnswered(results: readonly Pick<CheckResult, 'allowed' | 'source'>[]): void {
+    let allowed = 0;
+    const sources = { cache: 0, fetched: 0, stale: 0 };
+    for (const result of results) {
+      if (result.allowed) allowed++;
+      sources[result.source]++;
+    }
+    if (allowed > 0) this.allowed.inc(allowed);
+    if (allowed < results.length) this.disallowed.inc(results.length - allowed);
+    for (const source of ['cache', 'fetched', 'stale'] as const) {
+      if (sources[source] > 0) this.bySource[source].inc(sources[source]);
+    }
   }
 
   /** One answered request; `route` is the route's pattern (`/v1/check`), or `unmatched`. */
   request(route: string, method: string, status: number, seconds: number): void {
-    this.requests.observe({ route, method, status: String(status) }, seconds);
+    const key = `${route} ${method} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = this.requests.labels(route, method, String(status));
+      this.requestSeries.set(key, series);
+    }
+    series.observe(seconds);
   }
 
   fetch(report: FetchReport): void {

@@ -59,10 +59,26 @@ export function registerCheckRoutes(context: RouteContext): void {
   };
 
   /**
+   * The fresh state in memory for an http(s) URL, when there is one: no DNS, no store, no
+   * fetch, so nothing to refuse (its origin was checked when it was fetched). Anything else,
+   * a bad URL included, takes `stateFor`'s whole way, which says what is wrong.
+   */
+  const cachedStateFor = (url: string): RobotsState | undefined => {
+    try {
+      const state = client.cachedState(url);
+      return state && !state.location.origin.startsWith('ftp:') ? state : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /**
    * The robots.txt state for a URL (fetched or cached); a bad URL is a 400 on `field`. A
    * fetch is taken from the asking client's budget of new origins (FetchBudgetError past it).
    */
   const stateFor = async (url: string, field: string, who: string): Promise<RobotsState> => {
+    const cached = cachedStateFor(url);
+    if (cached) return cached;
     await checkable(url, field);
     try {
       return await client.robotsFor(
@@ -79,6 +95,41 @@ export function registerCheckRoutes(context: RouteContext): void {
   };
 
   /**
+   * The URLs of `states` whose files are checked on a worker (files over 64 KiB), grouped by
+   * file: empty for most requests, whose checks then need no promise at all.
+   */
+  const largeFiles = (states: readonly RobotsState[]): Map<string, number[]> => {
+    const large = new Map<string, number[]>();
+    for (let i = 0; i < states.length; i++) {
+      const state = states[i]!;
+      if (!state.robots || state.robots.bytes.read <= LARGE_BODY) continue;
+      const key = `${state.location.origin} ${usedEntry(state.entry).fetchedAt}`;
+      const indexes = large.get(key);
+      if (indexes) indexes.push(i);
+      else large.set(key, [i]);
+    }
+    return large;
+  };
+
+  /** The verdicts of `urls` from their states, with those computed on workers where given. */
+  const verdictsFrom = (
+    urls: readonly string[],
+    states: readonly RobotsState[],
+    agent: string | string[] | undefined,
+    computed?: readonly (Verdict | undefined)[],
+  ): CheckResult[] => {
+    // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
+    // response says so (`agent`, `agentNotes`).
+    const { agents, notes } = client.names(agent);
+    const results = new Array<CheckResult>(urls.length);
+    for (let i = 0; i < urls.length; i++) {
+      results[i] = client.verdict(urls[i]!, states[i]!, agents, computed?.[i], notes);
+    }
+    metrics.checksAnswered(results);
+    return results;
+  };
+
+  /**
    * Verdicts for URLs with their states: small files on the event loop (a check costs
    * O(path + pattern) per candidate rule), each large file's URLs in one worker task.
    */
@@ -87,19 +138,10 @@ export function registerCheckRoutes(context: RouteContext): void {
     states: readonly RobotsState[],
     agent: string | string[] | undefined,
     from: string,
+    large = largeFiles(states),
   ): Promise<CheckResult[]> => {
-    // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
-    // response says so (`agent`, `agentNotes`).
-    const { agents, notes } = client.names(agent);
+    const { agents } = client.names(agent);
     const computed = new Array<Verdict | undefined>(urls.length);
-    const large = new Map<string, number[]>();
-    states.forEach((state, i) => {
-      if (!state.robots || state.robots.bytes.read <= LARGE_BODY) return;
-      const key = `${state.location.origin} ${usedEntry(state.entry).fetchedAt}`;
-      const indexes = large.get(key);
-      if (indexes) indexes.push(i);
-      else large.set(key, [i]);
-    });
     // At most the client's share of the workers at once: a request's own large files wait
     // their turn instead of being refused for its shape.
     await mapLimit([...large], work.share, async ([key, indexes]) => {
@@ -118,11 +160,22 @@ export function registerCheckRoutes(context: RouteContext): void {
       );
       indexes.forEach((index, k) => (computed[index] = found[k]));
     });
-    return urls.map((url, i) => {
-      const result = client.verdict(url, states[i]!, agents, computed[i], notes);
-      metrics.check(result);
-      return result;
+    return verdictsFrom(urls, states, agent, computed);
+  };
+
+  /**
+   * The states of `urls`: those fresh in memory at once, the rest fetched or read from the
+   * store, at most `concurrency` at a time.
+   */
+  const statesFor = async (urls: readonly string[], who: string): Promise<RobotsState[]> => {
+    const states = urls.map(cachedStateFor);
+    const missing: number[] = [];
+    states.forEach((state, i) => state || missing.push(i));
+    if (missing.length === 0) return states as RobotsState[];
+    await mapLimit(missing, concurrency, async (i) => {
+      states[i] = await stateFor(urls[i]!, `body.urls.${i}`, who);
     });
+    return states as RobotsState[];
   };
 
   app.get('/v1/usage', { schema: schema.usage }, async (request) => {
@@ -133,20 +186,31 @@ export function registerCheckRoutes(context: RouteContext): void {
     return client.usage(url, agent === undefined ? {} : { agent });
   });
 
-  app.get('/v1/check', { schema: schema.checkOne }, async (request) => {
+  // The cached check is the service's hot path: a URL whose file is fresh in memory and
+  // small is answered without a promise (fastify's async handler costs one per request).
+  app.get('/v1/check', { schema: schema.checkOne }, (request, reply) => {
     const { url, agent } = request.query as { url: string; agent?: string | string[] };
-    const state = await stateFor(url, 'querystring.url', clientOf(request));
-    return present((await verdicts([url], [state], agent, clientOf(request)))[0]!);
+    const cached = cachedStateFor(url);
+    if (cached && largeFiles([cached]).size === 0) {
+      // Sent here and nothing returned: fastify would send a returned reply again.
+      reply.send(present(verdictsFrom([url], [cached], agent)[0]!));
+      return undefined;
+    }
+    return (async () => {
+      const state = cached ?? (await stateFor(url, 'querystring.url', clientOf(request)));
+      return present((await verdicts([url], [state], agent, clientOf(request)))[0]!);
+    })();
   });
 
   app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, async (request) => {
     const { urls, agent } = request.body as { urls: string[]; agent?: string | string[] };
-    const states = await mapLimit(urls, concurrency, (url, i) =>
-      stateFor(url, `body.urls.${i}`, clientOf(request)),
-    );
-    return {
-      results: (await verdicts(urls, states, agent, clientOf(request))).map((r) => present(r)),
-    };
+    const states = await statesFor(urls, clientOf(request));
+    const large = largeFiles(states);
+    const results =
+      large.size === 0
+        ? verdictsFrom(urls, states, agent)
+        : await verdicts(urls, states, agent, clientOf(request), large);
+    return { results: results.map(present) };
   });
 
   app.get('/v1/robots', { schema: schema.robots }, async (request) => {
@@ -180,7 +244,8 @@ function isRobotsTxtUrl(url: string): boolean {
 }
 
 /** A check as the API returns it: the verdict fields at the top level. */
-function present(result: CheckResult) {
+function present(result: CheckResult): Omit<CheckResult, 'explanation'> {
+  if (result.explanation === undefined) return result;
   const { explanation: _explanation, ...rest } = result;
   return rest;
 }

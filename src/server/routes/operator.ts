@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyReply } from 'fastify';
 import type { RedisStore } from '../../cache/redis-entry.ts';
+import { registerSecurityHeaders } from '../access.ts';
 import * as schema from '../schemas.ts';
 import type { RouteContext } from './context.ts';
 
@@ -26,28 +27,33 @@ export function registerOperatorRoutes(
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const asset = (file: string, type: string) => async (_request: unknown, reply: FastifyReply) => {
-    await reply.helmet();
-    try {
-      return reply
-        .type(type)
-        .header('cache-control', 'no-cache')
-        .send(await readFile(join(assets, file)));
-    } catch {
-      return reply
-        .code(404)
-        .send({ error: 'not-found', message: `${file} is not built (run npm run build)` });
-    }
-  };
-  app.get('/', { schema: { hide: true } }, asset('index.html', 'text/html; charset=utf-8'));
-  app.get(
-    '/tester.js',
-    { schema: { hide: true } },
-    asset('tester.js', 'text/javascript; charset=utf-8'),
-  );
-  app.get(
-    '/tester-worker.js',
-    { schema: { hide: true } },
-    asset('tester-worker.js', 'text/javascript; charset=utf-8'),
-  );
+  // The tester's files, in a scope of their own with the security headers (see
+  // registerSecurityHeaders: the API routes stay out of helmet's hook).
+  void app.register(async (tester) => {
+    await registerSecurityHeaders(tester);
+    const asset =
+      (file: string, type: string) => async (_request: unknown, reply: FastifyReply) => {
+        try {
+          return reply
+            .type(type)
+            .header('cache-control', 'no-cache')
+            .send(await readFile(join(assets, file)));
+        } catch {
+          return reply
+            .code(404)
+            .send({ error: 'not-found', message: `${file} is not built (run npm run build)` });
+        }
+      };
+    tester.get('/', { schema: { hide: true } }, asset('index.html', 'text/html; charset=utf-8'));
+    tester.get(
+      '/tester.js',
+      { schema: { hide: true } },
+      asset('tester.js', 'text/javascript; charset=utf-8'),
+    );
+    tester.get(
+      '/tester-worker.js',
+      { schema: { hide: true } },
+      asset('tester-worker.js', 'text/javascript; charset=utf-8'),
+    );
+  });
 }
