@@ -100,3 +100,28 @@ describe('what a check builds', () => {
     }
   });
 });
+
+describe('cachedState: answers from memory without waiting', () => {
+  test('nothing before the first fetch; the fresh state after; nothing once it expires', async () => {
+    const server = await httpServer(
+      robotsRoute(
+        (_req, res) => void res.writeHead(200).end('User-agent: *\nDisallow: /private/\n'),
+      ),
+    );
+    servers.push(server);
+    let now = Date.now();
+    const client = new RobotsClient({ userAgent: 'Bot', now: () => now });
+    const url = `${server.origin}/private/x`;
+    assert.equal(client.cachedState(url), undefined);
+    const fetched = await client.robotsFor(url);
+    const cached = client.cachedState(url);
+    assert.ok(cached?.robots);
+    assert.equal(cached.source, 'cache');
+    assert.equal(cached.entry, fetched.entry);
+    assert.equal(client.verdict(url, cached).allowed, false);
+    now = fetched.entry.expiresAt;
+    assert.equal(client.cachedState(url), undefined);
+    assert.throws(() => client.cachedState('mailto:x@example.com'), InvalidUrlError);
+    await client.close();
+  });
+});

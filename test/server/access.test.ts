@@ -126,6 +126,14 @@ describe('headers', () => {
       );
     }
   });
+
+  test('API answers stay out of the headers plugin: no CSP on JSON read by programs', async () => {
+    const s = await service({});
+    const answer = await get(`${s.url}/healthz`);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers['content-security-policy'], undefined);
+    assert.equal(answer.headers['x-content-type-options'], undefined);
+  });
 });
 
 describe('what the service does not disclose', () => {
