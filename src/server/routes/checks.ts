@@ -1,5 +1,5 @@
 import { usedEntry } from '../../cache/internal.ts';
-import { requestTarget, type Verdict } from '../../core/index.ts';
+import { requestTarget } from '../../core/index.ts';
 import {
   FetchBudgetError,
   InvalidUrlError,
@@ -7,12 +7,10 @@ import {
   type CheckResult,
   type RobotsState,
 } from '../../fetch/index.ts';
+import { CheckPlacement } from '../check-placement.ts';
 import { BadRequestError, OriginBudgetError } from '../errors.ts';
 import * as schema from '../schemas.ts';
 import { clientOf, mapLimit, type RouteContext } from './context.ts';
-
-/** Fetched files larger than this are checked on a worker thread, not on the event loop. */
-const LARGE_BODY = 64 * 1024;
 
 /**
  * The routes that fetch (through the client's cache and address guard): `/v1/check` (one
@@ -20,6 +18,7 @@ const LARGE_BODY = 64 * 1024;
  */
 export function registerCheckRoutes(context: RouteContext): void {
   const { app, client, metrics, work, maxBatch, concurrency, originBudget } = context;
+  const placement = new CheckPlacement();
 
   /** Checks that a URL may be fetched by the service; the field name goes into the 400. */
   const checkable = async (url: string, field: string): Promise<URL> => {
@@ -95,72 +94,66 @@ export function registerCheckRoutes(context: RouteContext): void {
   };
 
   /**
-   * The URLs of `states` whose files are checked on a worker (files over 64 KiB), grouped by
-   * file: empty for most requests, whose checks then need no promise at all.
+   * Verdicts for URLs with their states, on the event loop where `placement` says a file's
+   * checks are cheap (a check costs O(path + pattern) per candidate rule), each other file's
+   * URLs in one worker task. Answers at once when no URL needs a worker: the cached check,
+   * the service's hot path, then costs no promise.
    */
-  const largeFiles = (states: readonly RobotsState[]): Map<string, number[]> => {
-    const large = new Map<string, number[]>();
-    for (let i = 0; i < states.length; i++) {
-      const state = states[i]!;
-      if (!state.robots || state.robots.bytes.read <= LARGE_BODY) continue;
-      const key = `${state.location.origin} ${usedEntry(state.entry).fetchedAt}`;
-      const indexes = large.get(key);
-      if (indexes) indexes.push(i);
-      else large.set(key, [i]);
-    }
-    return large;
-  };
-
-  /** The verdicts of `urls` from their states, with those computed on workers where given. */
-  const verdictsFrom = (
-    urls: readonly string[],
-    states: readonly RobotsState[],
-    agent: string | string[] | undefined,
-    computed?: readonly (Verdict | undefined)[],
-  ): CheckResult[] => {
-    // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
-    // response says so (`agent`, `agentNotes`).
-    const { agents, notes } = client.names(agent);
-    const results = new Array<CheckResult>(urls.length);
-    for (let i = 0; i < urls.length; i++) {
-      results[i] = client.verdict(urls[i]!, states[i]!, agents, computed?.[i], notes);
-    }
-    metrics.checksAnswered(results);
-    return results;
-  };
-
-  /**
-   * Verdicts for URLs with their states: small files on the event loop (a check costs
-   * O(path + pattern) per candidate rule), each large file's URLs in one worker task.
-   */
-  const verdicts = async (
+  const verdicts = (
     urls: readonly string[],
     states: readonly RobotsState[],
     agent: string | string[] | undefined,
     from: string,
-    large = largeFiles(states),
-  ): Promise<CheckResult[]> => {
-    const { agents } = client.names(agent);
-    const computed = new Array<Verdict | undefined>(urls.length);
-    // At most the client's share of the workers at once: a request's own large files wait
-    // their turn instead of being refused for its shape.
-    await mapLimit([...large], work.share, async ([key, indexes]) => {
-      const found = await work.run(
-        'checks',
-        {
-          key,
-          body: Buffer.from(usedEntry(states[indexes[0]!]!.entry).body ?? '', 'base64'),
-          profile: client.profile,
-          maxBytes: client.maxBytes,
-          // The worker judges each URL as it will be requested, as the client's verdicts do.
-          urls: indexes.map((i) => requestTarget(urls[i]!)?.url ?? urls[i]!),
-          agents: [...client.agentsFor(states[indexes[0]!]!, agents)],
-        },
-        from,
-      );
-      indexes.forEach((index, k) => (computed[index] = found[k]));
-    });
-    return verdictsFrom(urls, states, agent, computed);
+  ): CheckResult[] | Promise<CheckResult[]> => {
+    // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
+    // response says so (`agent`, `agentNotes`).
+    const { agents, notes } = client.names(agent);
+    const results = new Array<CheckResult>(urls.length);
+    const onWorker = new Map<string, number[]>();
+    for (let i = 0; i < urls.length; i++) {
+      const state = states[i]!;
+      const key = placement.key(state);
+      if (key === undefined) {
+        results[i] = client.verdict(urls[i]!, state, agents, undefined, notes);
+      } else if (placement.onWorker(key)) {
+        const indexes = onWorker.get(key);
+        if (indexes) indexes.push(i);
+        else onWorker.set(key, [i]);
+      } else {
+        const start = performance.now();
+        results[i] = client.verdict(urls[i]!, state, agents, undefined, notes);
+        placement.timed(key, performance.now() - start);
+      }
+    }
+    if (onWorker.size === 0) {
+      metrics.checksAnswered(results);
+      return results;
+    }
+    return (async () => {
+      // At most the client's share of the workers at once: a request's own large files wait
+      // their turn instead of being refused for its shape.
+      await mapLimit([...onWorker], work.share, async ([key, indexes]) => {
+        const state = states[indexes[0]!]!;
+        const found = await work.run(
+          'checks',
+          {
+            key,
+            body: Buffer.from(usedEntry(state.entry).body ?? '', 'base64'),
+            profile: client.profile,
+            maxBytes: client.maxBytes,
+            // The worker judges each URL as it will be requested, as the client's verdicts do.
+            urls: indexes.map((i) => requestTarget(urls[i]!)?.url ?? urls[i]!),
+            agents: [...client.agentsFor(state, agents)],
+          },
+          from,
+        );
+        indexes.forEach((index, k) => {
+          results[index] = client.verdict(urls[index]!, state, agents, found[k], notes);
+        });
+      });
+      metrics.checksAnswered(results);
+      return results;
+    })();
   };
 
   /**
@@ -187,30 +180,27 @@ export function registerCheckRoutes(context: RouteContext): void {
   });
 
   // The cached check is the service's hot path: a URL whose file is fresh in memory and
-  // small is answered without a promise (fastify's async handler costs one per request).
+  // checked on the event loop is answered without a promise (fastify's async handler costs
+  // one per request).
   app.get('/v1/check', { schema: schema.checkOne }, (request, reply) => {
     const { url, agent } = request.query as { url: string; agent?: string | string[] };
     const cached = cachedStateFor(url);
-    if (cached && largeFiles([cached]).size === 0) {
+    const now = cached && verdicts([url], [cached], agent, clientOf(request));
+    if (Array.isArray(now)) {
       // Sent here and nothing returned: fastify would send a returned reply again.
-      reply.send(present(verdictsFrom([url], [cached], agent)[0]!));
+      reply.send(present(now[0]!));
       return undefined;
     }
     return (async () => {
       const state = cached ?? (await stateFor(url, 'querystring.url', clientOf(request)));
-      return present((await verdicts([url], [state], agent, clientOf(request)))[0]!);
+      return present((await (now ?? verdicts([url], [state], agent, clientOf(request))))[0]!);
     })();
   });
 
   app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, async (request) => {
     const { urls, agent } = request.body as { urls: string[]; agent?: string | string[] };
     const states = await statesFor(urls, clientOf(request));
-    const large = largeFiles(states);
-    const results =
-      large.size === 0
-        ? verdictsFrom(urls, states, agent)
-        : await verdicts(urls, states, agent, clientOf(request), large);
-    return { results: results.map(present) };
+    return { results: (await verdicts(urls, states, agent, clientOf(request))).map(present) };
   });
 
   app.get('/v1/robots', { schema: schema.robots }, async (request) => {
