@@ -12,6 +12,7 @@ import { registerBodyRoutes } from './routes/bodies.ts';
 import { registerCheckRoutes } from './routes/checks.ts';
 import type { RouteContext } from './routes/context.ts';
 import { registerOperatorRoutes } from './routes/operator.ts';
+import { CheckPlacement } from './check-placement.ts';
 import { OriginBudget } from './origin-budget.ts';
 import { WorkPool, type WorkPoolOptions } from './work/pool.ts';
 
@@ -41,6 +42,11 @@ export interface AppOptions {
   maxVerdicts?: number;
   /** Worker threads for CPU-heavy work, with their deadline and queue. */
   work?: WorkPoolOptions;
+  /**
+   * Event-loop time a fetched file over 64 KiB may take for its checks, beyond 50 µs a check,
+   * before its checks go to the worker threads (see CheckPlacement). Default 50 ms.
+   */
+  largeFileLoopMs?: number;
   /**
    * Time to receive a whole request (headers and body), and to receive its headers; a client
    * that sends slower is cut off (408). Defaults 30 s and 10 s. Idle keep-alive connections
@@ -113,6 +119,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     maxBatch: options.maxBatch ?? 1_000,
     maxVerdicts: options.maxVerdicts ?? 100_000,
     concurrency: options.concurrency ?? 32,
+    placement: new CheckPlacement(options.largeFileLoopMs),
     originBudget:
       options.newOriginsPerMinute === 0
         ? undefined

@@ -34,6 +34,9 @@ type Measured = { ms: number; checks: number } | 'worker';
 export class CheckPlacement {
   readonly #files = new BoundedMap<string, Measured>({ maxEntries: MAX_FILES });
 
+  /** @param onceMs the event-loop time a large file may take once (0: its second check goes to the workers). */
+  constructor(private readonly onceMs = ONCE_MS) {}
+
   /** The file's key (origin and fetch time, as the workers keep it), or undefined: a small file. */
   key(state: RobotsState): string | undefined {
     if (!state.robots || state.robots.bytes.read <= LARGE_BODY) return undefined;
@@ -51,7 +54,7 @@ export class CheckPlacement {
     if (measured === 'worker') return true;
     const spent = (measured?.ms ?? 0) + ms;
     const checks = (measured?.checks ?? 0) + 1;
-    if (spent > ONCE_MS + checks * PER_CHECK_MS) {
+    if (spent > this.onceMs + checks * PER_CHECK_MS) {
       this.#files.set(key, 'worker');
       return true;
     }

@@ -47,7 +47,10 @@ export interface ServiceOptions {
   timeoutMs?: number;
   logger?: boolean;
   /** Per-request limits and worker threads (see AppOptions). */
-  limits?: Pick<AppOptions, 'maxVerdicts' | 'work' | 'requestTimeoutMs' | 'headersTimeoutMs'>;
+  limits?: Pick<
+    AppOptions,
+    'maxVerdicts' | 'work' | 'requestTimeoutMs' | 'headersTimeoutMs' | 'largeFileLoopMs'
+  >;
   /** Token, Host names answered, rate limit per client (see AccessOptions). */
   access?: AccessOptions;
   /** Where warnings go (Redis down and back). Default: stderr. */

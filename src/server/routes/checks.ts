@@ -7,7 +7,6 @@ import {
   type CheckResult,
   type RobotsState,
 } from '../../fetch/index.ts';
-import { CheckPlacement } from '../check-placement.ts';
 import { BadRequestError, OriginBudgetError } from '../errors.ts';
 import * as schema from '../schemas.ts';
 import { clientOf, mapLimit, type RouteContext } from './context.ts';
@@ -17,8 +16,7 @@ import { clientOf, mapLimit, type RouteContext } from './context.ts';
  * URL or a batch), `/v1/usage` and `/v1/robots`.
  */
 export function registerCheckRoutes(context: RouteContext): void {
-  const { app, client, metrics, work, maxBatch, concurrency, originBudget } = context;
-  const placement = new CheckPlacement();
+  const { app, client, metrics, work, maxBatch, concurrency, originBudget, placement } = context;
 
   /** Checks that a URL may be fetched by the service; the field name goes into the 400. */
   const checkable = async (url: string, field: string): Promise<URL> => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RobotsClient } from '../../fetch/index.ts';
+import type { CheckPlacement } from '../check-placement.ts';
 import type { ServiceMetrics } from '../metrics.ts';
 import type { OriginBudget } from '../origin-budget.ts';
 import type { WorkPool } from '../work/pool.ts';
@@ -16,6 +17,8 @@ export interface RouteContext {
   maxVerdicts: number;
   /** Checks in flight for one batch request. */
   concurrency: number;
+  /** Where each fetched file's checks run: the event loop, or the workers. */
+  placement: CheckPlacement;
   /** New origins (robots.txt fetches) each client may cause; undefined: no limit. */
   originBudget: OriginBudget | undefined;
 }
