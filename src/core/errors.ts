@@ -18,6 +18,10 @@ export type RepkitErrorCode =
   | 'fetch-budget'
   /** `RedirectRefusedError` (repkit/crawlee): a redirect target robots.txt does not allow. */
   | 'redirect-refused'
+  /** `DisallowedError` (repkit/guards): a request robots.txt does not allow; not sent. */
+  | 'disallowed'
+  /** `DeferredError` (repkit/guards): a request that may not go now; not sent, ask again later. */
+  | 'deferred'
   /** `StoreUnavailableError` (repkit/cache/redis): the store did not answer in time. */
   | 'store-unavailable'
   /** `WorkRefusedError` (the service): a task refused for load, budget, time or memory. */

@@ -1,0 +1,11 @@
+/**
+ * repkit/guards: robots.txt kept by the HTTP clients crawlers are built on, one line each,
+ * sharing one `RobotsClient` (its cache, store and politeness): a `fetch` wrapper and an
+ * undici interceptor. Each refuses a request robots.txt disallows with a `DisallowedError`
+ * naming the deciding line, and defers (`DeferredError`, never a request) while a robots.txt
+ * cannot be read or the host's turn has not come.
+ */
+export { robotsFetch, type RobotsFetchOptions } from './fetch.ts';
+export { robotsInterceptor } from './interceptor.ts';
+export type { GuardOptions } from './decide.ts';
+export { DeferredError, DisallowedError, isDeferredError, isDisallowedError } from './errors.ts';

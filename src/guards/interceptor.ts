@@ -1,0 +1,92 @@
+import type { Dispatcher } from 'undici';
+import type { RobotsClient } from '../fetch/index.ts';
+import { mayRequest, reportStatus, type GuardOptions } from './decide.ts';
+
+/**
+ * An undici interceptor that keeps robots.txt for every request its dispatcher sends:
+ *
+ * ```ts
+ * const agent = new Agent().compose(robotsInterceptor(client), interceptors.redirect({ maxRedirections: 5 }));
+ * await request('https://example.com/page', { dispatcher: agent });
+ * await fetch('https://example.com/page', { dispatcher: agent });
+ * ```
+ *
+ * Each request is judged as it will be sent, against its own origin's robots.txt (the
+ * client's cache, store and politeness); a request refused fails with `DisallowedError` or
+ * `DeferredError` and is not sent. Every redirect hop is a request of its own through the
+ * dispatcher (`fetch` follows redirects hop by hop; undici's redirect interceptor does when
+ * composed after this one, as above), so each hop is judged too. A 429 or 503 answer pauses
+ * its host for its `Retry-After`, for every process on the client's store.
+ */
+export function robotsInterceptor(
+  client: RobotsClient,
+  options: GuardOptions = {},
+): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    const url = urlOf(opts);
+    if (url === undefined) return dispatch(opts, handler);
+    mayRequest(client, url, options).then(
+      () => dispatch(opts, watching(handler, client, url, options)),
+      (error: Error) => fail(handler, error),
+    );
+    return true;
+  };
+}
+
+/** The request's URL as it will be sent, or undefined when it is not http(s). */
+function urlOf(opts: Dispatcher.DispatchOptions): string | undefined {
+  const origin = String(opts.origin ?? '');
+  if (!origin.startsWith('http:') && !origin.startsWith('https:')) return undefined;
+  try {
+    return new URL(opts.path, origin).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The handler, told of 429 and 503 answers on their way to it. */
+function watching(
+  handler: Dispatcher.DispatchHandler,
+  client: RobotsClient,
+  url: string,
+  options: GuardOptions,
+): Dispatcher.DispatchHandler {
+  return new Proxy(handler, {
+    get(target, key, receiver) {
+      if (key !== 'onResponseStart') {
+        // Bound to the handler itself: undici's handlers keep their state in private fields.
+        const value: unknown = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (
+        controller: Dispatcher.DispatchController,
+        status: number,
+        headers: Record<string, string | string[] | undefined>,
+        message: string,
+      ) => {
+        const retryAfter = headers['retry-after'];
+        void reportStatus(
+          client,
+          url,
+          status,
+          Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+          options,
+        );
+        return target.onResponseStart?.(controller, status, headers, message);
+      };
+    },
+  });
+}
+
+/** A request refused before it was sent: the handler hears the error, as of a failed send. */
+function fail(handler: Dispatcher.DispatchHandler, error: Error): void {
+  const controller = {
+    abort() {},
+    pause() {},
+    resume() {},
+    aborted: true,
+    paused: false,
+    reason: error,
+  } as unknown as Dispatcher.DispatchController;
+  handler.onResponseError?.(controller, error);
+}
