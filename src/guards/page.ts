@@ -1,0 +1,140 @@
+import type { RobotsClient } from '../fetch/index.ts';
+import { mayRequest, reportStatus, type GuardOptions } from './decide.ts';
+import { DeferredError, DisallowedError } from './errors.ts';
+
+/** What of a Playwright route the guard uses. */
+interface RouteLike {
+  fetch(options: { maxRedirects: number }): Promise<{
+    status(): number;
+    headers(): Record<string, string>;
+  }>;
+  fulfill(options: { response: unknown }): Promise<void>;
+  abort(code: string): Promise<void>;
+  fallback(): Promise<void>;
+}
+
+/** What of a Playwright request the guard uses. */
+interface RequestLike {
+  url(): string;
+  isNavigationRequest(): boolean;
+}
+
+/** What of a Playwright page the guard uses (`Page` from playwright or playwright-core). */
+export interface GuardablePage {
+  route(
+    url: string,
+    handler: (route: RouteLike, request: RequestLike) => Promise<void>,
+  ): Promise<void>;
+  unroute(
+    url: string,
+    handler?: (route: RouteLike, request: RequestLike) => Promise<void>,
+  ): Promise<void>;
+  goto(url: string, options?: object): Promise<unknown>;
+}
+
+export interface PageGuardOptions extends GuardOptions {
+  /**
+   * Origins whose subresource requests are checked, besides those the page navigates to
+   * (`https://example.com`). Subresources of other origins go as the page asks.
+   */
+  origins?: readonly string[];
+}
+
+/** What `guardPage` gives: a checked `goto`, and what the route refused. */
+export interface PageGuard {
+  /**
+   * `page.goto` for a URL robots.txt allows: a `DisallowedError` or `DeferredError` before
+   * the browser is sent anywhere, and the same for a redirect of the navigation the guard
+   * refused.
+   */
+  goto(url: string, options?: object): Promise<unknown>;
+  /** The requests the guard refused, oldest first (the last 100). */
+  readonly refused: readonly (DisallowedError | DeferredError)[];
+  /** Takes the guard's route off the page. */
+  dispose(): Promise<void>;
+}
+
+/** Refusals kept for `refused`. */
+const KEPT = 100;
+
+/**
+ * Keeps robots.txt for a Playwright page: every navigation, its redirect hops, and every
+ * subresource request of the origins it crawls is judged as it will be sent against its own
+ * origin's robots.txt, and refused (aborted, `blockedbyclient`) when the file disallows it or
+ * cannot be read now:
+ *
+ * ```ts
+ * const guard = await guardPage(page, client);
+ * await guard.goto('https://example.com/'); // DisallowedError if robots.txt says no
+ * ```
+ *
+ * Navigations are fetched without following redirects, so that a redirect's target is
+ * judged before the browser is sent there, and take the host's Crawl-delay turn (a
+ * page's own images, styles and scripts do not: one page is one visit). A 429 or 503
+ * navigation pauses its host for every process on the client's store.
+ */
+export async function guardPage(
+  page: GuardablePage,
+  client: RobotsClient,
+  options: PageGuardOptions = {},
+): Promise<PageGuard> {
+  const crawled = new Set(options.origins?.map((o) => new URL(o).origin));
+  const refused: (DisallowedError | DeferredError)[] = [];
+  let refusals = 0;
+  const refuse = async (route: RouteLike, error: unknown) => {
+    if (error instanceof DisallowedError || error instanceof DeferredError) {
+      refusals++;
+      refused.push(error);
+      if (refused.length > KEPT) refused.shift();
+    }
+    await route.abort('blockedbyclient');
+  };
+  const handler = async (route: RouteLike, request: RequestLike) => {
+    const url = request.url();
+    if (!url.startsWith('http:') && !url.startsWith('https:')) return route.fallback();
+    const navigation = request.isNavigationRequest();
+    const origin = new URL(url).origin;
+    if (navigation) crawled.add(origin);
+    else if (!crawled.has(origin)) return route.fallback();
+    try {
+      await mayRequest(client, url, navigation ? options : { ...options, politeness: false });
+    } catch (error) {
+      return refuse(route, error);
+    }
+    if (!navigation) return route.fallback();
+    let response;
+    try {
+      response = await route.fetch({ maxRedirects: 0 });
+    } catch {
+      return route.abort('failed');
+    }
+    const headers = response.headers();
+    await reportStatus(client, url, response.status(), headers['retry-after'], options);
+    const location = headers['location'];
+    if (response.status() >= 300 && response.status() < 400 && location) {
+      try {
+        // The hop's own robots.txt; its turn is taken when the browser asks for it.
+        await mayRequest(client, new URL(location, url).href, { ...options, politeness: false });
+      } catch (error) {
+        return refuse(route, error);
+      }
+    }
+    return route.fulfill({ response });
+  };
+  await page.route('**/*', handler);
+  return {
+    refused,
+    async goto(url, gotoOptions) {
+      await mayRequest(client, url, { ...options, politeness: false });
+      const before = refusals;
+      try {
+        return await page.goto(url, gotoOptions);
+      } catch (error) {
+        // The route refused the navigation (its turn, or a redirect): say why, typed.
+        const why = refusals > before ? refused.at(-1) : undefined;
+        throw why ?? error;
+      }
+    },
+    dispose: () => page.unroute('**/*', handler),
+  };
+}
