@@ -7,6 +7,7 @@ import { admit, mayKeep } from './admission.ts';
 import { BoundedMap } from '../core/internal.ts';
 import { Deferrals, originOf } from './deferral.ts';
 import { SendSpacing } from './send-spacing.ts';
+import { internalsOf, type CrawlerInternals } from './internals.ts';
 import { WaitingLog } from './waiting-log.ts';
 import { RepkitRobotsTxtFile } from './robots-file.ts';
 
@@ -48,10 +49,6 @@ export interface RepkitRobotsCrawler {
 // type is the caller's.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type AnyCrawlerClass = abstract new (...args: any[]) => BasicCrawler<any>;
-
-interface ProxyConfigurationLike {
-  newUrl(): Promise<string | undefined>;
-}
 
 /** What of a Playwright page the navigation guard uses. */
 interface PageLike {
@@ -150,6 +147,8 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
     readonly #spacing = new BoundedMap<string, number>({ maxEntries: 10_000 });
     readonly #sends = new SendSpacing();
     readonly #enabled: boolean;
+    /** What of Crawlee's internals the adapter uses (see internals.ts); set when enabled. */
+    #internals: CrawlerInternals | undefined;
 
     constructor(...args: any[]) {
       /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -157,22 +156,21 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       this.#enabled =
         (args[0] as { respectRobotsTxtFile?: unknown })?.respectRobotsTxtFile !== false;
       if (!this.#enabled) return;
-      const self = this as unknown as Record<string, unknown>;
-      // Crawlee's own checks (enqueueLinks, addRequests, before a request) read this flag.
-      self['respectRobotsTxtFile'] = true;
-      // Private in Crawlee's types, a plain method at runtime: shadowed on the instance.
-      self['isAllowedBasedOnRobotsTxtFile'] = async (url: string) =>
-        mayKeep(await this.robotsClient(), url);
+      const internals = internalsOf(this);
+      this.#internals = internals;
+      internals.answerRobotsChecks(async (url) => mayKeep(await this.robotsClient(), url));
+      internals.interceptDequeue((request) => this.#admit(request));
+      internals.interceptRobotsFile((url) => this.#robotsFile(url));
       // HTTP crawlers (got): each redirect target is checked against its own robots.txt,
       // as it will be requested, before it is requested.
-      const before = self['preNavigationHooks'];
+      const before = internals.preNavigationHooks;
       const identify = options.identifyPages !== false;
       if (!identify) {
         this.log.warning(
           `repkit: pages go out with Crawlee's User-Agent, robots.txt with ${options.userAgent}: sites cannot tie the crawl to the group it obeys (identifyPages: false)`,
         );
       }
-      if (Array.isArray(before) && typeof self['_requestAsBrowser'] === 'function') {
+      if (before && internals.sender === 'got') {
         before.push((context: { request: Request }, gotOptions: GotOptionsLike) => {
           // One identity: the pages carry the User-Agent robots.txt was fetched with, unless
           // a hook of the caller's chose one (theirs stays).
@@ -195,7 +193,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       // without following redirects, so a redirect's target is checked before the browser
       // is sent there. Playwright routes no redirect hop, so the browser follows an allowed
       // target's own redirects unchecked (README, "What is covered").
-      if (Array.isArray(before) && typeof self['browserPool'] === 'object') {
+      if (before && internals.sender === 'browser') {
         before.push(async (context: { request: Request; page?: PageLike }) => {
           const page = context.page;
           if (!page || typeof page.route !== 'function') return;
@@ -226,8 +224,8 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       // Crawlers that navigate (HttpCrawler, CheerioCrawler, PlaywrightCrawler...) report
       // 429/503 pages so the whole fleet backs off from the host that answered (after
       // redirects: not the host of the URL asked for).
-      const hooks = self['postNavigationHooks'];
-      if (Array.isArray(hooks)) {
+      const hooks = internals.postNavigationHooks;
+      if (hooks) {
         hooks.push(async (context: { request: Request; response?: NavigationResponse }) => {
           const response = context.response;
           if (!response) return;
@@ -256,17 +254,13 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       return this.#client;
     }
 
-    protected override async getRobotsTxtFileForUrl(
-      url: string,
-    ): Promise<RobotsTxtFile | undefined> {
-      if (!this.#enabled) return super.getRobotsTxtFileForUrl(url);
+    /** The crawler's robots.txt for `url`: repkit's, with Crawlee's `RobotsTxtFile` methods. */
+    async #robotsFile(url: string): Promise<RobotsTxtFile | undefined> {
       try {
         const client = await this.robotsClient();
         const state = await client.robotsFor(url);
         // Sitemaps it lists are read through the crawler's proxy, as robots.txt was.
-        const proxies = (this as unknown as { proxyConfiguration?: ProxyConfigurationLike })
-          .proxyConfiguration;
-        const proxyUrl = await proxies?.newUrl();
+        const proxyUrl = await this.#internals?.proxyConfiguration?.newUrl();
         return new RepkitRobotsTxtFile(client, state, proxyUrl) as unknown as RobotsTxtFile;
       } catch (error) {
         this.log.warning(`repkit: no robots.txt for ${url}: ${String(error)}`);
@@ -274,9 +268,8 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       }
     }
 
-    protected override async _fetchNextRequest(): Promise<Request | null> {
-      const request = await super._fetchNextRequest();
-      if (!request || !this.#enabled) return request;
+    /** A dequeued request: crawled now, or left in the queue until it may go. */
+    async #admit(request: Request): Promise<Request | null> {
       const admission = await admit(await this.robotsClient(), request.url);
       if (admission.kind !== 'defer') {
         const origin = originOf(request.url);
@@ -287,7 +280,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
         return request;
       }
       // Left in the queue until it may go (see Deferrals): nothing is held per request.
-      const queue = (this as unknown as { requestManager?: unknown }).requestManager;
+      const queue = this.#internals?.requestManager;
       const ms = await this.#deferrals.putBack(queue, request, admission.ms, admission.spacingMs);
       this.#waitingLog.note(request.url, admission, ms);
       return null;
@@ -337,8 +330,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
     async #makeClient(): Promise<RobotsClient> {
       if (options.client) return options.client;
       let dispatcher = options.dispatcher;
-      const proxies = (this as unknown as { proxyConfiguration?: ProxyConfigurationLike })
-        .proxyConfiguration;
+      const proxies = internalsOf(this).proxyConfiguration;
       if (!dispatcher && proxies) {
         const proxyUrl = await proxies.newUrl();
         if (proxyUrl) dispatcher = this.#ownDispatcher = new ProxyAgent(proxyUrl);
