@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { benchBatch } from './batch.ts';
 import { benchFleet } from './fleet.ts';
 import { BARE_ROUTE, benchService } from './service.ts';
+import { CRAWLEE_OWN, benchCrawlee } from './crawlee.ts';
 import { PEERS, type Peer } from './peers.ts';
 import {
   corpusFiles,
@@ -234,6 +235,9 @@ await benchBatch(record);
 // 6. The HTTP service, over loopback, cache warm (needs `npm run build`).
 await benchService(record);
 
+// 6b. A Crawlee crawl with repkit, with Crawlee's own robots.txt, and with none.
+await benchCrawlee(record);
+
 // 7. A crawler fleet on one Redis (the bench's own redis-server): fetches per origin, store
 // round trips, CPU and RSS per process, cold, warm and with Redis stopped.
 await benchFleet(record, [
@@ -257,6 +261,19 @@ for (const [metric, byPeer] of Object.entries(results)) {
     summary[metric] = ours / route;
     console.log(
       `| ${metric} | ${fmt(ours)} | (${BARE_ROUTE}: ${fmt(route)}) | ${(ours / route).toFixed(2)}× the route |`,
+    );
+    continue;
+  }
+  const crawlee = byPeer[CRAWLEE_OWN];
+  if (theirs === undefined && crawlee !== undefined) {
+    // The Crawlee row: against Crawlee's own robots.txt option, with the crawl without any.
+    const others = Object.entries(byPeer)
+      .filter(([peer]) => peer !== 'repkit')
+      .map(([peer, value]) => `${peer}: ${fmt(value)}`)
+      .join('; ');
+    summary[metric] = ours / crawlee;
+    console.log(
+      `| ${metric} | ${fmt(ours)} | (${others}) | ${(ours / crawlee).toFixed(2)}× Crawlee's own |`,
     );
     continue;
   }
