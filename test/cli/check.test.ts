@@ -209,7 +209,7 @@ describe('repkit check without --robots: fetched through repkit/fetch', () => {
     assert.match(String(server.requests[0]!.headers['user-agent']), /^repkit\//);
   });
 
-  test('a server that cannot be reached is a verdict (disallowed), not a crash', async () => {
+  test('a server that cannot be reached is a verdict (disallowed), not a crash; exit 3, not 1', async () => {
     const result = await runCli([
       'check',
       '--agent',
@@ -219,7 +219,8 @@ describe('repkit check without --robots: fetched through repkit/fetch', () => {
       '--json',
       'http://127.0.0.1:1/x',
     ]);
-    assert.equal(result.code, 1);
+    // 3: nothing is disallowed by a file, a robots.txt could not be read (ask again later).
+    assert.equal(result.code, 3);
     const record = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.deepEqual(
       [record.allowed, record.reason, record.status],
@@ -231,5 +232,63 @@ describe('repkit check without --robots: fetched through repkit/fetch', () => {
     const result = await runCli(['check', '--agent', 'Bot', '/x']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /is a path: give --robots <file>/);
+  });
+});
+
+describe('what check and fetch say at the edges', () => {
+  let site: TestServer;
+  before(async () => {
+    site = await httpServer(
+      robotsRoute(
+        (_req, res) => void res.writeHead(200).end('User-agent: *\nDisallow: /private/\n'),
+      ),
+    );
+  });
+  after(() => site.close());
+
+  test('a URL disallowed by its file is 1 even beside an unreachable one', async () => {
+    const result = await runCli([
+      'check',
+      '--agent',
+      'Bot',
+      '--timeout',
+      '500',
+      `${site.origin}/private/x`,
+      'http://127.0.0.1:1/x',
+    ]);
+    assert.equal(result.code, 1);
+  });
+
+  test("--robots <a site's URL> with another site's URL says which origin the file governs", async () => {
+    const result = await runCli([
+      'check',
+      '--agent',
+      'Bot',
+      '--robots',
+      `${site.origin}/`,
+      'https://other.example/private/x',
+      `${site.origin}/private/y`,
+    ]);
+    assert.equal(result.code, 1);
+    const notes = result.stderr.trim().split('\n');
+    assert.equal(notes.length, 1, result.stderr);
+    assert.match(
+      notes[0]!,
+      new RegExp(
+        `note: https://other\\.example/private/x is judged against ${site.origin.replace(/\./g, '\\.')}/robots\\.txt, which governs`,
+      ),
+    );
+  });
+
+  test('fetch reads a bare domain as its https site, with a note; other words stay errors', async () => {
+    const bare = await runCli(['fetch', '--timeout', '300', 'no-such-host.invalid']);
+    assert.match(
+      bare.stderr,
+      /note: read no-such-host\.invalid as https:\/\/no-such-host\.invalid\//,
+    );
+    assert.doesNotMatch(bare.stderr, /not a URL/);
+    const word = await runCli(['fetch', 'robots']);
+    assert.equal(word.code, 2);
+    assert.match(word.stderr, /not a URL: "robots"/);
   });
 });

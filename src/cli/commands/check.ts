@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ProfileName, RuleMatch } from '../../core/index.ts';
-import { InvalidUrlError, type CheckResult } from '../../fetch/index.ts';
+import { InvalidUrlError, robotsUrl, type CheckResult } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
@@ -136,23 +136,49 @@ Examples:
   $ repkit check --robots robots.txt --agent Googlebot --json /a /b
   $ repkit check --agent ExampleBot https://example.com/a https://example.org/b   (fetches each robots.txt)
 
-Exit status: 0 all allowed, 1 at least one URL disallowed, 2 usage or input error.`,
+Exit status: 0 all allowed, 1 at least one URL disallowed by its robots.txt, 3 none
+disallowed but at least one robots.txt could not be read (5xx, 429, a timeout: everything is
+disallowed for now; ask again later), 2 usage or input error.`,
     )
     .action(async (urls: string[], options: CheckOptions) => {
       const records = options.robots
-        ? await checkAgainst(urls, options)
+        ? await checkAgainst(urls, options, output)
         : await checkByFetching(urls, options);
       for (const record of records) {
         output.out(options.json ? JSON.stringify(record) : formatVerdict(output, record));
       }
-      if (records.some((r) => !r.allowed)) process.exitCode = 1;
+      process.exitCode = checkStatus(records);
     });
 }
 
-async function checkAgainst(urls: string[], options: CheckOptions): Promise<CheckRecord[]> {
+/**
+ * The exit status of `check`: a URL its robots.txt disallows (1) is not one whose robots.txt
+ * could not be read (3): a crawler skips the first and asks again about the second.
+ */
+export function checkStatus(records: readonly Pick<CheckRecord, 'allowed' | 'reason'>[]): number {
+  const refused = records.filter((r) => !r.allowed);
+  if (refused.length === 0) return 0;
+  return refused.every((r) => r.reason === 'robots-txt-unreachable') ? 3 : 1;
+}
+
+async function checkAgainst(
+  urls: string[],
+  options: CheckOptions,
+  output: Output,
+): Promise<CheckRecord[]> {
   const checked = urls.map(validateUrl);
   const loaded = await loadRobots(options.robots!, options);
   const fetched = loaded.fetched;
+  // A site's robots.txt governs its own origin only: say so when a URL is another site's.
+  const governed = fetched?.location.origin;
+  for (const url of governed ? checked : []) {
+    const origin = isUrl(url) ? originOf(url) : governed;
+    if (origin !== governed) {
+      output.err(
+        `repkit: note: ${url} is judged against ${fetched!.location.robotsUrl}, which governs ${governed} only (${origin}'s own robots.txt may say otherwise)`,
+      );
+    }
+  }
   return checked.map((url) =>
     toRecord(
       url,
@@ -192,5 +218,14 @@ async function checkByFetching(urls: string[], options: CheckOptions): Promise<C
     );
   } finally {
     await client.close();
+  }
+}
+
+/** `url`'s origin as robots.txt locations are keyed (`locate`), or the URL itself when it has none. */
+function originOf(url: string): string {
+  try {
+    return robotsUrl(url).slice(0, -'/robots.txt'.length);
+  } catch {
+    return url;
   }
 }

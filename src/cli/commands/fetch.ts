@@ -13,6 +13,22 @@ function duration(ms: number): string {
   return `${Math.round(ms / 1000)} s`;
 }
 
+/**
+ * Whether `given` is a host name with a dot and maybe a port (`example.com`,
+ * `www.example.co.uk:8443`): a site given without its scheme. Read label by label.
+ */
+function isBareHost(given: string): boolean {
+  const colon = given.indexOf(':');
+  const host = colon < 0 ? given : given.slice(0, colon);
+  if (colon >= 0 && !/^\d{1,5}$/.test(given.slice(colon + 1))) return false;
+  const labels = host.split('.');
+  return (
+    labels.length >= 2 &&
+    labels.every((label) => /^[a-z0-9-]{1,63}$/i.test(label)) &&
+    /^[a-z]/i.test(labels.at(-1)!)
+  );
+}
+
 export function registerFetch(program: Command, output: Output): void {
   fetchOptions(program.command('fetch'))
     .description(
@@ -25,13 +41,20 @@ export function registerFetch(program: Command, output: Output): void {
       `
 Examples:
   $ repkit fetch https://example.com
+  $ repkit fetch example.com                       (read as https://example.com/)
   $ repkit fetch https://example.com/some/page --json
 
 Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reached (server error), 2 usage error.`,
     )
     .action(
       async (url: string, options: { json?: boolean; userAgent: string; timeout: number }) => {
-        if (!isUrl(url)) throw new CliError(`not a URL: "${url}"`);
+        if (!isUrl(url)) {
+          // A bare domain (`example.com`) is what people type: read as its https site.
+          if (!isBareHost(url)) throw new CliError(`not a URL: "${url}"`);
+          const site = `https://${url.toLowerCase()}/`;
+          output.err(`repkit: note: read ${url} as ${site}`);
+          url = site;
+        }
         const loaded = await loadRobots(url, {
           profile: 'google',
           userAgent: options.userAgent,
