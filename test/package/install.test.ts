@@ -110,6 +110,41 @@ test('installing the packed package brings the library dependencies only, and th
       { cwd: project },
     );
     assert.equal(loaded.trim(), 'false');
+    // CommonJS: require() loads the entries (Node 20.19 and later load ES modules so), and an
+    // entry that cannot be required says to import() it.
+    const { stdout: required } = await run(
+      process.execPath,
+      [
+        '--input-type=commonjs',
+        '-e',
+        "const { parse } = require('repkit'); const { RobotsClient } = require('repkit/fetch'); console.log(typeof parse, typeof RobotsClient); try { require('repkit/crawlee') } catch (e) { console.log(e.message) }",
+      ],
+      { cwd: project },
+    );
+    assert.match(required, /^function function\n.*Use import\(\) instead/);
+    // Types under TypeScript's old `node10` resolution (typesVersions), as in the new one.
+    await writeFile(
+      join(project, 'node10.ts'),
+      "import { parse } from 'repkit';\nimport { RobotsClient } from 'repkit/fetch';\nimport { robotsFetch } from 'repkit/guards';\nimport { crawlDecision } from 'repkit/meta';\nexport const used = [parse, RobotsClient, robotsFetch, crawlDecision];\n",
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    for (const resolution of ['node10', 'nodenext']) {
+      const typed = await run(
+        process.execPath,
+        [
+          tsc,
+          '--noEmit',
+          '--skipLibCheck',
+          '--moduleResolution',
+          resolution,
+          '--module',
+          resolution === 'node10' ? 'commonjs' : 'nodenext',
+          'node10.ts',
+        ],
+        { cwd: project },
+      ).catch((error: { stdout: string }) => error);
+      assert.equal(typed.stdout, '', `${resolution}: ${typed.stdout}`);
+    }
     // The entries of optional packages say what to install, and the serve command does not
     // ask for redis while its cache is in memory.
     for (const [entry, peer] of [
