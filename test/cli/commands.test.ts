@@ -291,3 +291,23 @@ describe('conventions', () => {
     assert.equal((await runCli(['lint', ROBOTS, '--bogus'])).code, 2);
   });
 });
+
+test('the help of every command lists its exit statuses', async () => {
+  const commands = [
+    'check',
+    'explain',
+    'lint',
+    'fetch',
+    'diff',
+    'batch',
+    'agents',
+    'usage',
+    'meta',
+    'serve',
+  ];
+  for (const command of commands) {
+    const help = await runCli([command, '--help']);
+    assert.equal(help.code, 0, command);
+    assert.match(help.stdout, /Exit status: 0 /, `${command} --help`);
+  }
+});

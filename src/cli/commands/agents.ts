@@ -15,7 +15,7 @@ export function registerAgents(program: Command, output: Output): void {
     .option('--json', 'one JSON object per crawler, per line')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ repkit agents robots.txt\n  $ repkit agents https://example.com --path /blog/',
+      '\nExamples:\n  $ repkit agents robots.txt\n  $ repkit agents https://example.com --path /blog/\n\nExit status: 0 the list was printed, 2 usage or input error (a file that cannot be read, a URL that is not one).',
     )
     .action(
       async (

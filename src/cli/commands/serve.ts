@@ -136,7 +136,10 @@ Examples:
   $ repkit serve                                     (http://127.0.0.1:8080, in-memory cache)
   $ REDIS_URL=redis://10.0.0.5:6379 repkit serve --host 0.0.0.0 --port 9000
 
-Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Googlebot'`,
+Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Googlebot'
+
+Exit status: 0 stopped by SIGINT or SIGTERM (requests in flight answered first), 2 a bad
+option or environment variable, a missing package, or an address it cannot listen on.`,
     )
     .action(async (options: ServeOptions) => {
       // The environment is read here, by `serve` alone: a bad REDIS_URL or PORT never breaks
