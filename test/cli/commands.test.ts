@@ -311,3 +311,11 @@ test('the help of every command lists its exit statuses', async () => {
     assert.match(help.stdout, /Exit status: 0 /, `${command} --help`);
   }
 });
+
+test('batch, which writes JSON only, takes no --json that would do nothing', async () => {
+  const help = await runCli(['batch', '--help']);
+  assert.doesNotMatch(help.stdout, /^\s+--json\b/m);
+  const given = await runCli(['batch', '--agent', 'Bot', '--json'], { stdin: '' });
+  assert.equal(given.code, 2);
+  assert.match(given.stderr, /unknown option '--json'/);
+});

@@ -19,6 +19,7 @@ export function registerBatch(program: Command, output: Output): void {
       .command('batch')
       .description('check many URLs from stdin; one JSON object per URL on stdout, in input order'),
     'robots.txt for every URL: a file, or a URL of the site (default: each URL’s own, fetched)',
+    false,
   )
     .option('-c, --concurrency <n>', 'URLs in flight when fetching', (v) => positiveInt(v), 32)
     .option(

@@ -107,17 +107,20 @@ export function formatVerdict(output: Output, record: CheckRecord): string {
   return `${verdict}  ${record.url}${requested}  ${why}${fetch}`;
 }
 
-/** The options every command that reads robots.txt shares. */
-export function robotsOptions(command: Command, robotsHelp: string): Command {
-  return fetchOptions(command)
+/**
+ * The options every command that reads robots.txt shares; `--json` where the command also
+ * writes for people (`batch` writes JSON only, and takes no flag that would do nothing).
+ */
+export function robotsOptions(command: Command, robotsHelp: string, json = true): Command {
+  const shared = fetchOptions(command)
     .requiredOption(
       '-a, --agent <name>',
       'crawler name; repeat or comma-separate for several',
       collectAgents,
     )
     .option('-r, --robots <file|url>', robotsHelp)
-    .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google')
-    .option('--json', 'machine-readable output');
+    .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google');
+  return json ? shared.option('--json', 'machine-readable output') : shared;
 }
 
 export function registerCheck(program: Command, output: Output): void {
