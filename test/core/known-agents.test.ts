@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { isValidProductToken, productToken } from '../../src/core/index.ts';
+import { isValidProductToken, parse, productToken } from '../../src/core/index.ts';
 import { KNOWN_AGENTS } from '../../src/core/agents-entry.ts';
 import { ROOT } from '../helpers/shared.ts';
 
@@ -42,4 +42,13 @@ test("the data is the refresh script's output, with the licence beside it", () =
     readFileSync(join(ROOT, 'src/core/agents/LICENSE.ai-robots-txt'), 'utf8'),
     readFileSync(join(ROOT, '../shared/data/ai.robots.txt/LICENSE'), 'utf8'),
   );
+});
+
+test('README says how many crawlers the list has, and what crawlDelay gives on the example file', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.match(readme, new RegExp(`crawlers, ${KNOWN_AGENTS.length} in all, exported as`));
+  const example = parse(readFileSync(join(ROOT, 'examples/robots.txt')));
+  const said = /robots\.crawlDelay\('(\w+)'\); \/\/ (\d+) on examples\/robots\.txt/.exec(readme);
+  assert.ok(said, 'the README names crawlDelay on the example file');
+  assert.equal(example.crawlDelay(said[1]!), Number(said[2]));
 });
