@@ -228,24 +228,6 @@ describe('repkit check without --robots: fetched through repkit/fetch', () => {
     );
   });
 
-  test('a path without --robots is a usage error', async () => {
-    const result = await runCli(['check', '--agent', 'Bot', '/x']);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /is a path: give --robots <file>/);
-  });
-});
-
-describe('what check and fetch say at the edges', () => {
-  let site: TestServer;
-  before(async () => {
-    site = await httpServer(
-      robotsRoute(
-        (_req, res) => void res.writeHead(200).end('User-agent: *\nDisallow: /private/\n'),
-      ),
-    );
-  });
-  after(() => site.close());
-
   test('a URL disallowed by its file is 1 even beside an unreachable one', async () => {
     const result = await runCli([
       'check',
@@ -253,7 +235,7 @@ describe('what check and fetch say at the edges', () => {
       'Bot',
       '--timeout',
       '500',
-      `${site.origin}/private/x`,
+      `${server.origin}/private/x`,
       'http://127.0.0.1:1/x',
     ]);
     assert.equal(result.code, 1);
@@ -265,9 +247,9 @@ describe('what check and fetch say at the edges', () => {
       '--agent',
       'Bot',
       '--robots',
-      `${site.origin}/`,
+      `${server.origin}/`,
       'https://other.example/private/x',
-      `${site.origin}/private/y`,
+      `${server.origin}/private/y`,
     ]);
     assert.equal(result.code, 1);
     const notes = result.stderr.trim().split('\n');
@@ -275,7 +257,7 @@ describe('what check and fetch say at the edges', () => {
     assert.match(
       notes[0]!,
       new RegExp(
-        `note: https://other\\.example/private/x is judged against ${site.origin.replace(/\./g, '\\.')}/robots\\.txt, which governs`,
+        `note: https://other\\.example/private/x is judged against ${server.origin.replace(/\./g, '\\.')}/robots\\.txt, which governs`,
       ),
     );
   });
@@ -290,5 +272,11 @@ describe('what check and fetch say at the edges', () => {
     const word = await runCli(['fetch', 'robots']);
     assert.equal(word.code, 2);
     assert.match(word.stderr, /not a URL: "robots"/);
+  });
+
+  test('a path without --robots is a usage error', async () => {
+    const result = await runCli(['check', '--agent', 'Bot', '/x']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /is a path: give --robots <file>/);
   });
 });
