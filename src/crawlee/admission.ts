@@ -4,71 +4,32 @@ import {
   type CheckResult,
   type RobotsClient,
 } from '../fetch/index.ts';
-
-/** What to do with a request whose turn has come. */
-export type Admission =
-  /**
-   * Crawl it now (the host's turn is taken); `spacingMs`: the host's Crawl-delay, which its
-   * sends keep too (see `SendSpacing`).
-   */
-  | { kind: 'go'; spacingMs?: number }
-  /** The robots.txt disallows it: Crawlee's own robots check skips it (never requested). */
-  | { kind: 'disallowed' }
-  /** Not now: put it back in the queue after `ms`, untouched (no retry counted). */
-  | {
-      kind: 'defer';
-      ms: number;
-      why: DeferReason;
-      /** For the host's turns: the spacing between them (its Crawl-delay), so waiting requests take successive turns. */
-      spacingMs?: number;
-      error?: string;
-    };
-
-/** Why a request waits: its robots.txt cannot be read, its host's turn, or the store failed. */
-export type DeferReason = 'robots-txt-unreachable' | 'politeness' | 'store-error';
-
-/** Shortest deferral, so that a robots.txt failing fast is not asked again in a tight loop. */
-const MIN_DEFER_MS = 1_000;
-/** How long a request waits when the store (or anything unforeseen) fails: never allowed. */
-const ERROR_DEFER_MS = 5_000;
+import {
+  admitRequest,
+  storeFailed,
+  type Admission as RequestAdmission,
+} from '../fetch/internal.ts';
 
 /**
- * Whether a request may go now: its robots.txt verdict (fetched or cached), then the host's
- * turn (Crawl-delay, and pauses after 429/503, shared through the client's store). While the
- * robots.txt is unreachable the request waits until the client tries the file again.
+ * What to do with a request Crawlee dequeued: the crawler's admission, or `refused-address`
+ * for a host the client may not connect to (Crawlee's robots check skips it).
+ */
+export type Admission = RequestAdmission | { kind: 'refused-address' };
+
+/**
+ * Whether a request Crawlee dequeued may go now (see `admitRequest`): a disallowed one is
+ * skipped by Crawlee's own robots check (never requested), a deferred one is put back in the
+ * queue untouched. A URL without a robots.txt (not http/https) is Crawlee's to fail; a
+ * refused address is not crawled at all.
  */
 export async function admit(client: RobotsClient, url: string): Promise<Admission> {
-  let state;
   try {
-    state = await client.robotsFor(url);
+    return await admitRequest(client, url);
   } catch (error) {
-    // A URL without a robots.txt (not http/https) is Crawlee's to fail; a refused address
-    // is not crawled at all; anything else is not an answer, so the request waits.
-    if (isRefusedAddressError(error)) return { kind: 'disallowed' };
-    if (isInvalidUrlError(error)) return { kind: 'go' };
-    return failed(error);
+    if (isRefusedAddressError(error)) return { kind: 'refused-address' };
+    if (isInvalidUrlError(error)) return { kind: 'go', spacingMs: 0 };
+    return storeFailed(error);
   }
-  const verdict = client.verdict(url, state);
-  if (verdict.reason === 'robots-txt-unreachable') {
-    const ms = Math.max(state.entry.expiresAt - Date.now(), MIN_DEFER_MS);
-    return { kind: 'defer', ms, why: 'robots-txt-unreachable' };
-  }
-  if (!verdict.allowed) return { kind: 'disallowed' };
-  let turn;
-  try {
-    turn = await client.turn(url);
-  } catch (error) {
-    // The store keeping the host's turns failed: no turn is no permission (fail closed).
-    return failed(error);
-  }
-  return turn.kind === 'go'
-    ? { kind: 'go', spacingMs: turn.crawlDelayMs }
-    : { kind: 'defer', ms: turn.waitMs, why: 'politeness', spacingMs: turn.crawlDelayMs };
-}
-
-function failed(error: unknown): Admission {
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: 'defer', ms: ERROR_DEFER_MS, why: 'store-error', error: message };
 }
 
 /**

@@ -14,18 +14,28 @@ const MAX_HOSTS = 10_000;
  * wait here at once.
  */
 export class SendSpacing {
-  /** Per host (origin): the earliest time the next request may go out. */
-  readonly #next = new BoundedMap<string, number>({ maxEntries: MAX_HOSTS });
+  /** Per host (origin): its Crawl-delay as last admitted, and when the next request may go. */
+  readonly #hosts = new BoundedMap<string, { spacingMs: number; nextAt: number }>({
+    maxEntries: MAX_HOSTS,
+  });
+
+  /** A request to `origin` was admitted with the host's Crawl-delay `spacingMs`. */
+  admitted(origin: string, spacingMs: number): void {
+    const host = this.#hosts.get(origin);
+    if (host) host.spacingMs = spacingMs;
+    else if (spacingMs > 0) this.#hosts.set(origin, { spacingMs, nextAt: 0 });
+  }
 
   /**
-   * Resolves when a request to `origin` may go out, `spacingMs` after the one before it;
+   * Resolves when a request to `origin` may go out, its Crawl-delay after the one before it;
    * the slot is taken at once, so requests asking together go one spacing apart.
    */
-  async send(origin: string, spacingMs: number): Promise<void> {
-    if (!(spacingMs > 0)) return;
+  async send(origin: string): Promise<void> {
+    const host = this.#hosts.peek(origin);
+    if (!host || !(host.spacingMs > 0)) return;
     const now = Date.now();
-    const at = Math.max(now, this.#next.peek(origin) ?? 0);
-    this.#next.set(origin, at + spacingMs);
+    const at = Math.max(now, host.nextAt);
+    host.nextAt = at + host.spacingMs;
     if (at > now) await new Promise((done) => setTimeout(done, at - now));
   }
 }

@@ -3,8 +3,8 @@ import { ProxyAgent, type Dispatcher } from 'undici';
 import type { CacheStore } from '../cache/index.ts';
 import { RepkitError } from '../core/index.ts';
 import { InvalidOptionError, RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
+import { SLOW_DOWN } from '../fetch/internal.ts';
 import { admit, mayKeep } from './admission.ts';
-import { BoundedMap } from '../core/internal.ts';
 import { Deferrals, originOf } from './deferral.ts';
 import { SendSpacing } from './send-spacing.ts';
 import { internalsOf, type CrawlerInternals } from './internals.ts';
@@ -106,9 +106,6 @@ interface NavigationResponse {
   headers?: Record<string, string | string[] | undefined> | (() => Record<string, string>);
 }
 
-/** Page statuses that ask a crawler to slow down for the whole host. */
-const SLOW_DOWN = new Set([429, 503]);
-
 /**
  * A subclass of a Crawlee crawler class (BasicCrawler, HttpCrawler, CheerioCrawler,
  * PlaywrightCrawler...) whose robots.txt decisions come from repkit with Google's semantics:
@@ -144,7 +141,6 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
     readonly #deferrals = new Deferrals((message) => this.log.warning(`repkit: ${message}`));
     readonly #waitingLog = new WaitingLog(this.log);
     /** Per host, the Crawl-delay its last admission gave, kept again at send. */
-    readonly #spacing = new BoundedMap<string, number>({ maxEntries: 10_000 });
     readonly #sends = new SendSpacing();
     readonly #enabled: boolean;
     /** What of Crawlee's internals the adapter uses (see internals.ts); set when enabled. */
@@ -274,7 +270,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       if (admission.kind !== 'defer') {
         const origin = originOf(request.url);
         if (admission.kind === 'go' && origin !== undefined) {
-          this.#spacing.set(origin, admission.spacingMs ?? 0);
+          this.#sends.admitted(origin, admission.spacingMs);
         }
         this.#waitingLog.note(request.url, admission);
         return request;
@@ -304,8 +300,7 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
      */
     async #spaceSend(url: string): Promise<void> {
       const origin = originOf(url);
-      const spacing = origin === undefined ? undefined : this.#spacing.peek(origin);
-      if (origin !== undefined && spacing) await this.#sends.send(origin, spacing);
+      if (origin !== undefined) await this.#sends.send(origin);
     }
 
     /**

@@ -11,12 +11,13 @@ export {
   type VerdictChange,
 } from './diff.ts';
 export { usageFor } from './usage.ts';
+export { admitRequest, storeFailed, type Admission, type DeferReason } from './admission.ts';
 export { freshLifetime } from './policy.ts';
 export { isPrivateAddress } from './addresses.ts';
 export type { AgentMode } from './verdict.ts';
 export type { FetchReport, TdmrepState } from './client.ts';
 export type { RobotsLocation } from './location.ts';
 export type { UsageDecision, UsageSource, UsageStatement, Permission } from './usage.ts';
-export { DEFAULT_POLITENESS, type PolitenessPolicy, type Turn } from './politeness.ts';
+export { DEFAULT_POLITENESS, SLOW_DOWN, type PolitenessPolicy, type Turn } from './politeness.ts';
 export { DEFAULT_POLICY, type CachePolicy } from './policy.ts';
 export type { AddressFilter } from './addresses.ts';

@@ -24,6 +24,9 @@ export const DEFAULT_POLITENESS: PolitenessPolicy = {
 };
 
 /** What `RobotsClient.turn` answers: go now (the turn is taken) or wait and ask again. */
+/** Page statuses that ask a crawler to slow down for the whole host (`RobotsClient.backOff`). */
+export const SLOW_DOWN = new Set([429, 503]);
+
 export type Turn =
   { kind: 'go'; crawlDelayMs: number } | { kind: 'wait'; waitMs: number; crawlDelayMs: number };
 

@@ -1,4 +1,5 @@
 import type { RobotsClient } from '../fetch/index.ts';
+import { SLOW_DOWN, admitRequest, type Admission } from '../fetch/internal.ts';
 import { DeferredError, DisallowedError } from './errors.ts';
 
 /** What every guard takes. */
@@ -14,61 +15,46 @@ export interface GuardOptions {
   politeness?: boolean;
 }
 
-/** A pause after a robots.txt that could not be read, when its entry gives none. */
-const MIN_DEFER_MS = 1_000;
-
 /**
  * Resolves when `url` may be requested now: its robots.txt allows it as it will be sent,
- * and (with politeness) the host's turn is taken. Throws `DisallowedError` or
- * `DeferredError`; an error of the store is a deferral, never a permission.
+ * and (with politeness) the host's turn is taken, waiting for it up to `maxWaitMs`. Throws
+ * `DisallowedError` or `DeferredError` (the decision is `admitRequest`'s, as the Crawlee
+ * adapter's); an error of the store is a deferral, never a permission.
  */
 export async function mayRequest(
   client: RobotsClient,
   url: string,
   options: GuardOptions = {},
 ): Promise<void> {
-  const result = await client.check(
-    url,
-    options.agent === undefined ? {} : { agent: options.agent },
-  );
-  if (result.reason === 'robots-txt-unreachable') {
-    throw new DeferredError(
-      url,
-      'robots-txt-unreachable',
-      Math.max(result.expiresAt - Date.now(), MIN_DEFER_MS),
-      `its robots.txt (${result.robotsUrl}) cannot be read now${result.error ? ` (${result.error})` : ''}`,
-    );
-  }
-  if (!result.allowed) throw new DisallowedError(result);
-  if (options.politeness === false) return;
   const maxWaitMs = options.maxWaitMs ?? 30_000;
+  const asked = {
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
+    turn: options.politeness !== false,
+  };
   for (;;) {
-    let turn;
-    try {
-      turn = await client.turn(url);
-    } catch (error) {
-      throw new DeferredError(
-        url,
-        'store-error',
-        5_000,
-        `the store keeping host turns failed (${String(error)})`,
-      );
+    const admission = await admitRequest(client, url, asked);
+    if (admission.kind === 'go') return;
+    if (admission.kind === 'disallowed') throw new DisallowedError(admission.result);
+    if (admission.why === 'politeness' && admission.ms <= maxWaitMs) {
+      await new Promise((done) => setTimeout(done, admission.ms));
+      continue;
     }
-    if (turn.kind === 'go') return;
-    if (turn.waitMs > maxWaitMs) {
-      throw new DeferredError(
-        url,
-        'politeness',
-        turn.waitMs,
-        "its host's turn (Crawl-delay, or a pause after 429/503) is not yet",
-      );
-    }
-    await new Promise((done) => setTimeout(done, turn.waitMs));
+    throw new DeferredError(url, admission.why, admission.ms, deferredBecause(admission));
   }
 }
 
-/** Page statuses that ask a crawler to slow down for the whole host. */
-export const SLOW_DOWN = new Set([429, 503]);
+/** Why a request waits, in words. */
+function deferredBecause(admission: Extract<Admission, { kind: 'defer' }>): string {
+  const { result, error } = admission;
+  switch (admission.why) {
+    case 'robots-txt-unreachable':
+      return `its robots.txt (${result?.robotsUrl}) cannot be read now${result?.error ? ` (${result.error})` : ''}`;
+    case 'politeness':
+      return "its host's turn (Crawl-delay, or a pause after 429/503) is not yet";
+    case 'store-error':
+      return `the store keeping host turns failed (${error})`;
+  }
+}
 
 /** Tells the client a host answered 429 or 503: every process on its store backs off. */
 export function reportStatus(

@@ -62,8 +62,8 @@ export function registerCheckRoutes(context: RouteContext): void {
    */
   const cachedStateFor = (url: string): RobotsState | undefined => {
     try {
-      const state = client.cachedState(url);
-      return state && !state.location.origin.startsWith('ftp:') ? state : undefined;
+      // Only http(s) origins are ever in memory: the client fetches no other robots.txt.
+      return client.cachedState(url);
     } catch {
       return undefined;
     }
@@ -73,9 +73,11 @@ export function registerCheckRoutes(context: RouteContext): void {
    * The robots.txt state for a URL (fetched or cached); a bad URL is a 400 on `field`. A
    * fetch is taken from the asking client's budget of new origins (FetchBudgetError past it).
    */
-  const stateFor = async (url: string, field: string, who: string): Promise<RobotsState> => {
-    const cached = cachedStateFor(url);
-    if (cached) return cached;
+  const stateFor = async (url: string, field: string, who: string): Promise<RobotsState> =>
+    cachedStateFor(url) ?? fetchedStateFor(url, field, who);
+
+  /** `stateFor` past the memory: the URL checked, then its file from the store or fetched. */
+  const fetchedStateFor = async (url: string, field: string, who: string): Promise<RobotsState> => {
     await checkable(url, field);
     try {
       return await client.robotsFor(
@@ -164,7 +166,7 @@ export function registerCheckRoutes(context: RouteContext): void {
     states.forEach((state, i) => state || missing.push(i));
     if (missing.length === 0) return states as RobotsState[];
     await mapLimit(missing, concurrency, async (i) => {
-      states[i] = await stateFor(urls[i]!, `body.urls.${i}`, who);
+      states[i] = await fetchedStateFor(urls[i]!, `body.urls.${i}`, who);
     });
     return states as RobotsState[];
   };
@@ -190,7 +192,7 @@ export function registerCheckRoutes(context: RouteContext): void {
       return undefined;
     }
     return (async () => {
-      const state = cached ?? (await stateFor(url, 'querystring.url', clientOf(request)));
+      const state = cached ?? (await fetchedStateFor(url, 'querystring.url', clientOf(request)));
       return present((await (now ?? verdicts([url], [state], agent, clientOf(request))))[0]!);
     })();
   });

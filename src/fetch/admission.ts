@@ -1,0 +1,78 @@
+import type { RobotsClient } from './client.ts';
+import { isInvalidUrlError, isRefusedAddressError } from './errors.ts';
+import type { CheckResult } from './verdict.ts';
+
+/**
+ * What to do with a request a crawler is about to send: the one decision the Crawlee adapter
+ * and the guards both make, so that both fail closed alike.
+ */
+export type Admission =
+  /** Send it now (the host's turn is taken); `spacingMs`: the host's Crawl-delay. */
+  | { kind: 'go'; spacingMs: number }
+  /** Its robots.txt disallows it, as it will be requested: never sent. */
+  | { kind: 'disallowed'; result: CheckResult }
+  /** Not now: ask again after `ms`. */
+  | {
+      kind: 'defer';
+      ms: number;
+      why: DeferReason;
+      /** For the host's turns: the spacing between them (its Crawl-delay). */
+      spacingMs?: number;
+      /** The verdict, when the robots.txt could not be read. */
+      result?: CheckResult;
+      error?: string;
+    };
+
+/** Why a request waits: its robots.txt cannot be read, its host's turn, or the store failed. */
+export type DeferReason = 'robots-txt-unreachable' | 'politeness' | 'store-error';
+
+/** Shortest deferral, so that a robots.txt failing fast is not asked again in a tight loop. */
+const MIN_DEFER_MS = 1_000;
+/** How long a request waits when the store (or anything unforeseen) fails: never allowed. */
+const ERROR_DEFER_MS = 5_000;
+
+/**
+ * Whether `url` may be requested now: its robots.txt verdict (fetched or cached) for `agent`
+ * (default: the client's names), then, with `turn` (default true), the host's turn
+ * (Crawl-delay, and pauses after 429/503, shared through the client's store). While the
+ * robots.txt is unreachable the request waits until the client tries the file again; a store
+ * that fails is a wait too, never a permission. `InvalidUrlError` and `RefusedAddressError`
+ * from the robots.txt lookup are the caller's to read.
+ */
+export async function admitRequest(
+  client: RobotsClient,
+  url: string,
+  options: { agent?: string | readonly string[]; turn?: boolean } = {},
+): Promise<Admission> {
+  let state;
+  try {
+    state = await client.robotsFor(url);
+  } catch (error) {
+    if (isInvalidUrlError(error) || isRefusedAddressError(error)) throw error;
+    return storeFailed(error);
+  }
+  const { agents, notes } = client.names(options.agent);
+  const result = client.verdict(url, state, agents, undefined, notes);
+  if (result.reason === 'robots-txt-unreachable') {
+    const ms = Math.max(state.entry.expiresAt - Date.now(), MIN_DEFER_MS);
+    return { kind: 'defer', ms, why: 'robots-txt-unreachable', result };
+  }
+  if (!result.allowed) return { kind: 'disallowed', result };
+  if (options.turn === false) return { kind: 'go', spacingMs: 0 };
+  let turn;
+  try {
+    turn = await client.turn(url);
+  } catch (error) {
+    // The store keeping the host's turns failed: no turn is no permission (fail closed).
+    return storeFailed(error);
+  }
+  return turn.kind === 'go'
+    ? { kind: 'go', spacingMs: turn.crawlDelayMs }
+    : { kind: 'defer', ms: turn.waitMs, why: 'politeness', spacingMs: turn.crawlDelayMs };
+}
+
+/** A wait after a failure that gave no answer. */
+export function storeFailed(error: unknown): Admission {
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'defer', ms: ERROR_DEFER_MS, why: 'store-error', error: message };
+}
