@@ -30,6 +30,7 @@ const AREA_RANK: Record<string, number> = {
 const CORE_LAYER: Record<string, number> = {
   'errors.ts': 0,
   'bounded-map.ts': 0,
+  'shapes.ts': 0,
   text: 1,
   tokens: 2,
   agents: 2,

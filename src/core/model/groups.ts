@@ -1,5 +1,6 @@
 import { ExtraTable } from './extras.ts';
-import type { Profile } from '../profiles/index.ts';
+import { PROFILES, type Profile } from '../profiles/index.ts';
+import { keepShapeOf } from '../shapes.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import { SitemapTable } from './sitemaps.ts';
 import {
@@ -9,7 +10,7 @@ import {
   type LineInfo,
   type SkimmingHandler,
 } from '../tokens/tokenizer.ts';
-import type { Source } from '../text/source.ts';
+import { Source } from '../text/source.ts';
 
 /** A group: consecutive user-agent lines and the rules that follow them. */
 export interface Group {
@@ -195,3 +196,7 @@ export class GroupBuilder implements SkimmingHandler {
     }
   }
 }
+
+// A sample keeps the builder's hidden class, and its tables', alive between parses (see
+// shapes.ts).
+keepShapeOf(new GroupBuilder(PROFILES.google, Source.ofBytes('')));

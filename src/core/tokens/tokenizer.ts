@@ -1,3 +1,4 @@
+import { keepShapeOf } from '../shapes.ts';
 import { indexOrLength, leadingBytes, nextNonAscii, utf8Cut } from '../text/bytes.ts';
 import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
 import type { DirectiveKind } from './kinds.ts';
@@ -360,6 +361,9 @@ class Tokenizer {
     return slot;
   }
 }
+
+// A sample keeps the tokenizer's hidden class alive between parses (see shapes.ts).
+keepShapeOf(new Tokenizer('', { directive() {} }, false));
 
 function isAsciiSpace(code: number): boolean {
   // absl::ascii_isspace: space, \t, \n, \v, \f, \r
