@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { charSet, matchesPattern, matchesPatternIn } from '../../src/core/match/wildcard.ts';
+import { matchesPattern, matchesPatternIn } from '../../src/core/match/wildcard.ts';
+import { PathChars } from '../../src/core/match/path-chars.ts';
 import { posSetMatches } from '../helpers/google-oracle.ts';
 
 const piece = fc.constantFrom('a', 'b', 'ab', 'aab', '*', '*', '$', '/');
@@ -65,19 +66,19 @@ describe('wildcard matching', () => {
     fc.assert(
       fc.property(pattern, longPath, (p, path) => {
         const expected = posSetMatches(path, p);
-        assert.equal(matchesPattern(p, path, charSet(path)), expected, `${p} vs ${path}`);
+        assert.equal(matchesPattern(p, path, new PathChars(path)), expected, `${p} vs ${path}`);
       }),
       { numRuns: 5_000 },
     );
   });
 
-  test('long paths: the character-set test never changes an answer', () => {
+  test('long paths: asking what the path holds never changes an answer', () => {
     const longPath = fc
       .tuple(pathArb, fc.integer({ min: 10, max: 40 }), pathArb)
       .map(([piece, times, tail]) => piece.repeat(times).slice(0, 400) + tail);
     fc.assert(
       fc.property(patternArb, longPath, (pattern, path) => {
-        const held = charSet(path);
+        const held = new PathChars(path);
         const expected = posSetMatches(path, pattern);
         assert.equal(matchesPattern(pattern, path, held), expected, `${pattern} vs ${path}`);
       }),
@@ -85,13 +86,58 @@ describe('wildcard matching', () => {
     );
     // A pattern needing a character the path lacks, the path holding a non-ASCII one.
     assert.equal(
-      matchesPattern('/*a0', '/' + 'a'.repeat(500), charSet('/' + 'a'.repeat(500))),
+      matchesPattern('/*a0', '/' + 'a'.repeat(500), new PathChars('/' + 'a'.repeat(500))),
       false,
     );
     assert.equal(
-      matchesPattern('/*é', `/${'a'.repeat(300)}é`, charSet(`/${'a'.repeat(300)}é`)),
+      matchesPattern('/*é', `/${'a'.repeat(300)}é`, new PathChars(`/${'a'.repeat(300)}é`)),
       true,
     );
+  });
+
+  test('patterns longer than the path, tested segment by segment, answer as the reference', () => {
+    // Paths of 256 to ~330 characters and patterns longer than them: what the path holds is
+    // asked per segment as the segments are reached (see wildcard.ts).
+    const longPath = fc
+      .tuple(pathArb, fc.integer({ min: 8, max: 40 }), pathArb)
+      .map(([piece, times, tail]) => ('/a' + piece.repeat(times)).slice(0, 300) + tail)
+      .filter((path) => path.length >= 256);
+    const longPattern = fc
+      .tuple(
+        patternArb,
+        fc.array(fc.constantFrom('a', 'ab', '*', 'b*', 'c', '$'), { minLength: 1 }),
+      )
+      .map(([head, pieces]) => {
+        let pattern = head;
+        for (let i = 0; pattern.length <= 340; i++) pattern += pieces[i % pieces.length];
+        return pattern;
+      });
+    fc.assert(
+      fc.property(longPattern, longPath, (pattern, path) => {
+        const expected = posSetMatches(path, pattern);
+        assert.equal(
+          matchesPattern(pattern, path, new PathChars(path)),
+          expected,
+          `${pattern} vs ${path}`,
+        );
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  test('what a path holds: asked natively, then walked past 16 characters, the same answers', () => {
+    const path = `/${'abcdefghij'.repeat(30)}é`;
+    const chars = new PathChars(path);
+    const asked = '/abcdefghijklmnopqrstuvwxyz0123456789';
+    // The first 16 distinct characters are asked of the native search, the rest of the walk.
+    for (const c of asked) assert.equal(chars.has(c.charCodeAt(0)), path.includes(c), c);
+    assert.equal(chars.has(0xe9), true);
+    assert.equal(chars.has(0x100), true, 'every code from 128 up shares a bucket');
+    // The same after a reset to another path, whose answers differ.
+    chars.reset(`/${'z'.repeat(300)}`);
+    assert.equal(chars.has(0x61), false);
+    assert.equal(chars.has(0x7a), true);
+    assert.equal(chars.has(0xe9), false);
   });
 
   test('edge forms: lone $, $ before a star, empty segments, anchored tails', () => {

@@ -7,7 +7,8 @@ import {
   type ContentUsage,
   type UsageRule,
 } from '../match/content-usage.ts';
-import { charSet, LONG_PATH, matchesPattern, type CharSet } from '../match/wildcard.ts';
+import { matchesPattern } from '../match/wildcard.ts';
+import { longPathChars } from '../match/path-chars.ts';
 import { utf8ByteString } from '../text/bytes.ts';
 
 /**
@@ -23,9 +24,10 @@ export function statedUsage(
 ): ContentUsage {
   let longest = -1;
   let applied: UsageRule[] = [];
-  // As for rules (RuleIndex): a long path's characters are gathered once, so that a pattern
-  // needing one it lacks fails at once, and a pattern repeated is matched once.
-  const held: CharSet | undefined = path.length >= LONG_PATH ? charSet(path) : undefined;
+  // As for rules (RuleIndex): what a long path holds is learned once for every pattern, so
+  // that a pattern needing a character it lacks fails at once; a pattern repeated is
+  // matched once.
+  const held = longPathChars(path);
   const known = new Map<string, boolean>();
   for (const extra of extras) {
     if (extra.key !== 'content-usage') continue;

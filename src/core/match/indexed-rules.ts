@@ -1,4 +1,4 @@
-import type { CharSet } from './wildcard.ts';
+import type { PathChars } from './path-chars.ts';
 
 /**
  * What a `RuleIndex` reads of the rules it indexes, by rule id: the parsed file's rule table
@@ -19,14 +19,14 @@ export interface IndexedRules {
   /** Rules `a` and `b` have the same value as written. */
   sameValue(a: number, b: number): boolean;
   /** 1 for a match where the value stands in the text, 0 for none, -1 when it cannot tell. */
-  matchInPlace(id: number, path: string, limit: number, held?: CharSet): 1 | 0 | -1;
+  matchInPlace(id: number, path: string, limit: number, held?: PathChars): 1 | 0 | -1;
   /** `matchInPlace` over `first..first + count`; see `RuleTable.scanInPlace`. */
   scanInPlace(
     first: number,
     count: number,
     path: string,
     limit: number,
-    held: CharSet | undefined,
+    held: PathChars | undefined,
     out: number[],
   ): number;
 }

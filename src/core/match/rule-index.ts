@@ -1,4 +1,5 @@
-import { charSet, LONG_PATH, matchesPattern, type CharSet } from './wildcard.ts';
+import { matchesPattern } from './wildcard.ts';
+import { LONG_PATH, PathChars } from './path-chars.ts';
 import { literalPrefix } from './pattern.ts';
 import type { IndexedRules } from './indexed-rules.ts';
 
@@ -32,8 +33,8 @@ export class RuleIndex {
   private wild: boolean[] = [];
   /** Positions matched by the last linear scan (see `scan`), reused between checks. */
   private readonly found: number[] = [];
-  /** The characters of the path being checked, made when a long path meets a wildcard. */
-  private readonly held: CharSet = { w0: 0, w1: 0, w2: 0, w3: 0, high: false };
+  /** What the long path being checked holds, learned as its wildcard patterns ask. */
+  private readonly held = new PathChars('');
   /** The path `held` was made for: the same path checked again (one comparison) reuses it. */
   private heldFor: string | undefined;
   /** Literal prefixes in sorted order, once sorted. */
@@ -98,16 +99,14 @@ export class RuleIndex {
     this.prefixes = order.map((k) => prefixes[k]!);
   }
 
-  /** The path's characters, for a long path (see wildcard.ts); undefined for a short one. */
-  private heldBy(path: string): CharSet | undefined {
+  /** What a long path holds (see path-chars.ts); undefined for a short one. */
+  private heldBy(path: string): PathChars | undefined {
     if (path.length < LONG_PATH) return undefined;
     const held = this.held;
     if (path === this.heldFor) return held;
-    held.w0 = held.w1 = held.w2 = held.w3 = 0;
-    held.high = false;
-    held.positions = undefined;
+    held.reset(path);
     this.heldFor = path;
-    return charSet(path, 0, path.length, held);
+    return held;
   }
 
   /**
@@ -191,7 +190,7 @@ export class RuleIndex {
   }
 
   /** Entry `k`'s pattern (made if need be) matched against `path`. */
-  private matchesPatternAt(k: number, path: string, held: CharSet | undefined): boolean {
+  private matchesPatternAt(k: number, path: string, held: PathChars | undefined): boolean {
     const pattern = this.patternAt(k);
     return this.wild[k] ? matchesPattern(pattern, path, held) : path.startsWith(pattern);
   }

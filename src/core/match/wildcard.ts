@@ -8,106 +8,24 @@
  * search; the tail is tested at the end of the path with `$`, found anywhere after without.
  * The searches cover disjoint stretches of the path, so a check costs O(path + pattern).
  *
- * On long paths a character-set test comes first: a pattern needing a character the path
- * does not hold cannot match. The path's set is made once per check (O(path)) and shared by
- * every rule; a pattern's set is made as it is tested. Without it, a short segment whose first
- * character occurs everywhere (`*a0` against `aaaa…`) costs a native search step per position.
+ * On long paths two things keep a check from costing a search step per position of the
+ * path per rule (`*a0` against `aaaa…`, in a file of many such rules):
+ * - What the path holds (`PathChars`) is asked first: a pattern needing a character the path
+ *   lacks cannot match. A pattern no longer than the path is tested whole before any search
+ *   (the test costs no more than the search would); a longer one is not, so that a 500 KiB
+ *   pattern checked against an 8 KiB path costs the part of it the path can hold.
+ * - Once the native searches of one check have gone over the path a few times, the path's
+ *   positions are made and each further segment is searched from its rarest character.
  */
-
-/** Paths at least this long get the character-set test. */
-export const LONG_PATH = 256;
+import { bucketOf, type PathChars } from './path-chars.ts';
 
 /**
- * The characters a string holds: codes 0–127 as four 32-bit words, and whether any code is
- * 128 or above (a byte string's high octets, or a URL given with non-ASCII characters).
- */
-export interface CharSet {
-  w0: number;
-  w1: number;
-  w2: number;
-  w3: number;
-  high: boolean;
-  /** Where each character of the path is, made when a segment search first needs it. */
-  positions?: Positions | undefined;
-}
-
-/**
- * The positions of a path's characters, by character (counting sort: `order[start[c] ..
- * start[c + 1])` are the positions of code c in increasing order; every code from 128 up
- * shares bucket 128). Made in O(path) once per check of a long path.
- */
-interface Positions {
-  start: Int32Array;
-  order: Int32Array;
-}
-
-const HIGH_BUCKET = 128;
-
-/** A character's bucket in `Positions`: its code, or HIGH_BUCKET for codes from 128 up. */
-function bucketOf(code: number): number {
-  return code < HIGH_BUCKET ? code : HIGH_BUCKET;
-}
-
-function positionsOf(path: string): Positions {
-  const start = new Int32Array(HIGH_BUCKET + 2);
-  for (let i = 0; i < path.length; i++) start[bucketOf(path.charCodeAt(i)) + 1]!++;
-  for (let b = 1; b < start.length; b++) start[b]! += start[b - 1]!;
-  const next = start.slice(0, HIGH_BUCKET + 1);
-  const order = new Int32Array(path.length);
-  for (let i = 0; i < path.length; i++) order[next[bucketOf(path.charCodeAt(i))]!++] = i;
-  return { start, order };
-}
-
-export function charSet(text: string, from = 0, to = text.length, into?: CharSet): CharSet {
-  return addChars(into ?? { w0: 0, w1: 0, w2: 0, w3: 0, high: false }, text, from, to, -1);
-}
-
-/** The characters a pattern's segments need: `pattern[from, to)` without its stars. */
-function needed(pattern: string, from: number, to: number): CharSet {
-  return addChars({ w0: 0, w1: 0, w2: 0, w3: 0, high: false }, pattern, from, to, 0x2a);
-}
-
-const words = new Int32Array(5);
-
-function addChars(set: CharSet, text: string, from: number, to: number, skip: number): CharSet {
-  words[0] = set.w0;
-  words[1] = set.w1;
-  words[2] = set.w2;
-  words[3] = set.w3;
-  words[4] = 0;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    // Word c >> 5 (4 for every code from 128 up), bit c mod 32 (JS shifts take the count mod 32).
-    words[c < 128 ? c >> 5 : 4]! |= 1 << c;
-  }
-  // In a pattern every `*` is a wildcard, never a character a match needs.
-  if (skip >= 0) words[skip >> 5]! &= ~(1 << skip);
-  set.w0 = words[0]!;
-  set.w1 = words[1]!;
-  set.w2 = words[2]!;
-  set.w3 = words[3]!;
-  if (words[4] !== 0) set.high = true;
-  return set;
-}
-
-/** Every character of `needed` is in `held`. */
-export function isSubset(needed: CharSet, held: CharSet): boolean {
-  return (
-    (needed.w0 & ~held.w0) === 0 &&
-    (needed.w1 & ~held.w1) === 0 &&
-    (needed.w2 & ~held.w2) === 0 &&
-    (needed.w3 & ~held.w3) === 0 &&
-    (!needed.high || held.high)
-  );
-}
-
-/**
- * Whether `path` matches `pattern`; `held`: the path's characters, for long paths. Segments
+ * Whether `path` matches `pattern`; `held`: what the path holds, for long paths. Segments
  * are sliced as they are reached and nothing is kept: a compiled form per pattern was
  * measured at about 20% more checks per second on the largest files and 13% more retained
  * memory over the corpus, and most patterns of a file are tested rarely or never.
  */
-export function matchesPattern(pattern: string, path: string, held?: CharSet): boolean {
+export function matchesPattern(pattern: string, path: string, held?: PathChars): boolean {
   return matchesPatternIn(pattern, 0, pattern.length, path, held);
 }
 
@@ -120,7 +38,7 @@ export function matchesPatternIn(
   begin: number,
   finish: number,
   path: string,
-  held?: CharSet,
+  held?: PathChars,
 ): boolean {
   let end = finish;
   const anchored = end > begin && text.charCodeAt(end - 1) === 0x24;
@@ -132,7 +50,8 @@ export function matchesPatternIn(
       : regionEquals(path, 0, text, begin, finish - begin);
   }
   if (!regionEquals(path, 0, text, begin, star - begin)) return false;
-  if (held && !isSubset(needed(text, star + 1, end), held)) return false;
+  // Tested whole up front when no longer than the path (see above).
+  if (held && end - star <= path.length && !held.holdsAll(text, star + 1, end)) return false;
   let pos = star - begin;
   for (;;) {
     const from = star + 1;
@@ -158,15 +77,20 @@ export function matchesPatternIn(
 
 /**
  * The leftmost occurrence of `segment` in `path` at or after `pos`, or -1. The engine's search
- * takes a step for every occurrence of the segment's first character; when that character
- * fills a long path (`a` in `aaaa…a10`) and another of the segment's is much rarer, the
- * search walks that rarer character's positions instead, each a candidate tested in place.
- * Distinct segments of many rules then cost their rarest character's occurrences, not the
- * path, each.
+ * takes a step for every occurrence of the segment's first character; once a check's searches
+ * have gone over a long path a few times (many rules, see path-chars.ts), a segment whose
+ * first character fills the path (`a` in `aaaa…a10`) while another of its characters is much
+ * rarer is searched from that rarer character's positions instead, each a candidate tested in
+ * place, and one whose characters the path lacks fails at once. Distinct segments of many
+ * rules then cost their rarest character's occurrences, not the path, each.
  */
-function find(path: string, segment: string, pos: number, held: CharSet | undefined): number {
-  if (!held || segment.length < 2) return path.indexOf(segment, pos);
-  const positions = (held.positions ??= positionsOf(path));
+function find(path: string, segment: string, pos: number, held: PathChars | undefined): number {
+  const positions = held && segment.length >= 2 ? held.positionsIfSearched() : undefined;
+  if (!positions) {
+    const at = path.indexOf(segment, pos);
+    held?.searched((at < 0 ? path.length : at + segment.length) - pos);
+    return at;
+  }
   const { start, order } = positions;
   let rare = 0;
   let rareCount = 0;

@@ -1,7 +1,8 @@
 import { wellFormed, type ByteString } from '../text/bytes.ts';
 import { GLOBAL_TOKEN, isWildPattern, type Profile } from '../profiles/index.ts';
 import type { IndexedRules } from '../match/indexed-rules.ts';
-import { matchesPatternIn, type CharSet } from '../match/wildcard.ts';
+import { matchesPatternIn } from '../match/wildcard.ts';
+import type { PathChars } from '../match/path-chars.ts';
 import { IntColumn } from './columns.ts';
 import type { Source } from '../text/source.ts';
 
@@ -117,7 +118,7 @@ export class RuleTable implements IndexedRules {
     count: number,
     path: string,
     limit: number,
-    held: CharSet | undefined,
+    held: PathChars | undefined,
     out: number[],
   ): number {
     const cells = this.#cells;
@@ -168,10 +169,10 @@ export class RuleTable implements IndexedRules {
    * holds `%` or non-ASCII before a difference is found, is longer than `limit`, or was cut
    * inside a character: make the pattern). A difference before any such character decides,
    * since the pattern's prefix up to there is the value's; at the first wildcard a value
-   * that is its own pattern is matched as one, still where it stands. `held`: the path's
-   * characters, for a long path (see wildcard.ts).
+   * that is its own pattern is matched as one, still where it stands. `held`: what the
+   * path holds, for a long path (see path-chars.ts).
    */
-  matchInPlace(id: number, path: string, limit: number, held?: CharSet): 1 | 0 | -1 {
+  matchInPlace(id: number, path: string, limit: number, held?: PathChars): 1 | 0 | -1 {
     const start = this.#cells.at(3 * id);
     const end = this.#cells.at(3 * id + 1);
     if (end - start > limit || this.#byteValues?.has(id)) return -1;

@@ -6,7 +6,8 @@
 import { utf8ByteString } from '../text/bytes.ts';
 import { rfc9309Normalize } from '../match/pattern.ts';
 import { pathParamsQuery } from '../match/url.ts';
-import { charSet, LONG_PATH, matchesPattern } from '../match/wildcard.ts';
+import { matchesPattern } from '../match/wildcard.ts';
+import { longPathChars } from '../match/path-chars.ts';
 
 /** `1`: TDM rights are reserved; `0`: not reserved. */
 export type TdmReservation = 'reserved' | 'not-reserved';
@@ -114,9 +115,10 @@ function file(rules: TdmrepRule[], problems: string[]): TdmrepFile {
     problems,
     match(url: string): TdmrepRule | undefined {
       const path = rfc9309Normalize(utf8ByteString(pathParamsQuery(url)), false);
-      // As for robots.txt rules: a long path's characters are gathered once, so that a
-      // pattern needing one it lacks fails at once, and a pattern repeated is matched once.
-      const held = path.length >= LONG_PATH ? charSet(path) : undefined;
+      // As for robots.txt rules: what a long path holds is learned once for every pattern,
+      // so that a pattern needing a character it lacks fails at once; a pattern repeated is
+      // matched once.
+      const held = longPathChars(path);
       const failed = new Set<string>();
       for (let i = 0; i < rules.length; i++) {
         const pattern = patterns[i]!;
