@@ -61,6 +61,15 @@ test('installing the packed package brings the library dependencies only, and th
       cwd: ROOT,
     });
     const tarball = join(dir, stdout.trim().split('\n').at(-1)!);
+    // No install-time script in the published manifest: npm warns about each in every
+    // consumer's install (dist/ is built by `prepack`, before packing, instead).
+    const manifest = await run('tar', ['-xOzf', tarball, 'package/package.json']);
+    const scripts = Object.keys(
+      (JSON.parse(manifest.stdout) as { scripts?: Record<string, string> }).scripts ?? {},
+    );
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) {
+      assert.ok(!scripts.includes(hook), `the published manifest has no ${hook} script`);
+    }
     const project = join(dir, 'project');
     await run('mkdir', [project]);
     await writeFile(join(project, 'package.json'), '{"name":"app","private":true,"type":"module"}');
