@@ -27,15 +27,26 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
 }
 
-export function buildProgram(output: Output): Command {
+/**
+ * `--json` among the arguments (before a `--`): the output is for a program, and so is an
+ * error, which is then one JSON object on stdout (see `main`) rather than a line on stderr.
+ */
+export function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+export function buildProgram(output: Output, json = false): Command {
   const program = new Command('repkit')
     .description('Robots Exclusion Protocol toolkit: robots.txt checks as Google makes them')
     .version(packageVersion(), '-V, --version', 'print the version')
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError(!json && '(run with --help for usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => process.stdout.write(text),
       writeErr: (text) => process.stderr.write(text),
+      // Under --json, usage errors are written by `main`, as JSON.
+      outputError: (text, write) => (json ? undefined : write(text)),
     });
   for (const register of [
     registerCheck,
@@ -64,25 +75,44 @@ export async function main(argv: string[]): Promise<number> {
     });
   }
   const output = processOutput();
-  const program = buildProgram(output);
+  const json = wantsJson(argv);
+  const program = buildProgram(output, json);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are "errors" to commander; they succeed.
-      return error.exitCode === 0 ? 0 : 2;
+    // Help and version are "errors" to commander; they succeed.
+    if (error instanceof CommanderError && error.exitCode === 0) return 0;
+    const failure = describeFailure(error);
+    if (!failure) throw error;
+    if (json) {
+      // As npm does under --json: the error as an object on stdout, where the answer would be.
+      output.out(JSON.stringify({ error: failure }));
+    } else if (!(error instanceof CommanderError)) {
+      // (commander has written its own line.)
+      output.err(`repkit: ${failure.message}`);
     }
-    if (error instanceof CliError) {
-      output.err(`repkit: ${error.message}`);
-      return error.exitCode;
-    }
-    if (error instanceof RepkitError) {
-      output.err(`repkit: ${error.message}`);
-      return 2;
-    }
-    throw error;
+    return failure.exitCode;
   }
+}
+
+/** What went wrong, for the user: a code, one line, and the exit status; undefined if a bug. */
+function describeFailure(
+  error: unknown,
+): { code: string; message: string; exitCode: number } | undefined {
+  if (error instanceof CommanderError) {
+    // `commander.unknownOption` → `unknown-option`; its message starts with "error: ".
+    const code = error.code
+      .replace(/^commander\./, '')
+      .replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    return { code, message: error.message.replace(/^error: /, ''), exitCode: 2 };
+  }
+  if (error instanceof CliError) {
+    return { code: error.code, message: error.message, exitCode: error.exitCode };
+  }
+  if (error instanceof RepkitError)
+    return { code: error.code, message: error.message, exitCode: 2 };
+  return undefined;
 }
 
 main(process.argv).then(

@@ -265,19 +265,23 @@ describe('conventions', () => {
     }
   });
 
-  test('colour only on a terminal, and not with NO_COLOR', async () => {
+  test('colour only on a terminal, not with NO_COLOR, and anywhere with FORCE_COLOR', async () => {
     const ESC = String.fromCharCode(27);
-    const piped = await runCli(['check', '--robots', ROBOTS, '--agent', 'GPTBot', '/x'], {
-      env: { NO_COLOR: '' },
-    });
-    assert.ok(!piped.stdout.includes(ESC));
+    const piped = (env: Record<string, string>) =>
+      runCli(['check', '--robots', ROBOTS, '--agent', 'GPTBot', '/x'], { env });
+    assert.ok(!(await piped({ NO_COLOR: '' })).stdout.includes(ESC));
+    // FORCE_COLOR turns colour on in a pipe (a CI log), over NO_COLOR; 0 or false keep it off.
+    assert.ok((await piped({ FORCE_COLOR: '1' })).stdout.includes(`${ESC}[31mdisallowed`));
+    assert.ok((await piped({ FORCE_COLOR: '1', NO_COLOR: '1' })).stdout.includes(ESC));
+    assert.ok(!(await piped({ FORCE_COLOR: '0', NO_COLOR: '' })).stdout.includes(ESC));
+    assert.ok(!(await piped({ FORCE_COLOR: 'false', NO_COLOR: '' })).stdout.includes(ESC));
     // `script` runs the command on a pseudo-terminal.
     const onTerminal = (env: string) =>
       spawnSync(
         'script',
         [
           '-qec',
-          `${env} ${process.execPath} ${BIN} check --robots ${ROBOTS} --agent GPTBot /x`,
+          `FORCE_COLOR= ${env} ${process.execPath} ${BIN} check --robots ${ROBOTS} --agent GPTBot /x`,
           '/dev/null',
         ],
         {
@@ -292,6 +296,35 @@ describe('conventions', () => {
   test('an unknown command or option is a usage error (exit 2)', async () => {
     assert.equal((await runCli(['frobnicate'])).code, 2);
     assert.equal((await runCli(['lint', ROBOTS, '--bogus'])).code, 2);
+  });
+
+  test('under --json an error is one JSON object on stdout, with its code and exit status', async () => {
+    // A usage error found by the argument parser, and one found by the command.
+    const unknown = await runCli(['lint', ROBOTS, '--json', '--bogus']);
+    assert.equal(unknown.code, 2);
+    assert.deepEqual(JSON.parse(unknown.stdout), {
+      error: { code: 'unknown-option', message: "unknown option '--bogus'", exitCode: 2 },
+    });
+    assert.equal(unknown.stderr, '');
+    const missing = await runCli([
+      'check',
+      '--json',
+      '--agent',
+      'x',
+      '--robots',
+      'no-such-file.txt',
+      '/x',
+    ]);
+    assert.equal(missing.code, 2);
+    const { error } = JSON.parse(missing.stdout) as { error: Record<string, unknown> };
+    assert.equal(error.code, 'cli');
+    assert.equal(error.exitCode, 2);
+    assert.match(String(error.message), /no-such-file\.txt/);
+    assert.equal(missing.stderr, '');
+    // Without --json, the same error is one line on stderr, and nothing on stdout.
+    const plain = await runCli(['check', '--agent', 'x', '--robots', 'no-such-file.txt', '/x']);
+    assert.equal(plain.stdout, '');
+    assert.match(plain.stderr, /^repkit: .*no-such-file\.txt/);
   });
 });
 

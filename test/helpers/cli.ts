@@ -13,7 +13,10 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs the built `repkit` binary with `args`, feeding `stdin`; colour off unless asked. */
+/**
+ * Runs the built `repkit` binary with `args`, feeding `stdin`; colour off unless asked (a
+ * FORCE_COLOR of the test runner's environment is not passed on).
+ */
 export function runCli(
   args: string[],
   options: { stdin?: string; env?: Record<string, string> } = {},
@@ -21,7 +24,7 @@ export function runCli(
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
     });
     let stdout = '';
     let stderr = '';
