@@ -49,6 +49,66 @@ export function namedAgents(...files: readonly RobotsTxt[]): string[] {
   return [...names.values(), ANY_OTHER_AGENT];
 }
 
+/** Most probe paths `probePaths` gives: two per rule of files of a few thousand rules. */
+export const MAX_PROBES = 10_000;
+
+/**
+ * Paths to compare two versions on when no URLs are given: `/`, and for every rule of
+ * either version its path and a path below it, each `*` read as `x` and a final `$`
+ * dropped (`Disallow: /*.css$` probes `/x.css` and `/x.cssx`), so that every rule that
+ * changed is met by a path it matches and one it may not. At most `MAX_PROBES`, in file
+ * order, without repeats.
+ */
+export function probePaths(...sides: readonly DiffSide[]): string[] {
+  const paths = new Set<string>(['/']);
+  for (const side of sides) {
+    const robots = side.kind === 'file' ? side.robots : side.state.robots;
+    for (const group of robots?.groups ?? []) {
+      for (const { value } of group.rules) {
+        if (value === '') continue;
+        const plain = value.replaceAll('*', 'x').replace(/\$$/, '');
+        const path = plain.startsWith('/') ? plain : `/${plain}`;
+        for (const probe of [path, `${path}x`]) {
+          if (paths.size >= MAX_PROBES) return [...paths];
+          paths.add(probe);
+        }
+      }
+    }
+  }
+  return [...paths];
+}
+
+/** Changes grouped by crawler and by the rules that decided them before and after. */
+export interface ChangeGroup {
+  agent: string;
+  before: SideVerdict;
+  after: SideVerdict;
+  /** How many URLs changed this way. */
+  count: number;
+  /** The first of them, as given. */
+  example: string;
+}
+
+/** `changes` grouped (see `ChangeGroup`), crawlers in the order met, most URLs first within. */
+export function groupChanges(changes: readonly VerdictChange[]): ChangeGroup[] {
+  const groups = new Map<string, ChangeGroup>();
+  for (const change of changes) {
+    const key = `${change.agent}\n${change.before.line}:${change.before.allowed}\n${change.after.line}:${change.after.allowed}`;
+    const group = groups.get(key);
+    if (group) group.count++;
+    else {
+      const { agent, before, after, url } = change;
+      groups.set(key, { agent, before, after, count: 1, example: url });
+    }
+  }
+  const order = new Map<string, number>();
+  for (const group of groups.values())
+    if (!order.has(group.agent)) order.set(group.agent, order.size);
+  return [...groups.values()].sort(
+    (a, b) => order.get(a.agent)! - order.get(b.agent)! || b.count - a.count,
+  );
+}
+
 function sideVerdict(side: DiffSide, checked: string, names: readonly string[]): SideVerdict {
   const { allowed, line, reason, rule } =
     side.kind === 'file'

@@ -5,6 +5,10 @@
 export { verdictFromState, agentsFor, fileVerdict, requestedForm } from './verdict.ts';
 export {
   diffVerdicts,
+  groupChanges,
+  probePaths,
+  MAX_PROBES,
+  type ChangeGroup,
   namedAgents,
   type DiffSide,
   type SideVerdict,

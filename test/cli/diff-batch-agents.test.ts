@@ -51,6 +51,68 @@ describe('repkit diff', () => {
     );
   });
 
+  test("without --urls: paths taken from both files' rules meet every changed rule", async () => {
+    const old = file('old5.txt', 'User-agent: *\nDisallow: /private/\n');
+    const next = file(
+      'new5.txt',
+      'User-agent: *\nDisallow: /private/\nDisallow: /*.css$\nAllow: /private/press/\n',
+    );
+    const result = await runCli(['diff', old, next, '--json']);
+    assert.equal(result.code, 1);
+    assert.deepEqual(
+      jsonLines(result.stdout).map((c) => [c.url, (c.after as { allowed: boolean }).allowed]),
+      [
+        ['/x.css', false],
+        ['/private/press/', true],
+        ['/private/press/x', true],
+      ],
+    );
+    const text = await runCli(['diff', old, next]);
+    assert.match(text.stdout, /3 change\(s\) in 7 path\(s\) from the files' rules × 1 crawler/);
+  });
+
+  test('--urls - reads the URLs from stdin; --summary counts changes by crawler and rules', async () => {
+    const next = file('new6.txt', 'User-agent: *\nDisallow: /a/\nDisallow: /b/\n');
+    const stdin = ['/a/1', '/a/2', '/a/3', '/b/1', '/c/1'].join('\n') + '\n';
+    const listed = await runCli(['diff', ROBOTS, next, '--urls', '-', '--agent', 'x', '--json'], {
+      stdin,
+    });
+    assert.equal(listed.code, 1);
+    assert.deepEqual(
+      jsonLines(listed.stdout).map((c) => c.url),
+      ['/a/1', '/a/2', '/a/3', '/b/1'],
+    );
+    const summary = await runCli(
+      ['diff', ROBOTS, next, '--urls', '-', '--agent', 'x', '--summary', '--json'],
+      { stdin },
+    );
+    assert.equal(summary.code, 1);
+    assert.deepEqual(jsonLines(summary.stdout), [
+      {
+        agent: 'x',
+        count: 3,
+        before: { allowed: true, line: 0 },
+        after: { allowed: false, line: 2 },
+        example: '/a/1',
+      },
+      {
+        agent: 'x',
+        count: 1,
+        before: { allowed: true, line: 0 },
+        after: { allowed: false, line: 3 },
+        example: '/b/1',
+      },
+    ]);
+    const text = await runCli(['diff', ROBOTS, next, '--urls', '-', '--agent', 'x', '--summary'], {
+      stdin,
+    });
+    assert.match(
+      text.stdout,
+      /^x\s+3 × allowed → disallowed\s+\(.* → line 2: disallow: \/a\/; e\.g\. \/a\/1\)/m,
+    );
+    assert.match(text.stdout, /4 change\(s\) in 5 URL\(s\) × 1 crawler\(s\): x$/m);
+  });
+
   test('an old file that cannot be fetched cannot be compared; a --urls line that is no URL is an error', async () => {
     const down = await httpServer(robotsRoute((_req, res) => res.writeHead(500).end()));
     try {

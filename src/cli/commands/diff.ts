@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
@@ -10,12 +9,20 @@ import {
   isUrl,
   loadRobots,
   parseProfile,
+  readRobotsFile,
 } from '../robots-source.ts';
-import { diffVerdicts, type SideVerdict } from '../../fetch/internal.ts';
+import {
+  diffVerdicts,
+  groupChanges,
+  MAX_PROBES,
+  probePaths,
+  type SideVerdict,
+} from '../../fetch/internal.ts';
 import type { ProfileName } from '../../core/index.ts';
 
 interface DiffOptions {
-  urls: string;
+  urls?: string;
+  summary?: boolean;
   agent?: string[];
   profile: ProfileName;
   json?: boolean;
@@ -28,7 +35,11 @@ export function registerDiff(program: Command, output: Output): void {
     .description('which URLs change verdict between two versions of a robots.txt, per crawler')
     .argument('<old>', 'the current robots.txt: a file or a URL of the site')
     .argument('<new>', 'the proposed robots.txt: a file or a URL of the site')
-    .requiredOption('--urls <file>', 'URLs or paths to compare, one per line (# comments allowed)')
+    .option(
+      '--urls <file>',
+      "URLs or paths to compare, one per line (# comments allowed; - for stdin); default: paths taken from both files' rules",
+    )
+    .option('--summary', 'changes counted by crawler and deciding rules, not listed by URL')
     .option(
       '-a, --agent <name>',
       'crawler to compare for; repeat for several (default: every crawler either file names, and *)',
@@ -40,14 +51,18 @@ export function registerDiff(program: Command, output: Output): void {
       'after',
       `
 Examples:
+  $ repkit diff robots.txt robots.new.txt
   $ repkit diff robots.txt robots.new.txt --urls important-urls.txt
+  $ grep -o 'https://[^ ]*' access.log | repkit diff https://example.com robots.new.txt --urls - --summary
   $ repkit diff https://example.com robots.new.txt --urls urls.txt --agent Googlebot --agent GPTBot
 
-"*" stands for any crawler without a group of its own. Exit status: 0 no verdict changes,
-1 some change, 2 usage or input error.`,
+Without --urls, the paths compared are "/" and, for every rule of either file, its path and
+one below it ("*" read as "x", a final "$" dropped): each changed rule meets a path it
+matches. "*" stands for any crawler without a group of its own. Exit status: 0 no verdict
+changes, 1 some change, 2 usage or input error.`,
     )
     .action(async (oldSource: string, newSource: string, options: DiffOptions) => {
-      const urls = await readUrlList(options.urls);
+      const given = options.urls === undefined ? undefined : await readUrlList(options.urls);
       const [before, after] = await Promise.all([
         loadRobots(oldSource, options),
         loadRobots(newSource, options),
@@ -59,14 +74,44 @@ Examples:
           throw new CliError(`cannot compare: ${loaded.label} is ${describeFetch(state)}`);
         }
       }
-      const { changes, agents } = diffVerdicts(
-        diffSide(before),
-        diffSide(after),
-        urls,
-        options.agent,
-      );
+      const sides = [diffSide(before), diffSide(after)] as const;
+      const urls = given ?? probePaths(...sides);
+      const { changes, agents } = diffVerdicts(...sides, urls, options.agent);
       const rule = (v: SideVerdict) =>
         v.rule ? `line ${v.line}: ${v.rule.kind}: ${v.rule.value}` : v.reason;
+      const { color } = output;
+      const arrowOf = (allowed: boolean) =>
+        allowed ? color.green('disallowed → allowed') : color.red('allowed → disallowed');
+      const compared = given
+        ? `${urls.length} URL(s)`
+        : `${urls.length} path(s) from the files' rules${urls.length >= MAX_PROBES ? ' (the first ' + MAX_PROBES + ')' : ''}`;
+      if (options.summary) {
+        for (const group of groupChanges(changes)) {
+          const { agent, before: was, after: now, count, example } = group;
+          if (options.json) {
+            output.out(
+              JSON.stringify({
+                agent,
+                count,
+                before: { allowed: was.allowed, line: was.line },
+                after: { allowed: now.allowed, line: now.line },
+                example,
+              }),
+            );
+          } else {
+            output.out(
+              `${agent.padEnd(16)} ${String(count).padStart(6)} × ${arrowOf(now.allowed)}  ${color.dim(`(${rule(was)} → ${rule(now)}; e.g. ${example})`)}`,
+            );
+          }
+        }
+        if (!options.json) {
+          output.out(
+            `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`,
+          );
+        }
+        if (changes.length > 0) process.exitCode = 1;
+        return;
+      }
       for (const { url, requestUrl, agent, before: was, after: now } of changes) {
         if (options.json) {
           output.out(
@@ -79,33 +124,24 @@ Examples:
             }),
           );
         } else {
-          const { color } = output;
-          const arrow = now.allowed
-            ? color.green('disallowed → allowed')
-            : color.red('allowed → disallowed');
           output.out(
-            `${agent.padEnd(16)} ${url}  ${arrow}  ${color.dim(`(${rule(was)} → ${rule(now)})`)}`,
+            `${agent.padEnd(16)} ${url}  ${arrowOf(now.allowed)}  ${color.dim(`(${rule(was)} → ${rule(now)})`)}`,
           );
         }
       }
       if (!options.json) {
         output.out(
-          `${changes.length} change(s) in ${urls.length} URL(s) × ${agents.length} crawler(s): ${agents.join(', ')}`,
+          `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`,
         );
       }
       if (changes.length > 0) process.exitCode = 1;
     });
 }
 
+/** The URLs of a list file, or of standard input (`-`), read as robots.txt files are (bounded). */
 async function readUrlList(path: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new CliError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-    );
-  }
+  const text = new TextDecoder().decode(await readRobotsFile(path));
+  if (path === '-') path = 'standard input';
   const urls: string[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
