@@ -118,12 +118,39 @@ describe('lint', () => {
     );
   });
 
+  test('heads-ups: the whole site blocked, CSS and JavaScript blocked, a space in a path, an empty file', () => {
+    assert.deepEqual(codes('User-agent: *\nDisallow: /\n'), [['disallow-all', 2]]);
+    // A crawler's own group blocking everything is a choice, not a slip (GPTBot).
+    assert.deepEqual(codes('User-agent: GPTBot\nDisallow: /\n'), []);
+    assert.deepEqual(
+      codes(
+        'User-agent: Googlebot\nDisallow: /*.css$\nDisallow: /assets/app.js\nDisallow: /json/\n',
+      ),
+      [
+        ['blocked-resources', 2],
+        ['blocked-resources', 3],
+      ],
+    );
+    assert.deepEqual(codes('User-agent: Bingbot\nDisallow: /*.css$\n'), []);
+    const spaced = lint('User-agent: *\nDisallow: /my page/\n').diagnostics;
+    assert.deepEqual(
+      spaced.map((d) => [d.code, d.line, d.column]),
+      [['space-in-path', 2, 14]],
+    );
+    assert.match(spaced[0]!.message, /%20/);
+    for (const empty of ['', '\n\n', '# nothing here yet\n']) {
+      assert.deepEqual(codes(empty), [['empty-file', 1]], JSON.stringify(empty));
+    }
+    // A page served as robots.txt has its own error, not this note.
+    assert.ok(!codes('<html><body>Blocked</body></html>').some(([c]) => c === 'empty-file'));
+  });
+
   test('file-level problems: BOM, HTML, invalid UTF-8, NUL, long lines', () => {
     const bom = new Uint8Array([
       0xef,
       0xbb,
       0xbf,
-      ...new TextEncoder().encode('User-agent: *\nDisallow: /\n'),
+      ...new TextEncoder().encode('User-agent: *\nDisallow: /x\n'),
     ]);
     assert.deepEqual(codes(bom), [['bom', 1]]);
     assert.ok(

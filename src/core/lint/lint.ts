@@ -2,6 +2,7 @@ import type { Add, Diagnostic, DiagnosticCode, LintReport, Severity } from './ty
 import { isGlobalAgent, productToken } from '../agents/names.ts';
 import { GroupBuilder } from '../model/groups.ts';
 import { checkGroups } from './lint-groups.ts';
+import { checkHeadsUps, spaceInPath } from './heads-ups.ts';
 import { checkUsageLine } from './usage-lines.ts';
 import { checkWholeFile, fileRank, withoutLineNoise } from './file-level.ts';
 import { PROFILES } from '../profiles/index.ts';
@@ -56,6 +57,10 @@ const SEVERITY: Record<DiagnosticCode, Severity> = {
   'content-usage-unreachable': 'warning',
   'split-group': 'info',
   'content-signal-invalid': 'warning',
+  'disallow-all': 'warning',
+  'blocked-resources': 'warning',
+  'space-in-path': 'warning',
+  'empty-file': 'info',
 };
 
 /** Keys other crawlers read and Google ignores. */
@@ -79,6 +84,11 @@ const CANONICAL_KEYS = {
 };
 
 /** Lints a robots.txt body. Never throws on content. */
+/** Groups, orphan rules and sitemaps of a parsed file: 0 when it says nothing a crawler reads. */
+function groupsOrLines(parsed: ReturnType<GroupBuilder['finish']>): number {
+  return parsed.groups.size + parsed.orphanRuleLines.length + parsed.sitemaps.list().length;
+}
+
 export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): LintReport {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const diagnostics: Diagnostic[] = [];
@@ -164,6 +174,7 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
   for (const line of invalidUtf8Lines)
     add('invalid-utf8', line, 1, 'bytes that are not valid UTF-8: matched as %-escaped octets');
   checkGroups(parsed, blankLines, valueColumns, add);
+  checkHeadsUps(parsed, add);
   if (total > read) {
     checkPastLimit(body, read, total, add);
     // The same test the parse makes for `RobotsTxt.cutLine`.
@@ -179,6 +190,17 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
   // What the file is comes first; a file that is not a robots.txt at all is one error, not
   // a warning per line.
   const fileLevel = checkWholeFile(toBytes(body, Math.min(read, 4096)), add);
+  // (A page or binary data served as robots.txt says nothing either: its error says why.)
+  if (!fileLevel && groupsOrLines(parsed) === 0) {
+    add(
+      'empty-file',
+      1,
+      1,
+      read === 0
+        ? 'an empty file: every crawler may fetch every URL (as with no robots.txt)'
+        : 'no user-agent, rule or sitemap line: every crawler may fetch every URL (as with no robots.txt)',
+    );
+  }
   const kept = fileLevel ? withoutLineNoise(diagnostics, fileLevel) : diagnostics;
   kept.sort((a, b) => fileRank(a) - fileRank(b) || a.line - b.line || a.column - b.column);
   const count = (s: Severity) => kept.filter((d) => d.severity === s).length;
@@ -256,6 +278,15 @@ function checkPath(d: Directive, add: Add): void {
       d.line,
       d.valueColumn,
       `"${displayText(value)}" does not start with "/" or "*": it can never match a URL path`,
+    );
+  }
+  const space = spaceInPath(value);
+  if (space >= 0) {
+    add(
+      'space-in-path',
+      d.line,
+      d.valueColumn + space,
+      `a space in "${displayText(value)}": URLs send a space as %20, so this rule matches no URL past it (write %20)`,
     );
   }
   const dollar = value.indexOf('$');

@@ -34,7 +34,11 @@ export type DiagnosticCode =
   | 'content-usage-invalid'
   | 'content-usage-unreachable'
   | 'split-group'
-  | 'content-signal-invalid';
+  | 'content-signal-invalid'
+  | 'disallow-all'
+  | 'blocked-resources'
+  | 'space-in-path'
+  | 'empty-file';
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;
