@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { BIN, runCli, scratchFiles } from '../helpers/cli.ts';
+import { BIN, jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 import { redirectedRobotsSite } from './site.ts';
@@ -120,6 +120,29 @@ describe('repkit explain', () => {
 });
 
 describe('repkit lint', () => {
+  test('several files in one run: a report each, the verdict agreeing with what follows', async () => {
+    const broken = file('broken.txt', 'Disallow: /a\nUser-agent: *\nDisallow: /b\n');
+    const empty = file('empty.txt', '');
+    const result = await runCli(['lint', broken, empty, ROBOTS]);
+    assert.equal(result.code, 1, 'errors in one file');
+    const reports = result.stdout.split('\n\n').filter((r) => !/^\d+ error/.test(r.trim()));
+    assert.match(reports[0]!, /^.*broken\.txt: 1 error\(s\)/);
+    assert.match(result.stdout, /\nexamples\/robots\.txt: no problems found; 1 note\(s\)\n/);
+    // Only notes: the verdict says there are some.
+    assert.match(
+      result.stdout,
+      /empty\.txt: no problems found; 1 note\(s\)\n.*empty\.txt:1:1 +info +an empty file/,
+    );
+    const json = await runCli(['lint', broken, empty, '--json']);
+    assert.deepEqual(
+      jsonLines(json.stdout).map((r) => [r.robots, r.errors]),
+      [
+        [broken, 1],
+        [empty, 0],
+      ],
+    );
+  });
+
   test('diagnostics with line, column, severity and code; exit 1 on errors', async () => {
     const robots = file(
       'lint.txt',

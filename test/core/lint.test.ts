@@ -4,6 +4,11 @@ import { lint, parse } from '../../src/core/index.ts';
 import type { DiagnosticCode } from '../../src/core/internal.ts';
 
 /** [code, line] pairs of a report, in order. */
+/** The first diagnostic's message. */
+function codesAndMessages(body: string): string {
+  return lint(body).diagnostics[0]?.message ?? '';
+}
+
 function codes(body: string | Uint8Array): [DiagnosticCode, number][] {
   return lint(body).diagnostics.map((d) => [d.code, d.line]);
 }
@@ -143,6 +148,17 @@ describe('lint', () => {
     }
     // A page served as robots.txt has its own error, not this note.
     assert.ok(!codes('<html><body>Blocked</body></html>').some(([c]) => c === 'empty-file'));
+  });
+
+  test('a long value is quoted cut, with its length, not whole', () => {
+    const long = 'x'.repeat(400_000);
+    const [d] = lint(`User-agent: *\nDisallow: ${long}\n`).diagnostics;
+    assert.equal(d?.code, 'path-not-absolute');
+    assert.ok(d!.message.length < 300, `${d!.message.length} characters`);
+    // The value as Google reads it: its line is cut at 16,663 bytes.
+    assert.match(d!.message, /^"x{100}…" \(16,653 bytes\) does not start with/);
+    // Short values are quoted whole, as before.
+    assert.match(codesAndMessages('User-agent: *\nDisallow: abc\n'), /^"abc" does not start/);
   });
 
   test('file-level problems: BOM, HTML, invalid UTF-8, NUL, long lines', () => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { lint, type Diagnostic, type LintReport } from '../../core/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
-import { describeFetch, loadRobots } from '../robots-source.ts';
+import { describeFetch, loadRobots, type LoadedRobots } from '../robots-source.ts';
 import { fetchOptions } from '../fetching.ts';
 
 export function registerLint(program: Command, output: Output): void {
@@ -11,59 +11,76 @@ export function registerLint(program: Command, output: Output): void {
       'report what Google reads, accepts with typos, ignores, or never uses in a robots.txt',
     )
     .argument(
-      '<file|url>',
-      'a robots.txt file (- for standard input), or a URL of the site (its robots.txt is fetched)',
+      '<file|url...>',
+      'robots.txt files (- for standard input), or URLs of sites (their robots.txt is fetched)',
     )
-    .option('--json', 'the report as JSON')
+    .option('--json', 'the report as JSON, one object per file, per line')
     .option('-q, --quiet', 'errors only')
     .addHelpText(
       'after',
       `
 Examples:
   $ repkit lint robots.txt
+  $ repkit lint sites/*/robots.txt --quiet
   $ curl -s https://example.com/robots.txt | repkit lint -
   $ repkit lint https://example.com --json
 
 Severities: error (something is ignored or broken), warning (Google copes, others may not),
-info (worth knowing). The first line is the verdict on the file; --quiet shows errors only.
-Exit status: 0 no errors, 1 errors, 2 usage or input error.`,
+info (worth knowing). The first line of each file's report is the verdict on it; --quiet
+shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or input error.`,
     )
     .action(
       async (
-        source: string,
+        sources: string[],
         options: { json?: boolean; quiet?: boolean; userAgent: string; timeout: number },
       ) => {
-        const loaded = await loadRobots(source, {
-          profile: 'google',
-          userAgent: options.userAgent,
-          timeout: options.timeout,
-        });
-        if (
-          loaded.fetched &&
-          loaded.fetched.entry.outcome !== 'ok' &&
-          !loaded.fetched.entry.lastGood
-        ) {
-          throw new CliError(`${loaded.label}: ${describeFetch(loaded.fetched)}; nothing to lint`);
+        for (const [i, source] of sources.entries()) {
+          // A blank line between files' reports.
+          if (i > 0 && !options.json) output.out('');
+          if (lintOne(output, await loadSource(source, options), options)) process.exitCode = 1;
         }
-        const report = lint(loaded.bytes);
-        if (options.json) {
-          output.out(JSON.stringify({ robots: loaded.label, ...report }));
-        } else {
-          // The verdict on the file first, then its diagnostics (errors only with --quiet).
-          output.out(`${loaded.label}: ${verdictOf(report)}`);
-          const shown = options.quiet
-            ? report.diagnostics.filter((d) => d.severity === 'error')
-            : report.diagnostics;
-          for (const d of shown) output.out(formatDiagnostic(output, loaded.label, d));
-          if (report.diagnostics.length > 0) {
-            output.out(
-              `\n${report.errors} error(s), ${report.warnings} warning(s), ${report.infos} note(s)`,
-            );
-          }
-        }
-        if (report.errors > 0) process.exitCode = 1;
       },
     );
+}
+
+async function loadSource(
+  source: string,
+  options: { userAgent: string; timeout: number },
+): Promise<LoadedRobots> {
+  const loaded = await loadRobots(source, {
+    profile: 'google',
+    userAgent: options.userAgent,
+    timeout: options.timeout,
+  });
+  if (loaded.fetched && loaded.fetched.entry.outcome !== 'ok' && !loaded.fetched.entry.lastGood) {
+    throw new CliError(`${loaded.label}: ${describeFetch(loaded.fetched)}; nothing to lint`);
+  }
+  return loaded;
+}
+
+/** Writes one file's report; true when it has errors. */
+function lintOne(
+  output: Output,
+  loaded: LoadedRobots,
+  options: { json?: boolean; quiet?: boolean },
+): boolean {
+  const report = lint(loaded.bytes);
+  if (options.json) {
+    output.out(JSON.stringify({ robots: loaded.label, ...report }));
+  } else {
+    // The verdict on the file first, then its diagnostics (errors only with --quiet).
+    output.out(`${loaded.label}: ${verdictOf(report)}`);
+    const shown = options.quiet
+      ? report.diagnostics.filter((d) => d.severity === 'error')
+      : report.diagnostics;
+    for (const d of shown) output.out(formatDiagnostic(output, loaded.label, d));
+    if (report.diagnostics.length > 0) {
+      output.out(
+        `\n${report.errors} error(s), ${report.warnings} warning(s), ${report.infos} note(s)`,
+      );
+    }
+  }
+  return report.errors > 0;
 }
 
 const FILE_LEVEL = new Set(['html-content', 'utf-16', 'binary-content']);
@@ -74,7 +91,8 @@ function verdictOf(report: LintReport): string {
   if (file) return `not a robots.txt Google can use (${file.code})`;
   if (report.errors > 0) return `${report.errors} error(s): Google ignores or misreads part of it`;
   if (report.warnings > 0) return `read by Google, with ${report.warnings} warning(s)`;
-  return 'no problems found';
+  // Notes follow when there are some: the verdict says so, rather than "no problems" alone.
+  return report.infos > 0 ? `no problems found; ${report.infos} note(s)` : 'no problems found';
 }
 
 function formatDiagnostic(output: Output, label: string, d: Diagnostic): string {

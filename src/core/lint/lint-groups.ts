@@ -1,4 +1,4 @@
-import { displayText } from '../text/bytes.ts';
+import { quoted } from './quote.ts';
 import type { ParsedFile } from '../model/groups.ts';
 import type { Add } from './types.ts';
 import { splitRule } from '../match/content-usage.ts';
@@ -127,7 +127,7 @@ export function checkGroups(
         rule.column,
         code === 'duplicate-rule'
           ? `the same ${kind(rule)} rule as line ${other.line}`
-          : `never decides: ${kind(other)} "${displayText(other.pattern)}" (line ${other.line}) matches every URL this rule matches and ${other.pattern.length > rule.pattern.length ? 'is longer' : 'wins the tie'}`,
+          : `never decides: ${kind(other)} ${quoted(other.pattern)} (line ${other.line}) matches every URL this rule matches and ${other.pattern.length > rule.pattern.length ? 'is longer' : 'wins the tie'}`,
         [other.line],
       );
     }

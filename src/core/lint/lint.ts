@@ -3,6 +3,7 @@ import { isGlobalAgent, productToken } from '../agents/names.ts';
 import { GroupBuilder } from '../model/groups.ts';
 import { checkGroups } from './lint-groups.ts';
 import { checkHeadsUps, spaceInPath } from './heads-ups.ts';
+import { quoted } from './quote.ts';
 import { checkUsageLine } from './usage-lines.ts';
 import { checkWholeFile, fileRank, withoutLineNoise } from './file-level.ts';
 import { PROFILES } from '../profiles/index.ts';
@@ -152,7 +153,7 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
             'relative-sitemap',
             d.line,
             d.valueColumn,
-            `sitemap "${displayText(d.value)}" is not an absolute http(s) URL: ignored`,
+            `sitemap ${quoted(d.value)} is not an absolute http(s) URL: ignored`,
           );
         }
       } else {
@@ -183,7 +184,7 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
         'line-cut-by-limit',
         lastLine.line,
         1,
-        `this line is cut by the ${read}-byte limit: Google reads it as "${displayText(text.slice(lastLine.start, read))}" and ignores the rest, so it may match more than written`,
+        `this line is cut by the ${read}-byte limit: Google reads it as ${quoted(text.slice(lastLine.start, read))} and ignores the rest, so it may match more than written`,
       );
     }
   }
@@ -251,20 +252,20 @@ function checkUserAgent(d: Directive, add: Add): void {
       'empty-user-agent',
       d.line,
       d.valueColumn,
-      `"${value}" has no product token ([A-Za-z_-]): matches no crawler`,
+      `${quoted(d.value)} has no product token ([A-Za-z_-]): matches no crawler`,
     );
   } else if (token !== value) {
     const next = value.charCodeAt(token.length);
     // A version (`/2.1`) or words after a space are expected; a digit, dot or other
     // character inside the name cuts it where the crawler does not.
     if (next === 0x2f || next === 0x20 || next === 0x09) {
-      add('user-agent-token', d.line, d.valueColumn, `"${value}" is matched as "${token}"`);
+      add('user-agent-token', d.line, d.valueColumn, `${quoted(d.value)} is matched as "${token}"`);
     } else {
       add(
         'user-agent-unmatchable',
         d.line,
         d.valueColumn,
-        `"${value}" can never be matched as written: Google reads the name only up to the first character outside [A-Za-z_-], "${token}", so this group applies to crawlers named "${token}"`,
+        `${quoted(d.value)} can never be matched as written: Google reads the name only up to the first character outside [A-Za-z_-], "${token}", so this group applies to crawlers named "${token}"`,
       );
     }
   }
@@ -277,7 +278,7 @@ function checkPath(d: Directive, add: Add): void {
       'path-not-absolute',
       d.line,
       d.valueColumn,
-      `"${displayText(value)}" does not start with "/" or "*": it can never match a URL path`,
+      `${quoted(value)} does not start with "/" or "*": it can never match a URL path`,
     );
   }
   const space = spaceInPath(value);
@@ -286,7 +287,7 @@ function checkPath(d: Directive, add: Add): void {
       'space-in-path',
       d.line,
       d.valueColumn + space,
-      `a space in "${displayText(value)}": URLs send a space as %20, so this rule matches no URL past it (write %20)`,
+      `a space in ${quoted(value)}: URLs send a space as %20, so this rule matches no URL past it (write %20)`,
     );
   }
   const dollar = value.indexOf('$');
@@ -312,7 +313,7 @@ function checkOtherKey(d: Directive, add: Add): void {
       d.keyColumn,
       `"${key}" is not supported in robots.txt by Google (since 2019): use a robots meta tag or X-Robots-Tag`,
     );
-  } else add('unknown-key', d.line, d.keyColumn, `unknown key "${displayText(d.key)}": ignored`);
+  } else add('unknown-key', d.line, d.keyColumn, `unknown key ${quoted(d.key)}: ignored`);
 }
 
 function checkPastLimit(body: RobotsBody, read: number, total: number, add: Add): void {
