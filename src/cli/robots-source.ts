@@ -4,6 +4,7 @@ import {
   isValidProductToken,
   parse,
   type Explanation,
+  type NotRobotsTxt,
   type ProfileName,
   type RobotsTxt,
   type RuleMatch,
@@ -40,6 +41,8 @@ export interface SourceVerdict {
   reason: CheckReason;
   /** The deciding line is cut by the 500 KiB limit (see `RobotsTxt.cutLine`). */
   lineCut?: true;
+  /** The file is no robots.txt at all (see `RobotsTxt.notRobotsTxt`). */
+  notRobotsTxt?: NotRobotsTxt;
   explanation?: Explanation;
   /** The names the verdict was made for (the first with a group of its own, see `agentsFor`). */
   agent: string[];
@@ -82,6 +85,16 @@ export interface SourceOptions {
   profile: ProfileName;
   userAgent?: string;
   timeout?: number;
+}
+
+/** What a file that is no robots.txt is, in words, and what follows from it. */
+export function notRobotsTxtNote(label: string, kind: NotRobotsTxt): string {
+  const what = {
+    'html-content': 'an HTML page',
+    'utf-16': 'UTF-16 text',
+    'binary-content': 'binary data',
+  }[kind];
+  return `${label} is not a robots.txt Google can use (${what}: ${kind}): no rule in it applies, so every URL is allowed (run repkit lint)`;
 }
 
 export function isUrl(source: string): boolean {

@@ -19,6 +19,7 @@ export type {
 export type { Group } from './model/groups.ts';
 export type { Rule } from './model/tables.ts';
 export type { ProfileName } from './profiles/index.ts';
+export type { NotRobotsTxt } from './text/file-kind.ts';
 export { productToken, isValidProductToken, crawlerName } from './agents/names.ts';
 export { requestTarget } from './match/url.ts';
 export {

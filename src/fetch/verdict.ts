@@ -5,6 +5,7 @@ import {
   type Verdict,
   type RuleMatch,
   type RobotsTxt,
+  type NotRobotsTxt,
 } from '../core/index.ts';
 import { usedEntry } from '../cache/internal.ts';
 import type { AgentMode, FetchSource, RobotsState } from './state.ts';
@@ -60,6 +61,11 @@ export interface CheckResult {
    * only in part, as Google reads it (see `RobotsTxt.cutLine`).
    */
   lineCut?: true;
+  /**
+   * The file is no robots.txt at all (an HTML page, UTF-16 text, binary data; see
+   * `RobotsTxt.notRobotsTxt`): it has no rule, which is why the URL is allowed.
+   */
+  notRobotsTxt?: NotRobotsTxt;
 }
 
 /** The names a file's verdicts are made for (all of them when none has a group of its own). */
@@ -96,6 +102,8 @@ export interface FileVerdict {
   rule?: RuleMatch;
   /** The deciding line is the one the 500 KiB limit cuts (see `RobotsTxt.cutLine`). */
   lineCut?: true;
+  /** The file is no robots.txt at all (see `CheckResult.notRobotsTxt`). */
+  notRobotsTxt?: NotRobotsTxt;
   /** Everything that led to the verdict, when it was asked for. */
   explanation?: Explanation;
 }
@@ -121,6 +129,12 @@ export function fileVerdict(
   const verdict: FileVerdict = { allowed, line, reason };
   if (rule) verdict.rule = rule;
   if (line > 0 && line === robots.cutLine) verdict.lineCut = true;
+  // A body where no group applies may be a page served as robots.txt: say so (its first
+  // bytes are looked at once per file).
+  if (reason === 'no-matching-group') {
+    const kind = robots.notRobotsTxt;
+    if (kind) verdict.notRobotsTxt = kind;
+  }
   if ('matches' in computed) verdict.explanation = computed;
   return verdict;
 }
@@ -178,6 +192,7 @@ export function verdictFromState(
     result.reason = found.reason;
     if (found.rule) result.rule = found.rule;
     if (found.lineCut) result.lineCut = found.lineCut;
+    if (found.notRobotsTxt) result.notRobotsTxt = found.notRobotsTxt;
     if (found.explanation) result.explanation = found.explanation;
     return result;
   }

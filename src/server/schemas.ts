@@ -59,6 +59,12 @@ const verdict = {
       type: 'boolean',
       description: 'The deciding line is cut by the 500 KiB limit: its rule was read in part',
     },
+    notRobotsTxt: {
+      type: 'string',
+      enum: ['html-content', 'utf-16', 'binary-content'],
+      description:
+        'The file is no robots.txt at all (an HTML page, UTF-16 text, binary data): it has no rule, which is why the URL is allowed',
+    },
     robotsUrl: { type: 'string' },
     source: { type: 'string', enum: ['fetched', 'cache', 'stale'] },
     status: {

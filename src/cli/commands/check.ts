@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProfileName, RuleMatch } from '../../core/index.ts';
+import type { NotRobotsTxt, ProfileName, RuleMatch } from '../../core/index.ts';
 import { InvalidUrlError, robotsUrl, type CheckResult } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
@@ -10,6 +10,7 @@ import {
   loadRobots,
   parseProfile,
   verdictFrom,
+  notRobotsTxtNote,
   type SourceVerdict,
 } from '../robots-source.ts';
 
@@ -34,6 +35,8 @@ export interface CheckRecord {
   reason: SourceVerdict['reason'];
   /** The deciding line is cut by the 500 KiB limit: its rule is read only in part. */
   lineCut?: true;
+  /** The file is no robots.txt at all (an HTML page...): why no rule applies. */
+  notRobotsTxt?: NotRobotsTxt;
   agent: string[];
   /** When the robots.txt was fetched: where from, its status, and whether it was cached. */
   robotsUrl?: string;
@@ -45,7 +48,10 @@ export interface CheckRecord {
 export function toRecord(
   url: string,
   agent: string[],
-  verdict: Pick<SourceVerdict, 'allowed' | 'line' | 'rule' | 'reason' | 'lineCut'> & {
+  verdict: Pick<
+    SourceVerdict,
+    'allowed' | 'line' | 'rule' | 'reason' | 'lineCut' | 'notRobotsTxt'
+  > & {
     agent?: string[];
     requestUrl?: string;
   },
@@ -59,6 +65,7 @@ export function toRecord(
     ...(verdict.rule ? { rule: verdict.rule } : {}),
     reason: verdict.reason,
     ...(verdict.lineCut ? { lineCut: true as const } : {}),
+    ...(verdict.notRobotsTxt ? { notRobotsTxt: verdict.notRobotsTxt } : {}),
     agent: verdict.agent ?? agent,
     ...(fetched
       ? {
@@ -98,7 +105,9 @@ export function formatVerdict(output: Output, record: CheckRecord): string {
     : '';
   const why = record.rule
     ? `line ${record.line}: ${capitalize(record.rule.kind)}: ${record.rule.value}${cut}`
-    : color.dim(record.reason);
+    : record.notRobotsTxt
+      ? color.yellow(`${record.reason}: not a robots.txt (${record.notRobotsTxt})`)
+      : color.dim(record.reason);
   const fetch =
     record.robotsUrl !== undefined
       ? color.dim(`  (${record.robotsUrl} ${record.status || record.error}, ${record.source})`)
@@ -172,6 +181,10 @@ async function checkAgainst(
   const checked = urls.map(validateUrl);
   const loaded = await loadRobots(options.robots!, options);
   const fetched = loaded.fetched;
+  // A file that is no robots.txt at all: said first, as lint's verdict on it (JSON: each
+  // record's notRobotsTxt).
+  const kind = loaded.robots.notRobotsTxt;
+  if (kind && !options.json) output.out(output.color.yellow(notRobotsTxtNote(loaded.label, kind)));
   // A site's robots.txt governs its own origin only: say so when a URL is another site's.
   const governed = fetched?.location.origin;
   for (const url of governed ? checked : []) {

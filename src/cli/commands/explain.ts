@@ -2,7 +2,13 @@ import type { Command } from 'commander';
 import type { RuleMatch } from '../../core/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
-import { describeFetch, isUrl, loadRobots, verdictFrom } from '../robots-source.ts';
+import {
+  describeFetch,
+  isUrl,
+  loadRobots,
+  notRobotsTxtNote,
+  verdictFrom,
+} from '../robots-source.ts';
 import { capitalize, robotsOptions, validateUrl, type CheckOptions } from './check.ts';
 
 export function registerExplain(program: Command, output: Output): void {
@@ -78,6 +84,10 @@ function printExplanation(
     output.out(`${color.bold(name.padEnd(10))} ${value}`);
   const ruleText = (m: RuleMatch) =>
     `line ${String(m.line).padEnd(4)} ${m.kind.padEnd(8)} ${m.value}${m.aliasOf !== undefined ? ` (matched as ${m.pattern}: index.html also allows the directory)` : ''}  length ${m.length}`;
+  if (verdict.notRobotsTxt) {
+    // What the file is comes first: it explains the rest.
+    output.out(color.yellow(notRobotsTxtNote(label, verdict.notRobotsTxt)));
+  }
   row('url', url);
   if (verdict.requestUrl) row('requested', `${verdict.requestUrl}  (as an HTTP client sends it)`);
   row('agent', agent.join(', '));

@@ -26,6 +26,8 @@ import {
   type Verdict,
 } from '../match/verdicts.ts';
 import type { GroupTable, RuleTable } from '../model/tables.ts';
+import type { Source } from '../text/source.ts';
+import { HEAD_BYTES, notRobotsTxt, type NotRobotsTxt } from '../text/file-kind.ts';
 
 interface Selection {
   readonly scope: 'specific' | 'global' | 'none';
@@ -68,6 +70,8 @@ export class RobotsTxt {
   readonly #table: RuleTable;
   readonly #extras: ExtraTable;
   readonly #sitemaps: SitemapTable;
+  readonly #source: Source;
+  #notRobotsTxt: NotRobotsTxt | 'no' | undefined;
   #groups: Group[] | undefined;
   /** The last selection asked for; most programs ask for one crawler only. */
   #lastKey: string | undefined;
@@ -92,10 +96,22 @@ export class RobotsTxt {
     this.#table = parsed.rules;
     this.#sitemaps = parsed.sitemaps;
     this.#extras = parsed.extras;
+    this.#source = parsed.source;
     this.orphanRuleLines = parsed.orphanRuleLines;
     this.lineCount = lineCount;
     this.#bytes = bytes;
     this.cutLine = cutMidLine ? lineCount : undefined;
+  }
+
+  /**
+   * What the body is when it is no robots.txt at all (an HTML page, UTF-16 text, binary
+   * data; read from its first 4 KiB, as `lint` reads it): Google finds no rule in such a
+   * body, so every URL is allowed, and an answer from it should say why. Undefined for a
+   * robots.txt, however wrong its lines.
+   */
+  get notRobotsTxt(): NotRobotsTxt | undefined {
+    this.#notRobotsTxt ??= notRobotsTxt(this.#source.headBytes(HEAD_BYTES)) ?? 'no';
+    return this.#notRobotsTxt === 'no' ? undefined : this.#notRobotsTxt;
   }
 
   /** The groups in file order. */

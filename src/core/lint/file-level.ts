@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, DiagnosticCode } from './types.ts';
 import type { Add } from './types.ts';
+import { notRobotsTxt, type NotRobotsTxt } from '../text/file-kind.ts';
 
 /** Codes that say the whole file is not a robots.txt. */
 const FILE_LEVEL: ReadonlySet<DiagnosticCode> = new Set([
@@ -28,31 +29,19 @@ const LINE_NOISE: ReadonlySet<DiagnosticCode> = new Set([
 export function checkWholeFile(head: Uint8Array, add: Add): DiagnosticCode | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf)
     add('bom', 1, 1, 'a UTF-8 byte order mark: Google skips it');
-  if (isUtf16(head)) {
-    add(
-      'utf-16',
-      1,
-      1,
-      'this file is UTF-16 text: Google reads robots.txt as UTF-8, so it finds no rule in it (save it as UTF-8)',
-    );
-    return 'utf-16';
-  }
-  if (isBinary(head)) {
-    add('binary-content', 1, 1, 'this is binary data, not a robots.txt: no rule in it applies');
-    return 'binary-content';
-  }
-  const text = new TextDecoder().decode(head).trimStart().toLowerCase();
-  if (text.startsWith('<') && /<(!doctype html|html|head|body)[\s>]/.test(text)) {
-    add(
-      'html-content',
-      1,
-      1,
-      'this is an HTML page, not a robots.txt: no rule in it applies (is the server answering 200 for a missing file?)',
-    );
-    return 'html-content';
-  }
-  return undefined;
+  const kind = notRobotsTxt(head);
+  if (kind) add(kind, 1, 1, NOT_ROBOTS_TXT[kind]);
+  return kind;
 }
+
+/** What each kind of body that is no robots.txt is told. */
+const NOT_ROBOTS_TXT: Record<NotRobotsTxt, string> = {
+  'utf-16':
+    'this file is UTF-16 text: Google reads robots.txt as UTF-8, so it finds no rule in it (save it as UTF-8)',
+  'binary-content': 'this is binary data, not a robots.txt: no rule in it applies',
+  'html-content':
+    'this is an HTML page, not a robots.txt: no rule in it applies (is the server answering 200 for a missing file?)',
+};
 
 /** The diagnostics without the per-line noise a file-level error explains, counted in it. */
 export function withoutLineNoise(diagnostics: Diagnostic[], code: DiagnosticCode): Diagnostic[] {
@@ -71,25 +60,4 @@ export function withoutLineNoise(diagnostics: Diagnostic[], code: DiagnosticCode
 /** File-level diagnostics sort first. */
 export function fileRank(d: Diagnostic): number {
   return FILE_LEVEL.has(d.code) ? 0 : 1;
-}
-
-/** A UTF-16 byte-order mark, or NUL in every other byte of mostly-ASCII text. */
-function isUtf16(head: Uint8Array): boolean {
-  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return true;
-  const pairs = Math.min(head.length >> 1, 64);
-  if (pairs < 8) return false;
-  let evenNul = 0;
-  let oddNul = 0;
-  for (let i = 0; i < pairs; i++) {
-    if (head[2 * i] === 0) evenNul++;
-    if (head[2 * i + 1] === 0) oddNul++;
-  }
-  return Math.max(evenNul, oddNul) >= pairs * 0.9 && Math.min(evenNul, oddNul) <= pairs * 0.1;
-}
-
-/** Control bytes (NUL included) in more than a tenth of the head: not text. */
-function isBinary(head: Uint8Array): boolean {
-  let control = 0;
-  for (const byte of head) if (byte < 0x09 || (byte > 0x0d && byte < 0x20)) control++;
-  return head.length > 0 && control > head.length * 0.1;
 }

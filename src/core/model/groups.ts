@@ -44,6 +44,8 @@ export function groupView(groups: GroupTable, rules: RuleTable, g: number): Grou
 
 /** The parse result the RobotsTxt object is made of. */
 export interface ParsedFile {
+  /** What was parsed (tables keep offsets into it). */
+  source: Source;
   groups: GroupTable;
   rules: RuleTable;
   sitemaps: SitemapTable;
@@ -72,6 +74,7 @@ export class GroupBuilder implements SkimmingHandler {
     private readonly source: Source,
   ) {
     this.result = {
+      source,
       groups: new GroupTable(),
       rules: new RuleTable(source, profile),
       sitemaps: new SitemapTable(source),

@@ -1,4 +1,11 @@
-import { byteStringOf, displayText, utf8ByteString, wellFormed, type ByteString } from './bytes.ts';
+import {
+  byteStringOf,
+  byteStringToBytes,
+  displayText,
+  utf8ByteString,
+  wellFormed,
+  type ByteString,
+} from './bytes.ts';
 
 /** Bodies of bytes larger than this are held as bytes and tokenized in pieces (see `Source.ofLargeBytes`). */
 export const LARGE_BODY = 120 * 1024;
@@ -96,6 +103,23 @@ export class Source {
     this.#pieces!.push(piece);
     if (end === this.length) this.#bytes = undefined;
     return piece;
+  }
+
+  /**
+   * The first `count` characters (of a large body, from its first piece: the whole text is
+   * not joined for it).
+   */
+  head(count: number): string {
+    const first = this.#text ?? this.#pieces?.[0] ?? '';
+    return first.length > count ? first.slice(0, count) : first;
+  }
+
+  /** The first bytes of the body (at most `count`), as they were given. */
+  headBytes(count: number): Uint8Array {
+    const head = this.head(count);
+    return this.isText
+      ? new TextEncoder().encode(head).subarray(0, count)
+      : byteStringToBytes(head);
   }
 
   /** The tokenizer must count UTF-8 bytes for Google's line cut. */

@@ -1,0 +1,43 @@
+/**
+ * What a body is when it is no robots.txt at all: an HTML page (a server answering 200 with
+ * a page for a missing file, a block page), UTF-16 text (Google reads UTF-8 and finds no
+ * rule in it) or binary data. Read from the body's first bytes; Google parses such a body
+ * like any other and finds no group, so every URL is allowed, which an answer should say
+ * is why.
+ */
+export type NotRobotsTxt = 'html-content' | 'utf-16' | 'binary-content';
+
+/** How much of the head is looked at. */
+export const HEAD_BYTES = 4096;
+
+const HTML_START = /<(!doctype html|html|head|body)[\s>]/;
+
+/** What the body whose first bytes are `head` is, when it is no robots.txt; else undefined. */
+export function notRobotsTxt(head: Uint8Array): NotRobotsTxt | undefined {
+  if (isUtf16(head)) return 'utf-16';
+  if (isBinary(head)) return 'binary-content';
+  const text = new TextDecoder().decode(head).trimStart().toLowerCase();
+  if (text.startsWith('<') && HTML_START.test(text)) return 'html-content';
+  return undefined;
+}
+
+/** A UTF-16 byte-order mark, or NUL in every other byte of mostly-ASCII text. */
+function isUtf16(head: Uint8Array): boolean {
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return true;
+  const pairs = Math.min(head.length >> 1, 64);
+  if (pairs < 8) return false;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < pairs; i++) {
+    if (head[2 * i] === 0) evenNul++;
+    if (head[2 * i + 1] === 0) oddNul++;
+  }
+  return Math.max(evenNul, oddNul) >= pairs * 0.9 && Math.min(evenNul, oddNul) <= pairs * 0.1;
+}
+
+/** Control bytes (NUL included) in more than a tenth of the head: not text. */
+function isBinary(head: Uint8Array): boolean {
+  let control = 0;
+  for (const byte of head) if (byte < 0x09 || (byte > 0x0d && byte < 0x20)) control++;
+  return head.length > 0 && control > head.length * 0.1;
+}
