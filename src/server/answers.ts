@@ -9,6 +9,29 @@ import { WorkRefusedError } from './work/pool.ts';
  * budget of new origins spent 429, the rest 500
  * without its details.
  */
+/** Fastify's errors a client can cause, as the API names them. */
+const FRAMEWORK_ERRORS: Record<
+  string,
+  { status: number; error: string; message: (error: FastifyError, bodyLimit: number) => string }
+> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    error: 'invalid-json',
+    message: (error) => `the body is not valid JSON (${error.message.replace(/^.*?: /, '')})`,
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    error: 'invalid-json',
+    message: () => 'the body is empty; send a JSON object',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    error: 'body-too-large',
+    message: (_error, limit) =>
+      `the body is larger than this service takes: ${limit.toLocaleString('en')} bytes (its bodyLimit)`,
+  },
+};
+
 export function registerErrorAnswers(app: FastifyInstance): void {
   // Unknown routes and wrong methods answer in the API's own shape, with where to look.
   app.setNotFoundHandler((request, reply) => {
@@ -32,17 +55,22 @@ export function registerErrorAnswers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error.validation) {
       const first = error.validation[0]!;
-      const missing = (first.params as { missingProperty?: string }).missingProperty;
+      const { missingProperty, additionalProperty } = first.params as {
+        missingProperty?: string;
+        additionalProperty?: string;
+      };
       const path = [
         error.validationContext,
         ...first.instancePath.split('/').filter(Boolean),
-        missing,
+        missingProperty ?? additionalProperty,
       ]
         .filter(Boolean)
         .join('.');
-      return reply
-        .code(400)
-        .send({ error: 'invalid-request', field: path, message: `${path}: ${first.message}` });
+      // An unknown field is named (ajv says only "must NOT have additional properties").
+      const message = additionalProperty
+        ? `${path}: unknown field (not one the API takes)`
+        : `${path}: ${first.message}`;
+      return reply.code(400).send({ error: 'invalid-request', field: path, message });
     }
     if (error instanceof BadRequestError)
       return reply
@@ -67,11 +95,19 @@ export function registerErrorAnswers(app: FastifyInstance): void {
         message: error.message,
       });
     }
+    // The framework's own failures, in the API's words (never its FST_ codes).
+    const framework = FRAMEWORK_ERRORS[error.code];
+    if (framework) {
+      return reply.code(framework.status).send({
+        error: framework.error,
+        message: framework.message(error, app.initialConfig.bodyLimit ?? 0),
+      });
+    }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) app.log.error(error);
     return reply.code(status).send({
-      error: error.code ?? 'error',
-      message: status >= 500 ? 'internal error' : error.message,
+      error: status >= 500 ? 'internal-error' : 'bad-request',
+      message: status >= 500 ? 'internal error' : error.message.replace(/^FST_\w+: /, ''),
     });
   });
 }

@@ -77,6 +77,17 @@ const verdict = {
   },
   required: ['url', 'agent', 'allowed', 'line', 'reason', 'robotsUrl', 'source', 'status'],
 } as const;
+/** A batch's entry: a verdict, or a URL's own error (`error` its code, `field`, `message`). */
+const batchEntry = {
+  type: 'object',
+  properties: {
+    ...verdict.properties,
+    field: { type: 'string', description: 'Where the URL that cannot be checked is (body.urls.N)' },
+    message: { type: 'string', description: 'Why the URL cannot be checked' },
+  },
+  required: ['url'],
+} as const;
+
 const problem = {
   type: 'object',
   properties: { error: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
@@ -184,7 +195,17 @@ export const checkMany = (maxBatch: number) =>
       additionalProperties: false,
     },
     response: {
-      200: { type: 'object', properties: { results: { type: 'array', items: verdict } } },
+      200: {
+        type: 'object',
+        properties: {
+          results: {
+            type: 'array',
+            description:
+              'One entry per URL, in order: a verdict, or for a URL that cannot be checked (not an absolute http(s) URL, a private address) `{ url, error, field, message }`, while the others are answered',
+            items: batchEntry,
+          },
+        },
+      },
       400: problem,
     },
   }) as const;

@@ -158,17 +158,26 @@ export function registerCheckRoutes(context: RouteContext): void {
 
   /**
    * The states of `urls`: those fresh in memory at once, the rest fetched or read from the
-   * store, at most `concurrency` at a time.
+   * store, at most `concurrency` at a time; a URL that cannot be checked (`BadRequestError`)
+   * has its error in its place, and the others are still answered.
    */
-  const statesFor = async (urls: readonly string[], who: string): Promise<RobotsState[]> => {
-    const states = urls.map(cachedStateFor);
+  const statesFor = async (
+    urls: readonly string[],
+    who: string,
+  ): Promise<(RobotsState | BadRequestError)[]> => {
+    const states: (RobotsState | BadRequestError | undefined)[] = urls.map(cachedStateFor);
     const missing: number[] = [];
     states.forEach((state, i) => state || missing.push(i));
     if (missing.length === 0) return states as RobotsState[];
     await mapLimit(missing, concurrency, async (i) => {
-      states[i] = await fetchedStateFor(urls[i]!, `body.urls.${i}`, who);
+      try {
+        states[i] = await fetchedStateFor(urls[i]!, `body.urls.${i}`, who);
+      } catch (error) {
+        if (!(error instanceof BadRequestError)) throw error;
+        states[i] = error;
+      }
     });
-    return states as RobotsState[];
+    return states as (RobotsState | BadRequestError)[];
   };
 
   app.get('/v1/usage', { schema: schema.usage }, async (request) => {
@@ -200,7 +209,24 @@ export function registerCheckRoutes(context: RouteContext): void {
   app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, async (request) => {
     const { urls, agent } = request.body as { urls: string[]; agent?: string | string[] };
     const states = await statesFor(urls, clientOf(request));
-    return { results: (await verdicts(urls, states, agent, clientOf(request))).map(present) };
+    const checked = states.flatMap((state, i) => (state instanceof BadRequestError ? [] : [i]));
+    if (checked.length === urls.length) {
+      const all = states as RobotsState[];
+      return { results: (await verdicts(urls, all, agent, clientOf(request))).map(present) };
+    }
+    const answered = await verdicts(
+      checked.map((i) => urls[i]!),
+      checked.map((i) => states[i] as RobotsState),
+      agent,
+      clientOf(request),
+    );
+    let next = 0;
+    const results = states.map((state, i) =>
+      state instanceof BadRequestError
+        ? { url: urls[i]!, error: state.reason, field: state.field, message: state.message }
+        : present(answered[next++]!),
+    );
+    return { results };
   });
 
   app.get('/v1/robots', { schema: schema.robots }, async (request) => {
