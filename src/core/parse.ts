@@ -1,4 +1,5 @@
 import { InvalidInputError } from './errors.ts';
+import { keepShapeOf } from './shapes.ts';
 import { PROFILES, type ProfileName } from './profiles/index.ts';
 import {
   cutsInsideLine,
@@ -147,4 +148,13 @@ function decodeStrict(bytes: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+// Samples of a parse's results, each checked once, keep the classes of results, rule
+// indexes and selections alive between parses (see shapes.ts): a service whose cache churns
+// frees them all, and the checks after that ran on code being re-optimized.
+for (const body of ['User-agent: *\nDisallow: /a\nAllow: /a/b*\n', new Uint8Array([0x55])]) {
+  const sample = parse(body);
+  sample.verdict('https://example.com/a', 'Googlebot', { withRule: true });
+  keepShapeOf(sample);
 }
