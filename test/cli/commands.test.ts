@@ -356,5 +356,8 @@ test('batch, which writes JSON only, takes no --json that would do nothing', asy
   assert.doesNotMatch(help.stdout, /^\s+--json\b/m);
   const given = await runCli(['batch', '--agent', 'Bot', '--json'], { stdin: '' });
   assert.equal(given.code, 2);
-  assert.match(given.stderr, /unknown option '--json'/);
+  // Asked for JSON, the error is JSON too (see the --json error test).
+  const { error } = JSON.parse(given.stdout) as { error: { code: string; message: string } };
+  assert.deepEqual(error.code, 'unknown-option');
+  assert.match(error.message, /unknown option '--json'/);
 });

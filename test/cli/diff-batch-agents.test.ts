@@ -247,6 +247,35 @@ describe('repkit agents', () => {
     assert.match(human.stdout, /AI2Bot .*read by Google as "AI": it never names this crawler/);
   });
 
+  test('filters by verdict and purpose, a summary by purpose, owners cut at a word', async () => {
+    const all = jsonLines((await runCli(['agents', ROBOTS, '--json'])).stdout);
+    const blocked = jsonLines((await runCli(['agents', ROBOTS, '--json', '--blocked'])).stdout);
+    assert.deepEqual(
+      blocked.map((r) => r.agent),
+      all.filter((r) => r.allowed === false).map((r) => r.agent),
+    );
+    assert.ok(blocked.length > 0 && blocked.length < all.length);
+    const training = jsonLines(
+      (await runCli(['agents', ROBOTS, '--json', '--purpose', 'ai-training,ads'])).stdout,
+    );
+    assert.ok(training.length > 0);
+    assert.ok(training.every((r) => r.purpose === 'ai-training' || r.purpose === 'ads'));
+    const human = await runCli(['agents', ROBOTS, '--purpose', 'ai-training', '--allowed']);
+    const summary = human.stdout.trim().split('\n').at(-1)!;
+    const allowedTraining = all.filter((r) => r.purpose === 'ai-training' && r.allowed).length;
+    assert.equal(
+      summary,
+      `${allowedTraining} crawler(s): 0 blocked, ${allowedTraining} allowed (ai-training: 0 of ${allowedTraining} blocked)`,
+    );
+    // ai.robots.txt's owners are sentences: cut after a whole word, never inside one.
+    const everyone = (await runCli(['agents', ROBOTS])).stdout;
+    assert.match(everyone, / Ai2, a non-profit AI… +ai-assistant /);
+    assert.doesNotMatch(everyone, /Ai2, a non-profit AI r/);
+    const bad = await runCli(['agents', ROBOTS, '--purpose', 'spying']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown purpose "spying"/);
+  });
+
   test('well-known crawlers allowed or blocked on /', async () => {
     const result = await runCli(['agents', ROBOTS, '--json']);
     assert.equal(result.code, 0);

@@ -4,6 +4,7 @@ import { isValidProductToken, productToken } from '../../core/index.ts';
 import { KNOWN_AGENTS, type KnownAgent } from '../../core/agents-entry.ts';
 import { describeFetch, loadRobots, verdictFrom } from '../robots-source.ts';
 import { fetchOptions } from '../fetching.ts';
+import { CliError } from '../errors.ts';
 
 export function registerAgents(program: Command, output: Output): void {
   fetchOptions(program.command('agents'))
@@ -13,15 +14,34 @@ export function registerAgents(program: Command, output: Output): void {
     .argument('<file|url>', 'a robots.txt file, or a URL of the site (its robots.txt is fetched)')
     .option('--path <path>', 'the path to ask about', '/')
     .option('--json', 'one JSON object per crawler, per line')
+    .option('--blocked', 'only the crawlers that may not fetch the path')
+    .option('--allowed', 'only the crawlers that may')
+    .option(
+      '--purpose <purpose>',
+      `only crawlers of these purposes, comma-separated or repeated: ${PURPOSES.join(', ')}`,
+      collectPurposes,
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ repkit agents robots.txt\n  $ repkit agents https://example.com --path /blog/\n\nExit status: 0 the list was printed, 2 usage or input error (a file that cannot be read, a URL that is not one).',
+      '\nExamples:\n  $ repkit agents robots.txt\n  $ repkit agents https://example.com --path /blog/\n  $ repkit agents robots.txt --purpose ai-training,ai-search --allowed\n\nThe list ends with a count of the crawlers shown, blocked and allowed, by purpose.\nExit status: 0 the list was printed, 2 usage or input error (a file that cannot be read, a URL that is not one).',
     )
     .action(
       async (
         source: string,
-        options: { path: string; json?: boolean; userAgent: string; timeout: number },
+        options: {
+          path: string;
+          json?: boolean;
+          blocked?: boolean;
+          allowed?: boolean;
+          purpose?: KnownAgent['purpose'][];
+          userAgent: string;
+          timeout: number;
+        },
       ) => {
+        if (options.blocked && options.allowed) {
+          throw new CliError('--blocked and --allowed together list nothing; give one of them');
+        }
+        const tally = new Map<string, { blocked: number; allowed: number }>();
         const loaded = await loadRobots(source, {
           profile: 'google',
           userAgent: options.userAgent,
@@ -34,6 +54,7 @@ export function registerAgents(program: Command, output: Output): void {
           );
         }
         for (const agent of KNOWN_AGENTS) {
+          if (options.purpose && !options.purpose.includes(agent.purpose)) continue;
           const verdict = verdictFrom(loaded, options.path, [agent.name], true);
           const group = verdict.explanation?.group;
           // Google's special-case crawlers never take the * group's rules.
@@ -61,6 +82,11 @@ export function registerAgents(program: Command, output: Output): void {
             ...(agent.userTriggered ? { userTriggered: true } : {}),
             ...(notes.length > 0 ? { notes } : {}),
           };
+          if (options.blocked && record.allowed) continue;
+          if (options.allowed && !record.allowed) continue;
+          const count = tally.get(agent.purpose) ?? { blocked: 0, allowed: 0 };
+          count[record.allowed ? 'allowed' : 'blocked']++;
+          tally.set(agent.purpose, count);
           if (options.json) {
             output.out(JSON.stringify(record));
           } else {
@@ -72,12 +98,72 @@ export function registerAgents(program: Command, output: Output): void {
                 : verdict.reason;
             const note = notes.length > 0 ? color.yellow(`  ${notes.join('; ')}`) : '';
             output.out(
-              `${state}  ${agent.name.padEnd(24)} ${agent.owner.slice(0, 17).padEnd(17)} ${agent.purpose.padEnd(13)} ${color.dim(`${why}, ${record.group === 'own' ? 'its own group' : record.group === '*' ? 'the * group' : 'no group'}`)}${note}`,
+              `${state}  ${agent.name.padEnd(24)} ${shortOwner(agent.owner).padEnd(OWNER_WIDTH)} ${agent.purpose.padEnd(13)} ${color.dim(`${why}, ${record.group === 'own' ? 'its own group' : record.group === '*' ? 'the * group' : 'no group'}`)}${note}`,
             );
           }
         }
+        if (!options.json) output.out(summaryOf(tally));
       },
     );
+}
+
+const PURPOSES: readonly KnownAgent['purpose'][] = [
+  'search',
+  'ai-training',
+  'ai-search',
+  'ai-assistant',
+  'ads',
+  'archive',
+  'social',
+  'other',
+];
+
+function collectPurposes(
+  value: string,
+  previous: KnownAgent['purpose'][] | undefined,
+): KnownAgent['purpose'][] {
+  const given = value.split(',').map((p) => p.trim());
+  for (const purpose of given) {
+    if (!(PURPOSES as readonly string[]).includes(purpose)) {
+      throw new CliError(`unknown purpose "${purpose}": use ${PURPOSES.join(', ')}`);
+    }
+  }
+  return [...(previous ?? []), ...(given as KnownAgent['purpose'][])];
+}
+
+/** "180 crawlers: 12 blocked, 168 allowed (ai-training: 3 of 40 blocked; ...)". */
+function summaryOf(tally: ReadonlyMap<string, { blocked: number; allowed: number }>): string {
+  let blocked = 0;
+  let allowed = 0;
+  const parts: string[] = [];
+  for (const [purpose, count] of tally) {
+    blocked += count.blocked;
+    allowed += count.allowed;
+    parts.push(`${purpose}: ${count.blocked} of ${count.blocked + count.allowed} blocked`);
+  }
+  return `\n${blocked + allowed} crawler(s): ${blocked} blocked, ${allowed} allowed (${parts.join('; ')})`;
+}
+
+/** Width of the owner column. */
+const OWNER_WIDTH = 24;
+
+/**
+ * An owner as the column shows it: whole if it fits, a URL as its host, else cut at the last
+ * word that fits, with `…` (ai.robots.txt's owners are often a sentence).
+ */
+export function shortOwner(owner: string): string {
+  if (owner.length <= OWNER_WIDTH) return owner;
+  if (/^https?:\/\//.test(owner)) {
+    const host = new URL(owner).hostname.replace(/^www\./, '');
+    if (host.length <= OWNER_WIDTH) return host;
+  }
+  const room = owner.slice(0, OWNER_WIDTH);
+  const space = room.lastIndexOf(' ');
+  const cut = (space > 0 ? room.slice(0, space) : room.slice(0, OWNER_WIDTH - 1)).replace(
+    /[\s,;:.-]+$/,
+    '',
+  );
+  return `${cut}…`;
 }
 
 /** What a reader should know about a crawler's verdict beyond the rules. */
