@@ -93,7 +93,16 @@ export function readNames(given: string | readonly string[]): {
   agents: string[];
   notes: string[];
 } {
-  const named = [given].flat().map((name) => crawlerName(String(name)));
+  // Comma-separated names are ordered fallbacks (`Googlebot-Image,Googlebot`), as the CLI's
+  // --agent reads them, except in a whole User-Agent header (`(compatible; …)` may hold one).
+  const named = [given]
+    .flat()
+    .flatMap((name) => {
+      const text = String(name);
+      const parts = text.includes('(') ? [] : text.split(',').filter((p) => p.trim() !== '');
+      return parts.length > 1 ? parts : [text];
+    })
+    .map((name) => crawlerName(name));
   return {
     agents: named.map((n) => n.token),
     notes: named.flatMap((n) => (n.note ? [n.note] : [])),
@@ -137,7 +146,16 @@ export function checkedOptions(options: RobotsClientOptions) {
       `must be 'fallback' or 'merged', got ${String(agentMode)}`,
     );
   }
-  return { userAgent, agents, notes, agentMode, request, connectTimeoutMs };
+  // The crawler named by the client's own User-Agent is the documented default, not a
+  // reading to warn about on every verdict: notes are kept for names given as `agent`.
+  return {
+    userAgent,
+    agents,
+    notes: options.agent === undefined ? [] : notes,
+    agentMode,
+    request,
+    connectTimeoutMs,
+  };
 }
 
 export function positive(option: string, value: number, allowZero = false): number {

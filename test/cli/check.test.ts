@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { BIN, runCli } from '../helpers/cli.ts';
+import { BIN, runCli, scratchFiles } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -279,4 +279,26 @@ describe('repkit check without --robots: fetched through repkit/fetch', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /is a path: give --robots <file>/);
   });
+});
+
+test('check: without --agent, the --user-agent header names the crawler; without either, a usage error', async () => {
+  const robots = scratchFiles('repkit-ua-')(
+    'robots.txt',
+    'User-agent: ExampleBot\nDisallow: /own/\n\nUser-agent: *\nDisallow: /x\n',
+  );
+  const named = await runCli([
+    'check',
+    '--robots',
+    robots,
+    '--user-agent',
+    'ExampleBot/1.0 (+https://example.com/bot)',
+    '--json',
+    '/own/a',
+  ]);
+  assert.equal(named.code, 1, named.stderr);
+  const record = JSON.parse(named.stdout) as { agent: string[]; line: number };
+  assert.deepEqual([record.agent, record.line], [['ExampleBot'], 2]);
+  const neither = await runCli(['check', '--robots', robots, '/own/a']);
+  assert.equal(neither.code, 2);
+  assert.match(neither.stderr, /give the crawler to ask about: --agent <name>/);
 });

@@ -50,3 +50,24 @@ test('an agent with a version is matched as its token, and the result says so', 
     await client.close();
   }
 });
+
+test('one reading of names everywhere: comma-separated fallbacks, no note for the own User-Agent', async () => {
+  // The README's own client: its crawler is its User-Agent's product token, the documented
+  // default, and no verdict warns about that reading.
+  const client = new RobotsClient({
+    userAgent: 'ExampleBot/1.0 (+https://example.com/bot)',
+    allowAddress: () => true,
+  });
+  try {
+    const own = await client.check(`${site.origin}/own/page`);
+    assert.deepEqual([own.allowed, own.agent, own.agentNotes], [false, ['ExampleBot'], undefined]);
+    // `A,B` is two names in order, as the CLI's --agent reads it: Googlebot-Image has no
+    // group here, so Googlebot's decides.
+    const fallback = await client.check(`${site.origin}/drafts/a`, {
+      agent: 'Googlebot-Image,Googlebot',
+    });
+    assert.deepEqual([fallback.allowed, fallback.line, fallback.agent], [false, 5, ['Googlebot']]);
+  } finally {
+    await client.close();
+  }
+});

@@ -80,6 +80,12 @@ describe('GET /v1/check', () => {
     // and `agent` says which name was used.
     const two = await call('GET', `/v1/check?url=${url}&agent=Foo&agent=GPTBot`);
     assert.deepEqual([two.json!.allowed, two.json!.agent], [false, ['GPTBot']]);
+    // Comma-separated, the same two fallbacks, as the CLI's --agent reads them.
+    const comma = await call('GET', `/v1/check?url=${url}&agent=Foo,GPTBot`);
+    assert.deepEqual(
+      [comma.json!.allowed, comma.json!.agent, comma.json!.agentNotes],
+      [false, ['GPTBot'], undefined],
+    );
     const batch = await call('POST', '/v1/check', {
       urls: [`${site.origin}/private/x`],
       agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',

@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import type { NotRobotsTxt, ProfileName, RuleMatch } from '../../core/index.ts';
+import {
+  crawlerName,
+  isValidProductToken,
+  type NotRobotsTxt,
+  type ProfileName,
+  type RuleMatch,
+} from '../../core/index.ts';
 import { InvalidUrlError, robotsUrl, type CheckResult } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
@@ -122,13 +128,29 @@ export function formatVerdict(output: Output, record: CheckRecord): string {
  */
 export function robotsOptions(command: Command, robotsHelp: string, json = true): Command {
   const shared = fetchOptions(command)
-    .requiredOption(
+    .option(
       '-a, --agent <name>',
-      'crawler name; repeat or comma-separate for several',
+      "crawler name; repeat or comma-separate for several (default: the --user-agent header's product token, as the library reads it)",
       collectAgents,
     )
     .option('-r, --robots <file|url>', robotsHelp)
-    .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google');
+    .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google')
+    // One reading of names everywhere: without --agent, the crawler is the one the
+    // User-Agent header names (`ExampleBot/1.0 (+https://…)` → ExampleBot), as the fetch
+    // client and the service read it; without either, there is no crawler to ask about.
+    .hook('preAction', (_program, action) => {
+      if (action.getOptionValue('agent') !== undefined) return;
+      if (action.getOptionValueSource('userAgent') !== 'cli') {
+        throw new CliError(
+          'give the crawler to ask about: --agent <name> (or --user-agent <header>, whose product token names it)',
+        );
+      }
+      const named = crawlerName(String(action.getOptionValue('userAgent')));
+      if (!isValidProductToken(named.token)) {
+        throw new CliError(`--user-agent names no crawler: ${named.note ?? named.token}`);
+      }
+      action.setOptionValue('agent', [named.token]);
+    });
   return json ? shared.option('--json', 'machine-readable output') : shared;
 }
 
