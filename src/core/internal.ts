@@ -3,6 +3,12 @@
  * part of the public surface (see ARCHITECTURE.md, "doors").
  */
 export { describeSource } from './answers/usage-source.ts';
+export {
+  robotsTxtStatements,
+  decideUsage,
+  type UsageStatement,
+  type UsageDecision,
+} from './answers/robots-txt-usage.ts';
 export { statementPreferences as usagePreferences } from './match/content-usage.ts';
 export { isGlobalAgent } from './agents/names.ts';
 export { parseList as parseStructuredList } from './match/structured-fields.ts';

@@ -10,7 +10,14 @@ import {
   type TdmSource,
   type TdmStatement,
 } from '../core/tdmrep-entry.ts';
-import type { UsageLabel, UsagePreference, UsageSource } from '../core/internal.ts';
+import {
+  decideUsage,
+  robotsTxtStatements,
+  type UsageDecision,
+  type UsageLabel,
+  type UsageSource,
+  type UsageStatement,
+} from '../core/internal.ts';
 import { pagePolicy, type PagePolicyResult } from '../meta/index.ts';
 import type { AppliedDirective } from '../meta/internal.ts';
 import type { FetchOutcome } from './http.ts';
@@ -19,16 +26,7 @@ import type { CheckResult } from './verdict.ts';
 
 export type { UsageSource } from '../core/internal.ts';
 
-export interface UsageStatement {
-  preference: UsagePreference;
-  source: UsageSource;
-}
-
-/** A usage category's answer: any `disallowed` wins, then any `allowed` (the vocabulary's rule). */
-export interface UsageDecision {
-  preference: UsagePreference;
-  statements: UsageStatement[];
-}
+export type { UsageStatement, UsageDecision } from '../core/internal.ts';
 
 export interface Permission {
   may: boolean;
@@ -57,17 +55,6 @@ export interface UsageAnswer {
    * it (or cannot be read now).
    */
   page?: { status: number; error?: string; refusedHop?: { url: string; reason: string } };
-}
-
-/** Combines a category's statements; none count for a URL that may not be fetched. */
-function decide(statements: UsageStatement[], fetchable: boolean): UsageDecision {
-  if (!fetchable) return { preference: 'unknown', statements: [] };
-  const preference = statements.some((s) => s.preference === 'disallowed')
-    ? 'disallowed'
-    : statements.some((s) => s.preference === 'allowed')
-      ? 'allowed'
-      : 'unknown';
-  return { preference, statements };
 }
 
 /** What of a `RobotsClient` the usage answer asks (the client passes itself). */
@@ -103,37 +90,12 @@ export async function usageFor(
   const verdict = client.verdict(url, state, given.agents, undefined, given.notes);
   const agents = verdict.agent;
   const robots = state.robots;
-  const said: Record<UsageLabel, UsageStatement[]> = { 'train-ai': [], search: [] };
   // Every rule is matched against the URL as it is requested, as the verdict was.
   const requested = verdict.requestUrl ?? url;
-
-  const usage = robots?.contentUsage(requested, agents);
-  for (const label of ['train-ai', 'search'] as const) {
-    const rule = usage?.decidedBy[label];
-    if (rule) {
-      said[label].push({
-        preference: usage!.preferences[label],
-        source: {
-          kind: 'robots-txt',
-          line: rule.line,
-          text: `Content-Usage: ${rule.path ? `${rule.path} ` : ''}${rule.statement}`,
-        },
-      });
-    }
-  }
-  const signals = robots?.contentSignals(agents);
-  for (const [name, label] of [
-    ['ai-train', 'train-ai'],
-    ['search', 'search'],
-  ] as const) {
-    const value = signals?.[name];
-    if (typeof value === 'boolean') {
-      said[label].push({
-        preference: value ? 'allowed' : 'disallowed',
-        source: { kind: 'robots-txt', text: `Content-Signal: ${name}=${value ? 'yes' : 'no'}` },
-      });
-    }
-  }
+  // What the file says (Content-Usage, Content-Signal): the same statements the tester shows.
+  const said: Record<UsageLabel, UsageStatement[]> = robots
+    ? robotsTxtStatements(robots, requested, agents)
+    : { 'train-ai': [], search: [] };
 
   // TDMRep: the file's rule first (fetched only where robots.txt allows it), then the page.
   const tdmStatements: TdmStatement[] = [];
@@ -255,8 +217,8 @@ export async function usageFor(
       ...(robotsSource ? { source: robotsSource } : {}),
     },
     index,
-    'train-ai': decide(said['train-ai'], verdict.allowed),
-    search: decide(said.search, verdict.allowed),
+    'train-ai': decideUsage(said['train-ai'], verdict.allowed),
+    search: decideUsage(said.search, verdict.allowed),
     tdm,
     robotsTxt: { url: state.location.robotsUrl, status: verdict.status, source: verdict.source },
     ...(pageFetch ? { page: pageFetch } : {}),

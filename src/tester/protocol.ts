@@ -24,11 +24,16 @@ export type VerdictRow =
       rule?: { kind: 'allow' | 'disallow'; value: string };
       tieBreak: boolean;
       group?: { scope: 'specific' | 'global'; lines: number[] };
+      /**
+       * What the file says of AI use for the URL (Content-Usage and Content-Signal,
+       * combined as the fetch client's usage answer combines them): per category, the
+       * preference and its statements in short (`line 4`, `Content-Signal: ai-train=no`).
+       * Nothing counts for a URL that may not be crawled.
+       */
       usage: {
-        reason: string;
-        preferences: Record<UsageLabel, UsagePreference>;
-        /** Per label, the line of the rule that decided it (0 for none). */
-        lines: Partial<Record<UsageLabel, number>>;
+        stated: boolean;
+        crawlable: boolean;
+        labels: Record<UsageLabel, { preference: UsagePreference; said: string[] }>;
       };
     }
   | { kind: 'unreachable'; url: string; allowed: false; line: 0 };

@@ -93,7 +93,7 @@ worker.onmessage = (event: MessageEvent<TesterAnswer>) => {
     ? answer.rows.map((row) => ({ kind: 'unreachable', url: row.url, allowed: false, line: 0 }))
     : answer.rows;
   shown = { rows, ...pendingAgent };
-  const stated = rows.some((row) => row.kind === 'rules' && row.usage.reason === 'stated');
+  const stated = rows.some((row) => row.kind === 'rules' && row.usage.stated);
   document.body.classList.toggle('with-usage', stated);
   renderResults(rows, stated);
   paintLines();
@@ -108,14 +108,14 @@ worker.onmessage = (event: MessageEvent<TesterAnswer>) => {
 function describeUsage(row: VerdictRow): string {
   if (row.kind === 'unreachable') return '';
   const { usage } = row;
-  if (usage.reason === 'disallowed-by-robots-txt') return 'none (not crawlable)';
-  if (usage.reason === 'no-content-usage-rule') return 'none stated';
+  if (!usage.crawlable) return 'none (not crawlable)';
+  if (!usage.stated) return 'none stated';
   const word = { allowed: 'yes', disallowed: 'no', unknown: 'unstated' } as const;
-  return Object.entries(usage.preferences)
-    .map(([label, preference]) => {
-      const line = usage.lines[label as keyof typeof usage.lines];
-      return `${label}: ${word[preference]}${line ? ` (line ${line})` : ''}`;
-    })
+  return Object.entries(usage.labels)
+    .map(
+      ([label, { preference, said }]) =>
+        `${label}: ${word[preference]}${said.length > 0 ? ` (${said.join('; ')})` : ''}`,
+    )
     .join(' · ');
 }
 

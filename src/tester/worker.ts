@@ -4,7 +4,10 @@
  * typing stays smooth whatever the size of the file.
  */
 import { lint, parse, type ProfileName } from '../core/index.ts';
+import { decideUsage, describeSource, robotsTxtStatements } from '../core/internal.ts';
 import type { TesterRequest, TesterAnswer, VerdictRow } from './protocol.ts';
+
+type RulesRow = Extract<VerdictRow, { kind: 'rules' }>;
 
 let text = '';
 let profile: ProfileName = 'google';
@@ -26,7 +29,6 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
   }
   const rows: VerdictRow[] = request.urls.map((url) => {
     const verdict = robots.explain(url, request.agent);
-    const usage = robots.contentUsage(url, request.agent);
     return {
       kind: 'rules',
       url,
@@ -38,15 +40,35 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
       ...(verdict.group
         ? { group: { scope: verdict.group.scope, lines: [...verdict.group.lines] } }
         : {}),
-      usage: {
-        reason: usage.reason,
-        preferences: usage.preferences,
-        lines: Object.fromEntries(
-          Object.entries(usage.decidedBy).map(([label, rule]) => [label, rule?.line ?? 0]),
-        ),
-      },
+      usage: usageOf(url, request.agent, verdict.allowed),
     };
   });
   const answer: TesterAnswer = { id: request.id, rows, ...(diagnostics ? { diagnostics } : {}) };
   self.postMessage(answer);
 };
+
+/**
+ * The file's AI-use answer for a URL: the statements the fetch client's usage answer reads
+ * from a robots.txt, combined the same way (one answer everywhere).
+ */
+function usageOf(url: string, agent: string, crawlable: boolean): RulesRow['usage'] {
+  const said = robotsTxtStatements(robots, url, agent);
+  const labels = {} as RulesRow['usage']['labels'];
+  let stated = false;
+  for (const label of ['train-ai', 'search'] as const) {
+    const decision = decideUsage(said[label], crawlable);
+    if (said[label].length > 0) stated = true;
+    labels[label] = {
+      preference: decision.preference,
+      // In the file itself: a line, or the setting (Content-Signal lines are not numbered).
+      said: decision.statements.map(({ source }) =>
+        source.kind !== 'robots-txt'
+          ? describeSource(source)
+          : source.line
+            ? `line ${source.line}`
+            : source.text,
+      ),
+    };
+  }
+  return { stated, crawlable, labels };
+}

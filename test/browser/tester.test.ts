@@ -273,6 +273,19 @@ describe('the web tester', () => {
       'train-ai: yes (line 5) · search: unstated',
     ]);
     assert.equal(await page.locator('th.usage').isVisible(), true);
+    // Content-Signal in the same file joins the answer, as the fetch client's usage answer
+    // combines them: any "no" wins (the column read Content-Usage only, and said "yes").
+    await page.fill(
+      '#robots',
+      'User-Agent: *\nAllow: /\nContent-Usage: /ai-ok/ train-ai=y\nContent-Signal: ai-train=no, search=yes\n',
+    );
+    await page.fill('#urls', 'https://example.com/ai-ok/test');
+    await page.waitForFunction(() =>
+      document.querySelector('#results td.usage')?.textContent?.includes('Content-Signal'),
+    );
+    assert.deepEqual(await page.locator('#results td.usage').allInnerTexts(), [
+      'train-ai: no (line 3; Content-Signal: ai-train=no) · search: yes (Content-Signal: search=yes)',
+    ]);
     await page.screenshot({ path: join(ROOT, 'test-artifacts/tester-usage.png') });
     await page.fill('#robots', ROBOTS);
     await page.waitForFunction(() => document.querySelectorAll('#results td.usage').length === 0);
