@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import {
-  crawlerName,
+  crawlerNames,
   isValidProductToken,
   parse,
   type Explanation,
@@ -224,8 +224,7 @@ export function parseProfile(value: string): ProfileName {
  * header, which may hold commas, → its crawler's token), and a line on stderr says so.
  */
 export function collectAgents(value: string, previous: string[] | undefined): string[] {
-  const given = value.includes('(') ? [value.trim()] : value.split(',').map((name) => name.trim());
-  const names = given.filter((name) => name.length > 0).map((name) => crawlerName(name));
+  const names = crawlerNames(value).filter((name) => name.given.trim() !== '');
   if (names.length === 0) throw new CliError('--agent needs a crawler name');
   for (const name of names) {
     if (!isValidProductToken(name.token) && name.token !== '*') {

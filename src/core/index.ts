@@ -20,7 +20,7 @@ export type { Group } from './model/groups.ts';
 export type { Rule } from './model/tables.ts';
 export type { ProfileName } from './profiles/index.ts';
 export type { NotRobotsTxt } from './text/file-kind.ts';
-export { productToken, isValidProductToken, crawlerName } from './agents/names.ts';
+export { productToken, isValidProductToken, crawlerName, crawlerNames } from './agents/names.ts';
 export { requestTarget } from './match/url.ts';
 export {
   RepkitError,

@@ -8,8 +8,9 @@ import {
   type RobotsBody,
 } from './tokens/body.ts';
 import { bytesToByteString, NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './text/bytes.ts';
-import { GroupBuilder } from './model/groups.ts';
+import { GroupBuilder, keepBuilderShape } from './model/groups.ts';
 import { LARGE_BODY, Source } from './text/source.ts';
+import { keepTokenizerShape } from './tokens/tokenizer.ts';
 import { RobotsTxt } from './answers/robots-txt.ts';
 
 export interface ParseOptions {
@@ -28,6 +29,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * bytes, or an invalid option.
  */
 export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
+  if (!shapesKept) keepShapes();
   const name = options.profile ?? 'google';
   if (!Object.hasOwn(PROFILES, name)) {
     throw new InvalidInputError(
@@ -150,11 +152,22 @@ function decodeStrict(bytes: Uint8Array): string | undefined {
   }
 }
 
-// Samples of a parse's results, each checked once, keep the classes of results, rule
-// indexes and selections alive between parses (see shapes.ts): a service whose cache churns
-// frees them all, and the checks after that ran on code being re-optimized.
-for (const body of ['User-agent: *\nDisallow: /a\nAllow: /a/b*\n', new Uint8Array([0x55])]) {
-  const sample = parse(body);
-  sample.verdict('https://example.com/a', 'Googlebot', { withRule: true });
-  keepShapeOf(sample);
+let shapesKept = false;
+
+/**
+ * Samples of the parse's short-lived objects (see shapes.ts), and of its results, each
+ * checked once (results, rule indexes and selections): a service whose cache churns frees
+ * them all, and the checks after that ran on code being re-optimized. Made at the first
+ * parse, not at load, so that importing one function of the core (a bundle of the web
+ * tester's page) does not run the parser.
+ */
+function keepShapes(): void {
+  shapesKept = true;
+  keepTokenizerShape();
+  keepBuilderShape();
+  for (const body of ['User-agent: *\nDisallow: /a\nAllow: /a/b*\n', new Uint8Array([0x55])]) {
+    const sample = parse(body);
+    sample.verdict('https://example.com/a', 'Googlebot', { withRule: true });
+    keepShapeOf(sample);
+  }
 }

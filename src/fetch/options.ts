@@ -1,7 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { CacheEntry, CacheStore } from '../cache/index.ts';
-import { crawlerName, isValidProductToken, type ProfileName } from '../core/index.ts';
+import { crawlerNames, isValidProductToken, type ProfileName } from '../core/index.ts';
 import { DEFAULT_MAX_BYTES } from '../core/internal.ts';
 import type { AddressFilter } from './addresses.ts';
 import { InvalidOptionError } from './errors.ts';
@@ -93,16 +93,8 @@ export function readNames(given: string | readonly string[]): {
   agents: string[];
   notes: string[];
 } {
-  // Comma-separated names are ordered fallbacks (`Googlebot-Image,Googlebot`), as the CLI's
-  // --agent reads them, except in a whole User-Agent header (`(compatible; …)` may hold one).
-  const named = [given]
-    .flat()
-    .flatMap((name) => {
-      const text = String(name);
-      const parts = text.includes('(') ? [] : text.split(',').filter((p) => p.trim() !== '');
-      return parts.length > 1 ? parts : [text];
-    })
-    .map((name) => crawlerName(name));
+  // Comma-separated names are ordered fallbacks, as everywhere (see `crawlerNames`).
+  const named = [given].flat().flatMap((name) => crawlerNames(String(name)));
   return {
     agents: named.map((n) => n.token),
     notes: named.flatMap((n) => (n.note ? [n.note] : [])),

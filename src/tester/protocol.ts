@@ -8,7 +8,8 @@ export interface TesterRequest {
   /** The file, when it changed since the last request. */
   text?: string;
   profile: ProfileName;
-  agent: string;
+  /** Ordered fallbacks (`Googlebot-Image,Googlebot`): the first with a group of its own decides. */
+  agents: string[];
   urls: string[];
 }
 
@@ -40,6 +41,8 @@ export type VerdictRow =
 
 export interface TesterAnswer {
   id: number;
+  /** The name the verdicts are for: the first of the names with a group of its own. */
+  agent: string;
   rows: VerdictRow[];
   /** Lint problems, when the text changed. */
   diagnostics?: readonly Diagnostic[];

@@ -3,7 +3,7 @@
  * same core as everything else, run in a worker (tester-worker.js) so that typing never waits
  * for them; "Fetch" and "Check its page" ask the service.
  */
-import { crawlerName, type Diagnostic, type ProfileName } from '../core/index.ts';
+import { crawlerNames, type Diagnostic, type ProfileName } from '../core/index.ts';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { livePanel } from './live-usage.ts';
 import type { TesterAnswer, TesterRequest, VerdictRow } from './protocol.ts';
@@ -50,13 +50,16 @@ let shown: { rows: VerdictRow[]; agent: string; note?: string | undefined } = {
   agent: '*',
 };
 let diagnostics: readonly Diagnostic[] = [];
-let pendingAgent: { agent: string; note?: string | undefined } = { agent: '*' };
+/** What the names typed were read as, for the answer on its way. */
+let pendingNote: string | undefined;
 
 /** Sends what changed to the worker; its answer repaints (the latest only). */
 function render(): void {
   const text = robotsInput.value;
-  // A version or a whole User-Agent header is read as robots.txt names crawlers, and said so.
-  const name = crawlerName(agentInput.value.trim() || '*');
+  // A version or a whole User-Agent header is read as robots.txt names crawlers, and said
+  // so; comma-separated names are ordered fallbacks, as everywhere.
+  const names = crawlerNames(agentInput.value.trim() || '*');
+  const notes = names.flatMap((n) => (n.note ? [n.note] : []));
   if (fetched && fetched.text !== text) {
     // Edited: the text is the user's own now, not what the site served.
     fetched = undefined;
@@ -71,12 +74,12 @@ function render(): void {
   const request: TesterRequest = {
     id: ++asked,
     profile: profileInput.value as ProfileName,
-    agent: name.token,
+    agents: names.map((n) => n.token),
     urls,
     ...(text !== sentText ? { text } : {}),
   };
   sentText = text;
-  pendingAgent = { agent: name.token, note: name.note };
+  pendingNote = notes.length > 0 ? notes.join('; ') : undefined;
   worker.postMessage(request);
   paintLines(); // the line count may have changed; marks follow with the answer
 }
@@ -92,7 +95,7 @@ worker.onmessage = (event: MessageEvent<TesterAnswer>) => {
   const rows: VerdictRow[] = fetched?.unreachable
     ? answer.rows.map((row) => ({ kind: 'unreachable', url: row.url, allowed: false, line: 0 }))
     : answer.rows;
-  shown = { rows, ...pendingAgent };
+  shown = { rows, agent: answer.agent, note: pendingNote };
   const stated = rows.some((row) => row.kind === 'rules' && row.usage.stated);
   document.body.classList.toggle('with-usage', stated);
   renderResults(rows, stated);

@@ -27,8 +27,12 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
     linted = { text, diagnostics: lint(text).diagnostics };
     diagnostics = linted.diagnostics;
   }
+  // Several names are ordered fallbacks, as the CLI, the fetch client and the service read
+  // them: the first with a group of its own decides, else all of them (the * group).
+  const own = request.agents.find((name) => robots.groupsFor(name).scope === 'specific');
+  const agent = own ?? request.agents;
   const rows: VerdictRow[] = request.urls.map((url) => {
-    const verdict = robots.explain(url, request.agent);
+    const verdict = robots.explain(url, agent);
     return {
       kind: 'rules',
       url,
@@ -40,10 +44,15 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
       ...(verdict.group
         ? { group: { scope: verdict.group.scope, lines: [...verdict.group.lines] } }
         : {}),
-      usage: usageOf(url, request.agent, verdict.allowed),
+      usage: usageOf(url, agent, verdict.allowed),
     };
   });
-  const answer: TesterAnswer = { id: request.id, rows, ...(diagnostics ? { diagnostics } : {}) };
+  const answer: TesterAnswer = {
+    id: request.id,
+    agent: own ?? request.agents.join(', '),
+    rows,
+    ...(diagnostics ? { diagnostics } : {}),
+  };
   self.postMessage(answer);
 };
 
@@ -51,7 +60,7 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
  * The file's AI-use answer for a URL: the statements the fetch client's usage answer reads
  * from a robots.txt, combined the same way (one answer everywhere).
  */
-function usageOf(url: string, agent: string, crawlable: boolean): RulesRow['usage'] {
+function usageOf(url: string, agent: string | string[], crawlable: boolean): RulesRow['usage'] {
   const said = robotsTxtStatements(robots, url, agent);
   const labels = {} as RulesRow['usage']['labels'];
   let stated = false;

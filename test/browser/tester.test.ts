@@ -149,6 +149,17 @@ describe('the web tester', () => {
     await page.waitForFunction(() =>
       document.querySelector('#summary')?.textContent?.startsWith('GPTBot: 0 allowed'),
     );
+    // Comma-separated names are ordered fallbacks, as in the CLI and the service: Foo has
+    // no group, so GPTBot's decides, and no note misreads the pair as one name.
+    await page.fill('#agent', 'Googlebot');
+    await page.waitForFunction(() =>
+      document.querySelector('#summary')?.textContent?.startsWith('Googlebot:'),
+    );
+    await page.fill('#agent', 'Foo,GPTBot');
+    await page.waitForFunction(() =>
+      document.querySelector('#summary')?.textContent?.startsWith('GPTBot: 0 allowed'),
+    );
+    assert.doesNotMatch((await page.locator('#summary').textContent())!, /matched as/);
     await page.fill('#agent', 'Googlebot');
   });
 

@@ -117,3 +117,14 @@ export function crawlerName(given: string): CrawlerName {
       : `"${text}" is matched as its product token "${token}" (robots.txt names crawlers without versions)`,
   };
 }
+
+/**
+ * Crawler names from one string as people give them: comma-separated names are ordered
+ * fallbacks (`Googlebot-Image,Googlebot`), each read by `crawlerName`; a whole User-Agent
+ * header (with `(`, which may hold commas) is one name. The one reading the CLI's --agent,
+ * the fetch client's `agent`, the service's `agent` and the web tester share.
+ */
+export function crawlerNames(given: string): CrawlerName[] {
+  const parts = given.includes('(') ? [] : given.split(',').filter((p) => p.trim() !== '');
+  return (parts.length > 0 ? parts : [given]).map((name) => crawlerName(name));
+}

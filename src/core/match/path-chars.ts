@@ -10,8 +10,6 @@
  * about as much as a few dozen native searches: a 20,000-character path asked about two
  * characters (`/*a*a*…*b`) now costs two searches, where it cost a walk of 80 µs.
  */
-import { keepShapeOf } from '../shapes.ts';
-
 /** Paths at least this long get a `PathChars` (shorter ones: the searches alone are cheap). */
 export const LONG_PATH = 256;
 
@@ -126,9 +124,6 @@ export class PathChars {
     return (this.#positions = { start, order });
   }
 }
-
-// A sample keeps the class alive between checks (see shapes.ts).
-keepShapeOf(new PathChars(''));
 
 /** A `PathChars` for a long path; undefined for a short one. */
 export function longPathChars(path: string): PathChars | undefined {
