@@ -93,14 +93,43 @@ const problem = {
   properties: { error: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
 } as const;
 
+/** An error answer, described: every one has the shape `{ error, message, field? }`. */
+const failure = (description: string) => ({ ...problem, description }) as const;
+
+/** The errors every API route may answer (the service's limits, its token and its hosts). */
+const COMMON_ERRORS = {
+  400: failure(
+    'A field is missing or wrong (`invalid-request`, naming the field), or a URL cannot be checked',
+  ),
+  401: failure(
+    'The service runs with a token and the request has none or another (`unauthorized`)',
+  ),
+  421: failure('The Host header is not one the service answers for (`misdirected-request`)'),
+  429: failure(
+    "Too many requests from this client (`rate-limited`), the workers' queue is full (`busy`), or the client's budget of new origins is spent (`origin-budget`); with Retry-After",
+  ),
+  500: failure('Something failed in the service itself (`internal-error`), without details'),
+} as const;
+
+/** And those of a route that takes a body. */
+const BODY_ERRORS = {
+  ...COMMON_ERRORS,
+  413: failure(
+    'The body is over the limit (`body-too-large`, saying it) or asks more work than one request may (`too-much-work`)',
+  ),
+  415: failure('The body is not sent as application/json (`unsupported-media-type`)'),
+} as const;
+
 export const checkOne = {
+  operationId: 'checkUrl',
+  tags: ['checks'],
   summary: 'May the crawler fetch this URL? (robots.txt fetched and cached by the service)',
   querystring: {
     type: 'object',
     properties: { url, agent },
     required: ['url'],
   },
-  response: { 200: verdict, 400: problem },
+  response: { 200: verdict, ...COMMON_ERRORS },
 } as const;
 
 const decision = {
@@ -129,6 +158,8 @@ const permission = {
 } as const;
 
 export const usage = {
+  operationId: 'usageOfUrl',
+  tags: ['checks'],
   summary:
     'May the crawler fetch, index, use for AI training, use for search; is TDM reserved? Each with its source',
   description:
@@ -181,12 +212,14 @@ export const usage = {
         },
       },
     },
-    400: problem,
+    ...COMMON_ERRORS,
   },
 } as const;
 
 export const checkMany = (maxBatch: number) =>
   ({
+    operationId: 'checkUrls',
+    tags: ['checks'],
     summary: 'Verdicts for many URLs, of one origin or many',
     body: {
       type: 'object',
@@ -206,11 +239,13 @@ export const checkMany = (maxBatch: number) =>
           },
         },
       },
-      400: problem,
+      ...BODY_ERRORS,
     },
   }) as const;
 
 export const explain = {
+  operationId: 'explainUrl',
+  tags: ['robots.txt given'],
   summary: 'Explain the verdict for a URL against a robots.txt given in the body (nothing fetched)',
   body: {
     type: 'object',
@@ -218,10 +253,12 @@ export const explain = {
     required: ['robots', 'url', 'agent'],
     additionalProperties: false,
   },
-  response: { 200: { type: 'object', additionalProperties: true }, 400: problem },
+  response: { 200: { type: 'object', additionalProperties: true }, ...BODY_ERRORS },
 } as const;
 
 export const lint = {
+  operationId: 'lintRobotsTxt',
+  tags: ['robots.txt given'],
   summary: 'Lint a robots.txt given in the body',
   body: {
     type: 'object',
@@ -229,11 +266,13 @@ export const lint = {
     required: ['robots'],
     additionalProperties: false,
   },
-  response: { 200: { type: 'object', additionalProperties: true }, 400: problem },
+  response: { 200: { type: 'object', additionalProperties: true }, ...BODY_ERRORS },
 } as const;
 
 export const diff = (maxBatch: number) =>
   ({
+    operationId: 'diffRobotsTxt',
+    tags: ['robots.txt given'],
     summary: 'Which URLs change verdict between two robots.txt bodies, per crawler',
     body: {
       type: 'object',
@@ -259,16 +298,20 @@ export const diff = (maxBatch: number) =>
       required: ['old', 'new', 'urls'],
       additionalProperties: false,
     },
-    response: { 200: { type: 'object', additionalProperties: true }, 400: problem },
+    response: { 200: { type: 'object', additionalProperties: true }, ...BODY_ERRORS },
   }) as const;
 
 export const robots = {
+  operationId: 'fetchRobotsTxt',
+  tags: ['checks'],
   summary: "Fetch (through the cache) the robots.txt of a URL's site, for the web tester",
   querystring: { type: 'object', properties: { url }, required: ['url'] },
-  response: { 200: { type: 'object', additionalProperties: true }, 400: problem },
+  response: { 200: { type: 'object', additionalProperties: true }, ...COMMON_ERRORS },
 } as const;
 
 export const health = {
+  operationId: 'health',
+  tags: ['operator'],
   summary: 'Liveness, with the reachability of Redis when one is configured',
   response: {
     200: {

@@ -396,5 +396,52 @@ describe('health, metrics, OpenAPI', () => {
     for (const path of ['/v1/check', '/v1/explain', '/v1/lint', '/v1/diff', '/healthz'])
       assert.ok(paths.includes(path), path);
     assert.equal(json!.openapi, '3.1.0');
+    // Every operation has an operationId (unique), a tag and its error statuses described.
+    type Operation = {
+      operationId?: string;
+      tags?: string[];
+      responses: Record<string, { description?: string }>;
+    };
+    const operations = Object.entries(
+      json!.paths as Record<string, Record<string, Operation>>,
+    ).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
+    assert.ok(operations.length >= 8);
+    const ids = operations.map(({ op }) => op.operationId);
+    assert.ok(
+      ids.every((id) => typeof id === 'string'),
+      JSON.stringify(ids),
+    );
+    assert.equal(new Set(ids).size, ids.length);
+    for (const { path, method, op } of operations) {
+      assert.ok((op.tags ?? []).length > 0, `${method} ${path} has a tag`);
+      if (path === '/healthz') continue;
+      for (const status of ['400', '401', '429', '500']) {
+        assert.ok(op.responses[status]?.description, `${method} ${path} describes ${status}`);
+      }
+      if (method === 'post') {
+        for (const status of ['413', '415']) {
+          assert.ok(op.responses[status]?.description, `${method} ${path} describes ${status}`);
+        }
+      }
+    }
+  });
+
+  test('/docs: the API for people, from the OpenAPI document', async () => {
+    const response = await fetch(`${service.url}/docs`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /text\/html/);
+    assert.ok(response.headers.get('content-security-policy'), 'under the security headers');
+    const html = await response.text();
+    for (const text of [
+      'GET /v1/check',
+      'checkUrl',
+      'POST /v1/check',
+      'checkUrls',
+      'body-too-large',
+    ]) {
+      assert.ok(html.includes(text), text);
+    }
   });
 });

@@ -5,8 +5,9 @@ import type { RedisStore } from '../../cache/redis-entry.ts';
 import { registerSecurityHeaders } from '../access.ts';
 import * as schema from '../schemas.ts';
 import type { RouteContext } from './context.ts';
+import { docsPage } from './docs.ts';
 
-/** The operator's routes and the tester's files: health, metrics, OpenAPI, `/` and its scripts. */
+/** The operator's routes and the tester's files: health, metrics, OpenAPI and its `/docs`, `/` and its scripts. */
 export function registerOperatorRoutes(
   context: RouteContext,
   redis: RedisStore | undefined,
@@ -45,6 +46,12 @@ export function registerOperatorRoutes(
         }
       };
     tester.get('/', { schema: { hide: true } }, asset('index.html', 'text/html; charset=utf-8'));
+    // The API for people, from the OpenAPI document itself.
+    tester.get('/docs', { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .send(docsPage(app.swagger() as Parameters<typeof docsPage>[0])),
+    );
     tester.get(
       '/tester.js',
       { schema: { hide: true } },
