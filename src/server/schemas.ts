@@ -284,6 +284,8 @@ export const diff = (maxBatch: number) =>
           minItems: 1,
           maxItems: maxBatch,
           items: { type: 'string', maxLength: 8192 },
+          description:
+            "URLs or paths to compare (default, as the CLI's diff: / and, for every rule of either body, its path and one below it; the answer's probed says how many)",
         },
         agents: {
           type: 'array',
@@ -295,7 +297,7 @@ export const diff = (maxBatch: number) =>
         },
         profile,
       },
-      required: ['old', 'new', 'urls'],
+      required: ['old', 'new'],
       additionalProperties: false,
     },
     response: { 200: { type: 'object', additionalProperties: true }, ...BODY_ERRORS },

@@ -58,3 +58,37 @@ test('POST /v1/diff is repkit diff: request targets, "*" and the default crawler
   const changed = served.json!.changes as { url: string; requestUrl?: string }[];
   assert.equal(changed.find((c) => c.url === '/a/../private/x')!.requestUrl, '/private/x');
 });
+
+test("POST /v1/diff without urls compares the paths from both bodies' rules, as the CLI does", async () => {
+  const old = 'User-agent: *\nDisallow: /private/\n';
+  const next = 'User-agent: *\nDisallow: /private/\nDisallow: /*.css$\nAllow: /private/press/\n';
+  const response = await fetch(`${service.url}/v1/diff`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ old, new: next }),
+  });
+  assert.equal(response.status, 200);
+  const answer = (await response.json()) as {
+    changes: { url: string; agent: string }[];
+    probed: number;
+  };
+  const cli = await runCli([
+    'diff',
+    file('old-probe.txt', old),
+    file('new-probe.txt', next),
+    '--json',
+  ]);
+  const fromCli = cli.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { url: string; agent: string });
+  assert.deepEqual(
+    answer.changes.map((c) => [c.agent, c.url]),
+    fromCli.map((c) => [c.agent, c.url]),
+  );
+  assert.deepEqual(
+    answer.changes.map((c) => c.url),
+    ['/x.css', '/private/press/', '/private/press/x'],
+  );
+  assert.equal(answer.probed, 7);
+});

@@ -27,25 +27,20 @@ export function registerBodyRoutes(context: RouteContext): void {
   );
 
   app.post('/v1/diff', { schema: schema.diff(maxBatch) }, async (request) => {
-    const body = request.body as Omit<DiffTask, 'profile' | 'maxAgents'> & {
+    const body = request.body as Omit<DiffTask, 'profile' | 'maxVerdicts'> & {
       profile?: ProfileName;
     };
-    const perAgent = body.urls.length * 2;
-    const budget = (agents: number) =>
+    const budget = (urls: number, agents: number) =>
       new WorkRefusedError(
         'budget',
-        `body: ${body.urls.length} URLs × ${agents} agents × 2 files is ${perAgent * agents} verdicts; one request may ask for ${maxVerdicts}`,
+        `body: ${urls} URLs × ${agents} agents × 2 files is ${urls * agents * 2} verdicts; one request may ask for ${maxVerdicts}`,
       );
-    if (body.agents && perAgent * body.agents.length > maxVerdicts) {
-      throw budget(body.agents.length);
+    if (body.urls && body.agents && body.urls.length * body.agents.length * 2 > maxVerdicts) {
+      throw budget(body.urls.length, body.agents.length);
     }
-    const task: DiffTask = {
-      ...body,
-      profile: body.profile ?? 'google',
-      maxAgents: Math.floor(maxVerdicts / perAgent),
-    };
+    const task: DiffTask = { ...body, profile: body.profile ?? 'google', maxVerdicts };
     const answer = await work.run('diff', task, clientOf(request));
-    if ('tooManyAgents' in answer) throw budget(answer.tooManyAgents);
+    if ('tooMuch' in answer) throw budget(answer.tooMuch.urls, answer.tooMuch.agents);
     return answer;
   });
 }

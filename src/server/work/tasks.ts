@@ -17,6 +17,7 @@ import { BoundedMap } from '../../core/internal.ts';
 import {
   diffVerdicts,
   namedAgents,
+  probePaths,
   type DiffSide,
   type VerdictChange,
 } from '../../fetch/internal.ts';
@@ -39,27 +40,38 @@ export function lint(task: { robots: string }): LintReport {
 export interface DiffTask {
   old: string;
   new: string;
-  urls: string[];
+  /** Default: `/` and paths from both bodies' rules, as the CLI's diff takes (`probePaths`). */
+  urls?: string[];
   /** Default: every crawler either body names, and `*`. */
   agents?: string[];
   profile: ProfileName;
-  /** Most crawlers compared (the request's verdict budget over its URLs). */
-  maxAgents: number;
+  /** Most verdicts the request may ask for (URLs × crawlers × 2 files). */
+  maxVerdicts: number;
 }
 
 export type DiffAnswer =
-  | { changes: VerdictChange[]; agents: string[]; checked: number }
-  /** The bodies name more crawlers than the budget allows. */
-  | { tooManyAgents: number };
+  | {
+      changes: VerdictChange[];
+      agents: string[];
+      checked: number;
+      /** Without `urls`: how many paths from the bodies' rules were compared. */
+      probed?: number;
+    }
+  /** The request would ask for more verdicts than the budget allows. */
+  | { tooMuch: { urls: number; agents: number } };
 
 /** The CLI's diff (see `diffVerdicts`), on two bodies given. */
 export function diff(task: DiffTask): DiffAnswer {
   const before = parse(task.old, { profile: task.profile });
   const after = parse(task.new, { profile: task.profile });
-  const agents = task.agents ?? namedAgents(before, after);
-  if (agents.length > task.maxAgents) return { tooManyAgents: agents.length };
   const side = (robots: RobotsTxt): DiffSide => ({ kind: 'file', robots });
-  return diffVerdicts(side(before), side(after), task.urls, agents);
+  const urls = task.urls ?? probePaths(side(before), side(after));
+  const agents = task.agents ?? namedAgents(before, after);
+  if (urls.length * agents.length * 2 > task.maxVerdicts) {
+    return { tooMuch: { urls: urls.length, agents: agents.length } };
+  }
+  const answer = diffVerdicts(side(before), side(after), urls, agents);
+  return task.urls ? answer : { ...answer, probed: urls.length };
 }
 
 export interface ChecksTask {
