@@ -24,6 +24,8 @@ export type VerdictRow =
       reason: string;
       rule?: { kind: 'allow' | 'disallow'; value: string };
       tieBreak: boolean;
+      /** The deciding line is the one the 500 KiB limit cuts: read (and matched) in part. */
+      lineCut: boolean;
       group?: { scope: 'specific' | 'global'; lines: number[] };
       /**
        * What the file says of AI use for the URL (Content-Usage and Content-Signal,
@@ -37,12 +39,16 @@ export type VerdictRow =
         labels: Record<UsageLabel, { preference: UsagePreference; said: string[] }>;
       };
     }
-  | { kind: 'unreachable'; url: string; allowed: false; line: 0 };
+  | { kind: 'unreachable'; url: string; allowed: false; line: 0 }
+  /** A line of the URL list that is neither an http(s) URL nor a path: not judged. */
+  | { kind: 'invalid'; url: string; allowed: false; line: 0 };
 
 export interface TesterAnswer {
   id: number;
   /** The name the verdicts are for: the first of the names with a group of its own. */
   agent: string;
+  /** The text is no robots.txt at all (`RobotsTxt.notRobotsTxt`): why no rule applies. */
+  notRobotsTxt?: string;
   rows: VerdictRow[];
   /** Lint problems, when the text changed. */
   diagnostics?: readonly Diagnostic[];

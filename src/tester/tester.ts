@@ -29,6 +29,9 @@ for (const agent of KNOWN_AGENTS) {
   $<HTMLDataListElement>('agents').append(option);
 }
 
+/** The URLs the page opens with: a fetch replaces them while they are untouched. */
+const SAMPLE_URLS = urlsInput.value;
+
 /** Pixel height of an editor line (the CSS says the same). */
 const LINE_HEIGHT = 20;
 /** Lines drawn beyond those in sight, so that scrolling rarely shows an undrawn one. */
@@ -100,16 +103,30 @@ worker.onmessage = (event: MessageEvent<TesterAnswer>) => {
   document.body.classList.toggle('with-usage', stated);
   renderResults(rows, stated);
   paintLines();
-  const blocked = rows.filter((row) => !row.allowed).length;
+  const judged = rows.filter((row) => row.kind !== 'invalid');
+  const blocked = judged.filter((row) => !row.allowed).length;
+  const invalid = rows.length - judged.length;
   const note = shown.note ? ` (${shown.note})` : '';
+  // A text that is no robots.txt at all leads: it is why nothing is restricted.
+  const notRobots = answer.notRobotsTxt
+    ? `Not a robots.txt (${NOT_ROBOTS_TXT[answer.notRobotsTxt] ?? answer.notRobotsTxt}): no rule in it applies, so every URL is allowed. `
+    : '';
+  const skipped = invalid ? ` · ${invalid} line(s) not a URL` : '';
   summary.textContent = rows.length
-    ? `${shown.agent}: ${rows.length - blocked} allowed, ${blocked} disallowed${describeGroup(rows[0])}${note}`
+    ? `${notRobots}${shown.agent}: ${judged.length - blocked} allowed, ${blocked} disallowed${describeGroup(judged[0])}${skipped}${note}`
     : 'Add URLs to see verdicts.';
 };
 
 /** A URL's Content-Usage preferences in a few words (`train-ai: no (line 4) · search: yes`). */
+/** What a text that is no robots.txt is, in words. */
+const NOT_ROBOTS_TXT: Record<string, string> = {
+  'html-content': 'an HTML page',
+  'utf-16': 'UTF-16 text',
+  'binary-content': 'binary data',
+};
+
 function describeUsage(row: VerdictRow): string {
-  if (row.kind === 'unreachable') return '';
+  if (row.kind !== 'rules') return '';
   const { usage } = row;
   if (!usage.crawlable) return 'none (not crawlable)';
   if (!usage.stated) return 'none stated';
@@ -124,6 +141,7 @@ function describeUsage(row: VerdictRow): string {
 
 function describeGroup(row: VerdictRow | undefined): string {
   if (!row) return '';
+  if (row.kind === 'invalid') return '';
   if (row.kind === 'unreachable')
     return ' · the robots.txt is unreachable, so Google crawls nothing for now';
   if (!row.group)
@@ -135,8 +153,10 @@ function describeGroup(row: VerdictRow | undefined): string {
 
 function describeRow(row: VerdictRow): string {
   if (row.kind === 'unreachable') return 'robots.txt unreachable: nothing is crawled for now';
+  if (row.kind === 'invalid') return 'not an http(s) URL or a path starting with /: not judged';
   if (row.rule && row.reason !== 'no-matching-rule') {
-    return `line ${row.line}: ${row.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${row.rule.value}${row.tieBreak ? ' (tie: allow wins)' : ''}`;
+    const cut = row.lineCut ? ' (line cut by the 500 KiB limit: read only this far)' : '';
+    return `line ${row.line}: ${row.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${row.rule.value}${row.tieBreak ? ' (tie: allow wins)' : ''}${cut}`;
   }
   return row.reason === 'no-matching-group'
     ? 'no group for this crawler'
@@ -151,11 +171,26 @@ function renderResults(rows: readonly VerdictRow[], withUsage: boolean): void {
       const tr = element('tr', row.url === selected ? 'selected' : undefined);
       tr.dataset.url = row.url;
       tr.dataset.line = String(row.line);
-      const verdictText = row.allowed ? 'allowed' : 'disallowed';
+      const verdictText =
+        row.kind === 'invalid' ? 'not a URL' : row.allowed ? 'allowed' : 'disallowed';
       const cell = element('td');
-      cell.append(element('span', `badge verdict ${verdictText}`, verdictText));
+      cell.append(
+        element(
+          'span',
+          `badge verdict ${row.kind === 'invalid' ? 'invalid' : verdictText}`,
+          verdictText,
+        ),
+      );
       tr.append(element('td', 'url', row.url), cell, element('td', 'why', describeRow(row)));
       if (withUsage) tr.append(element('td', 'usage', describeUsage(row)));
+      // Reachable and selectable from the keyboard, as from the mouse.
+      tr.tabIndex = 0;
+      tr.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          tr.click();
+        }
+      });
       tr.addEventListener('click', () => {
         selected = row.url;
         liveUsage.follow(selected);
@@ -324,9 +359,15 @@ for (const input of [agentInput, urlsInput]) {
 profileInput.addEventListener('change', render);
 new ResizeObserver(() => paintLines()).observe(robotsInput);
 
-$<HTMLButtonElement>('fetch').addEventListener('click', async () => {
-  const url = fetchUrl.value.trim();
-  if (!url) return;
+// Enter in the box fetches, as the button does (the row is a form).
+$<HTMLFormElement>('fetch-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const given = fetchUrl.value.trim();
+  if (!given) return;
+  // A bare domain (`example.com`) is read as its https site, and said so.
+  const bare = !/^[a-z][a-z0-9+.-]*:\/\//i.test(given);
+  const url = bare ? `https://${given}` : given;
+  const readAs = bare ? ` (read as ${url})` : '';
   fetchStatus.textContent = `Fetching the robots.txt of ${url}…`;
   try {
     const response = await fetch(`/v1/robots?url=${encodeURIComponent(url)}`);
@@ -339,7 +380,7 @@ $<HTMLButtonElement>('fetch').addEventListener('click', async () => {
       message?: string;
     };
     if (!response.ok) {
-      fetchStatus.textContent = data.message ?? `The service answered ${response.status}.`;
+      fetchStatus.textContent = `${data.message ?? `The service answered ${response.status}.`}${readAs}`;
       return;
     }
     if (data.bodyOmitted) {
@@ -355,18 +396,24 @@ $<HTMLButtonElement>('fetch').addEventListener('click', async () => {
       .split('\n')
       .map((u) => u.trim())
       .filter((u) => u !== '');
-    if (listed.length === 0 || (previous && listed.every((u) => u.startsWith(previous)))) {
+    // So do the sample URLs the page opens with, as long as they are untouched.
+    if (
+      listed.length === 0 ||
+      urlsInput.value === SAMPLE_URLS ||
+      (previous && listed.every((u) => u.startsWith(previous)))
+    ) {
       urlsInput.value = `${origin}/`;
     }
     // Unreachable with no earlier copy: Google crawls nothing (with one, it uses that copy).
     const unreachable = data.outcome === 'error' && !data.body;
     fetched = { text: robotsInput.value, unreachable, origin };
     fetchStatus.textContent =
-      data.outcome === 'ok'
+      (bare ? `${given} read as ${url}. ` : '') +
+      (data.outcome === 'ok'
         ? `${data.robotsUrl}: HTTP ${data.status}`
         : data.outcome === 'not-found'
           ? `${data.robotsUrl}: no robots.txt (HTTP ${data.status}), so nothing is restricted`
-          : `${data.robotsUrl}: unreachable, so Google would crawl nothing for now`;
+          : `${data.robotsUrl}: unreachable, so Google would crawl nothing for now`);
     render();
   } catch (error) {
     fetchStatus.textContent = `Could not fetch: ${(error as Error).message}`;

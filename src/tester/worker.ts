@@ -32,6 +32,8 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
   const own = request.agents.find((name) => robots.groupsFor(name).scope === 'specific');
   const agent = own ?? request.agents;
   const rows: VerdictRow[] = request.urls.map((url) => {
+    // Not a URL a crawler could request, nor a path: said so, not judged "allowed".
+    if (!isCheckable(url)) return { kind: 'invalid', url, allowed: false, line: 0 };
     const verdict = robots.explain(url, agent);
     return {
       kind: 'rules',
@@ -41,6 +43,7 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
       reason: verdict.reason,
       ...(verdict.rule ? { rule: { kind: verdict.rule.kind, value: verdict.rule.value } } : {}),
       tieBreak: verdict.tieBreak,
+      lineCut: verdict.line > 0 && verdict.line === robots.cutLine,
       ...(verdict.group
         ? { group: { scope: verdict.group.scope, lines: [...verdict.group.lines] } }
         : {}),
@@ -50,6 +53,7 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
   const answer: TesterAnswer = {
     id: request.id,
     agent: own ?? request.agents.join(', '),
+    ...(robots.notRobotsTxt ? { notRobotsTxt: robots.notRobotsTxt } : {}),
     rows,
     ...(diagnostics ? { diagnostics } : {}),
   };
@@ -80,4 +84,15 @@ function usageOf(url: string, agent: string | string[], crawlable: boolean): Rul
     };
   }
   return { stated, crawlable, labels };
+}
+
+/** An absolute http(s) URL with a host, or a path starting with `/`. */
+function isCheckable(line: string): boolean {
+  if (line.startsWith('/')) return true;
+  try {
+    const url = new URL(line);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }

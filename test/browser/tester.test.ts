@@ -239,6 +239,51 @@ describe('the web tester', () => {
     );
   });
 
+  test('Enter in the Fetch box fetches, a bare domain is read as https, the sample URLs give way', async () => {
+    await page.goto(service.url);
+    const before = apiCalls.length;
+    // A bare host and port: read as https (this loopback site speaks http, so it fails, and
+    // the message says how the box was read).
+    await page.fill('#fetch-url', new URL(site.origin).host);
+    await page.press('#fetch-url', 'Enter');
+    await page.waitForFunction(() =>
+      /read as https:\/\//.test(document.querySelector('#fetch-status')!.textContent!),
+    );
+    assert.equal(apiCalls.length, before + 1, 'Enter fetched');
+    await page.fill('#fetch-url', `${site.origin}/`);
+    await page.press('#fetch-url', 'Enter');
+    await page.waitForFunction(() =>
+      (document.querySelector('#robots') as HTMLTextAreaElement).value.includes('/members/'),
+    );
+    // The page's sample URLs (another site's) gave way to the fetched site's home.
+    assert.equal(await page.inputValue('#urls'), `${site.origin}/`);
+  });
+
+  test('lines that are no URL are flagged; rows are selected from the keyboard; a page is no robots.txt', async () => {
+    await page.fill('#robots', 'User-agent: *\nDisallow: /private/\n');
+    await page.fill('#urls', 'not a url\n/private/a\nftp://example.com/x');
+    await page.waitForFunction(() => document.querySelectorAll('#results tr').length === 3);
+    assert.deepEqual(await page.locator('#results .verdict').allInnerTexts(), [
+      'not a URL',
+      'disallowed',
+      'not a URL',
+    ]);
+    assert.match(
+      await page.locator('#summary').innerText(),
+      /0 allowed, 1 disallowed.*2 line\(s\) not a URL/,
+    );
+    // Tab reaches a row; Enter selects it.
+    await page.locator('#results tr').nth(1).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#results tr.selected[data-url="/private/a"]');
+    await page.fill('#robots', '<!DOCTYPE html>\n<html><body>Not found</body></html>\n');
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#summary')
+        ?.textContent?.startsWith('Not a robots.txt (an HTML page)'),
+    );
+  });
+
   test('clicking a problem goes to its line; typing URLs keeps the file view as it is', async () => {
     await page.fill('#robots', ROBOTS);
     await page.fill('#urls', 'https://example.com/private/x');
