@@ -146,6 +146,14 @@ describe('lint', () => {
     for (const empty of ['', '\n\n', '# nothing here yet\n']) {
       assert.deepEqual(codes(empty), [['empty-file', 1]], JSON.stringify(empty));
     }
+    // One-line pages are pages too (a block page without html or body tags); a robots.txt
+    // that opens with a comment in angle brackets is still a robots.txt.
+    for (const page of ['<h1>Access denied</h1><p>Blocked</p>', '<div>Blocked</div>']) {
+      assert.deepEqual(codes(page), [['html-content', 1]], page);
+    }
+    assert.ok(
+      !codes('<!-- ours -->\nUser-agent: *\nDisallow: /x\n').some(([c]) => c === 'html-content'),
+    );
     // A page served as robots.txt has its own error, not this note.
     assert.ok(!codes('<html><body>Blocked</body></html>').some(([c]) => c === 'empty-file'));
   });

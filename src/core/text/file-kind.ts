@@ -11,13 +11,21 @@ export type NotRobotsTxt = 'html-content' | 'utf-16' | 'binary-content';
 export const HEAD_BYTES = 4096;
 
 const HTML_START = /<(!doctype html|html|head|body)[\s>]/;
+/** A tag, a comment or a declaration opening the text. */
+const TAG_START = /^<[a-z!?/]/;
+/** A line a robots.txt is made of. */
+const DIRECTIVE_LINE = /^[ \t]*(user-agent|allow|disallow|sitemap)[ \t]*:/m;
 
 /** What the body whose first bytes are `head` is, when it is no robots.txt; else undefined. */
 export function notRobotsTxt(head: Uint8Array): NotRobotsTxt | undefined {
   if (isUtf16(head)) return 'utf-16';
   if (isBinary(head)) return 'binary-content';
   const text = new TextDecoder().decode(head).trimStart().toLowerCase();
-  if (text.startsWith('<') && HTML_START.test(text)) return 'html-content';
+  // A page with its html or body tags, or any markup with no robots.txt line in sight (a
+  // one-line block page: `<h1>Access denied</h1>`). No robots.txt starts with a tag.
+  if (TAG_START.test(text) && (HTML_START.test(text) || !DIRECTIVE_LINE.test(text))) {
+    return 'html-content';
+  }
   return undefined;
 }
 
