@@ -8,6 +8,7 @@ import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { livePanel } from './live-usage.ts';
 import type { TesterAnswer, TesterRequest, VerdictRow } from './protocol.ts';
 import { element } from './dom.ts';
+import { wireFileAndLink } from './share.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const robotsInput = $<HTMLTextAreaElement>('robots');
@@ -424,6 +425,19 @@ $<HTMLFormElement>('fetch-form').addEventListener('submit', async (event) => {
 const liveUsage = livePanel({
   selected: () => selected,
   agent: () => agentInput.value.trim() || '*',
+});
+
+// Open, drop, and a link to the page as it is (read first: a link's state is the start).
+wireFileAndLink({
+  robots: robotsInput,
+  agent: agentInput,
+  profile: profileInput,
+  urls: urlsInput,
+  status: fetchStatus,
+  changed: () => {
+    countLines();
+    render();
+  },
 });
 
 countLines();

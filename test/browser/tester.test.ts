@@ -259,6 +259,45 @@ describe('the web tester', () => {
     assert.equal(await page.inputValue('#urls'), `${site.origin}/`);
   });
 
+  test('open a file, drop a file, and a link that reproduces the page', async () => {
+    await page.setInputFiles('#open-file', {
+      name: 'opened.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('User-agent: *\nDisallow: /opened/\n'),
+    });
+    await page.waitForFunction(() =>
+      (document.querySelector('#robots') as HTMLTextAreaElement).value.includes('/opened/'),
+    );
+    assert.match(await page.locator('#fetch-status').innerText(), /Opened opened\.txt/);
+    const dropped = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['User-agent: *\nDisallow: /dropped/\n'], 'dropped.txt'));
+      return transfer;
+    });
+    await page.dispatchEvent('#editor', 'drop', { dataTransfer: dropped });
+    await page.waitForFunction(() =>
+      (document.querySelector('#robots') as HTMLTextAreaElement).value.includes('/dropped/'),
+    );
+    await page.fill('#agent', 'GPTBot');
+    await page.fill('#urls', '/dropped/a\n/b');
+    await page.click('#link');
+    const href = (await page.locator('#state-link').getAttribute('href'))!;
+    const other = await browser.newPage();
+    try {
+      await other.goto(href);
+      await other.waitForFunction(() => document.querySelectorAll('#results tr').length === 2);
+      assert.equal(await other.inputValue('#robots'), 'User-agent: *\nDisallow: /dropped/\n');
+      assert.equal(await other.inputValue('#agent'), 'GPTBot');
+      assert.deepEqual(await other.locator('#results .verdict').allInnerTexts(), [
+        'disallowed',
+        'allowed',
+      ]);
+    } finally {
+      await other.close();
+    }
+    await page.fill('#agent', 'Googlebot');
+  });
+
   test('lines that are no URL are flagged; rows are selected from the keyboard; a page is no robots.txt', async () => {
     await page.fill('#robots', 'User-agent: *\nDisallow: /private/\n');
     await page.fill('#urls', 'not a url\n/private/a\nftp://example.com/x');
