@@ -147,3 +147,18 @@ test('a robots.txt that cannot be reached: nothing fetched for now, and said so'
   assert.equal(json.tdm.reservation, 'unset');
   assert.ok(!gone.requests.some((r) => r.path === '/page'), 'the page is not fetched');
 });
+
+test('usage: without --agent, the --user-agent header names the crawler, as in check', async () => {
+  const result = await runCli([
+    'usage',
+    `${site.origin}/page`,
+    '--user-agent',
+    'ExampleBot/1.0 (+https://example.com/bot)',
+    '--json',
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual((JSON.parse(result.stdout) as { agent: string[] }).agent, ['ExampleBot']);
+  const neither = await runCli(['usage', `${site.origin}/page`]);
+  assert.equal(neither.code, 2);
+  assert.match(neither.stderr, /give the crawler to ask about/);
+});

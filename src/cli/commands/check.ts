@@ -135,23 +135,28 @@ export function robotsOptions(command: Command, robotsHelp: string, json = true)
     )
     .option('-r, --robots <file|url>', robotsHelp)
     .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google')
-    // One reading of names everywhere: without --agent, the crawler is the one the
-    // User-Agent header names (`ExampleBot/1.0 (+https://…)` → ExampleBot), as the fetch
-    // client and the service read it; without either, there is no crawler to ask about.
-    .hook('preAction', (_program, action) => {
-      if (action.getOptionValue('agent') !== undefined) return;
-      if (action.getOptionValueSource('userAgent') !== 'cli') {
-        throw new CliError(
-          'give the crawler to ask about: --agent <name> (or --user-agent <header>, whose product token names it)',
-        );
-      }
-      const named = crawlerName(String(action.getOptionValue('userAgent')));
-      if (!isValidProductToken(named.token)) {
-        throw new CliError(`--user-agent names no crawler: ${named.note ?? named.token}`);
-      }
-      action.setOptionValue('agent', [named.token]);
-    });
+    .hook('preAction', agentFromUserAgent);
   return json ? shared.option('--json', 'machine-readable output') : shared;
+}
+
+/**
+ * One reading of names everywhere: without --agent, the crawler is the one the User-Agent
+ * header names (`ExampleBot/1.0 (+https://…)` → ExampleBot), as the fetch client and the
+ * service read it; without either, there is no crawler to ask about. A `preAction` hook of
+ * the commands that ask about a crawler.
+ */
+export function agentFromUserAgent(_program: Command, action: Command): void {
+  if (action.getOptionValue('agent') !== undefined) return;
+  if (action.getOptionValueSource('userAgent') !== 'cli') {
+    throw new CliError(
+      'give the crawler to ask about: --agent <name> (or --user-agent <header>, whose product token names it)',
+    );
+  }
+  const named = crawlerName(String(action.getOptionValue('userAgent')));
+  if (!isValidProductToken(named.token)) {
+    throw new CliError(`--user-agent names no crawler: ${named.note ?? named.token}`);
+  }
+  action.setOptionValue('agent', [named.token]);
 }
 
 export function registerCheck(program: Command, output: Output): void {

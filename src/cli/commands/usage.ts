@@ -5,6 +5,7 @@ import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents, isUrl } from '../robots-source.ts';
+import { agentFromUserAgent } from './check.ts';
 
 interface UsageOptions {
   agent: string[];
@@ -19,7 +20,12 @@ export function registerUsage(program: Command, output: Output): void {
       'may a crawler fetch a URL, index it, use it to train AI, use it for search: one answer, with where each part comes from',
     )
     .argument('<url>', 'a page URL (robots.txt is fetched, then the page if allowed)')
-    .requiredOption('-a, --agent <name>', 'crawler name; repeat or comma-separate', collectAgents)
+    .option(
+      '-a, --agent <name>',
+      "crawler name; repeat or comma-separate (default: the --user-agent header's product token)",
+      collectAgents,
+    )
+    .hook('preAction', agentFromUserAgent)
     .option('--json', 'machine-readable output')
     .addHelpText(
       'after',
