@@ -2,13 +2,19 @@ import type { RobotsClient } from '../fetch/index.ts';
 import { mayRequest, reportStatus, type GuardOptions } from './decide.ts';
 import { DeferredError, DisallowedError } from './errors.ts';
 
-/** What of a Playwright route the guard uses. */
-interface RouteLike {
-  fetch(options: { maxRedirects: number }): Promise<{
-    status(): number;
-    headers(): Record<string, string>;
-  }>;
-  fulfill(options: { response: unknown }): Promise<void>;
+/**
+ * What of a Playwright route the guard uses. `Response` is the route's own response type
+ * (Playwright's `APIResponse`), inferred from the page given: the guard hands back to
+ * `fulfill` what `fetch` gave it, and a real `Page` type-checks without a cast.
+ */
+interface RouteLike<Response> {
+  fetch(options: { maxRedirects: number }): Promise<
+    Response & {
+      status(): number;
+      headers(): Record<string, string>;
+    }
+  >;
+  fulfill(options: { response: Response }): Promise<void>;
   abort(code: string): Promise<void>;
   fallback(): Promise<void>;
 }
@@ -20,14 +26,14 @@ interface RequestLike {
 }
 
 /** What of a Playwright page the guard uses (`Page` from playwright or playwright-core). */
-export interface GuardablePage {
+export interface GuardablePage<Response = unknown> {
   route(
     url: string,
-    handler: (route: RouteLike, request: RequestLike) => Promise<void>,
-  ): Promise<void>;
+    handler: (route: RouteLike<Response>, request: RequestLike) => Promise<void>,
+  ): Promise<unknown>;
   unroute(
     url: string,
-    handler?: (route: RouteLike, request: RequestLike) => Promise<void>,
+    handler?: (route: RouteLike<Response>, request: RequestLike) => Promise<void>,
   ): Promise<void>;
   goto(url: string, options?: object): Promise<unknown>;
 }
@@ -73,15 +79,15 @@ const KEPT = 100;
  * page's own images, styles and scripts do not: one page is one visit). A 429 or 503
  * navigation pauses its host for every process on the client's store.
  */
-export async function guardPage(
-  page: GuardablePage,
+export async function guardPage<Response>(
+  page: GuardablePage<Response>,
   client: RobotsClient,
   options: PageGuardOptions = {},
 ): Promise<PageGuard> {
   const crawled = new Set(options.origins?.map((o) => new URL(o).origin));
   const refused: (DisallowedError | DeferredError)[] = [];
   let refusals = 0;
-  const refuse = async (route: RouteLike, error: unknown) => {
+  const refuse = async (route: RouteLike<Response>, error: unknown) => {
     if (error instanceof DisallowedError || error instanceof DeferredError) {
       refusals++;
       refused.push(error);
@@ -89,7 +95,7 @@ export async function guardPage(
     }
     await route.abort('blockedbyclient');
   };
-  const handler = async (route: RouteLike, request: RequestLike) => {
+  const handler = async (route: RouteLike<Response>, request: RequestLike) => {
     const url = request.url();
     if (!url.startsWith('http:') && !url.startsWith('https:')) return route.fallback();
     const navigation = request.isNavigationRequest();

@@ -8,12 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { RobotsClient } from '../../src/fetch/index.ts';
-import {
-  guardPage,
-  isDeferredError,
-  isDisallowedError,
-  type GuardablePage,
-} from '../../src/guards/index.ts';
+// A real Playwright Page is taken as it is: no cast (the README's example type-checks too).
+import { guardPage, isDeferredError, isDisallowedError } from '../../src/guards/index.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
 
 const closing: { close(): Promise<void> }[] = [];
@@ -58,7 +54,7 @@ test('navigations, redirect hops and subresources robots.txt disallows are never
   closing.push(client);
   const page = await browser.newPage();
   closing.push(page as unknown as { close(): Promise<void> });
-  const guard = await guardPage(page as unknown as GuardablePage, client);
+  const guard = await guardPage(page, client);
 
   await guard.goto(`${site.origin}/`, { waitUntil: 'load' });
   await assert.rejects(guard.goto(`${site.origin}/private/x`), isDisallowedError);
@@ -96,7 +92,7 @@ test('an unreachable robots.txt defers the navigation: nothing is requested', as
   closing.push(client);
   const page = await browser.newPage();
   closing.push(page as unknown as { close(): Promise<void> });
-  const guard = await guardPage(page as unknown as GuardablePage, client);
+  const guard = await guardPage(page, client);
   await assert.rejects(guard.goto(`${site.origin}/a`), isDeferredError);
   assert.deepEqual(
     site.requests.map((r) => r.path),

@@ -1,0 +1,80 @@
+/**
+ * The library examples of README.md (its `ts` blocks) type-check against the package as it
+ * is published (the built declarations, imported as `repkit/...`), so a renamed option or a
+ * changed return type breaks this test, not a reader's first try. The blocks are fragments
+ * of a program: a name one uses without defining (`body`, `url`, a Playwright `page`...) is
+ * declared for it here, as the text around it describes it.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import ts from 'typescript';
+import { ROOT } from '../helpers/shared.ts';
+
+/** What each free name of the README's fragments stands for, as the text says. */
+const CONTEXT: Record<string, string> = {
+  body: 'declare const body: string;',
+  url: 'declare const url: string;',
+  html: 'declare const html: string;',
+  headers: 'declare const headers: Record<string, string>;',
+  verdict: "declare const verdict: import('repkit/fetch').CheckResult;",
+  page: "declare const page: import('playwright-core').Page;",
+  client: "declare const client: import('repkit/fetch').RobotsClient;",
+  requestHandler: 'declare const requestHandler: () => Promise<void>;',
+  RedisStore: "import { RedisStore } from 'repkit/cache/redis';",
+  CacheEntry: "import type { CacheEntry } from 'repkit/cache';",
+  Lease: "import type { Lease } from 'repkit/cache';",
+};
+
+function blocks(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+/** A block with the names it uses but does not define declared before it. */
+function withContext(block: string): string {
+  const lines = Object.entries(CONTEXT)
+    .filter(([name]) => new RegExp(`\\b${name}\\b`).test(block))
+    .filter(
+      ([name]) =>
+        !new RegExp(
+          `\\b(const|let|interface)\\s+${name}\\b|^import\\b[^\\n]*\\b${name}\\b`,
+          'm',
+        ).test(block),
+    )
+    .map(([, line]) => line);
+  return `${lines.join('\n')}\n${block}\nexport {};\n`;
+}
+
+test("README.md's library examples type-check against the built package", () => {
+  const found = blocks();
+  assert.ok(found.length >= 8, `${found.length} blocks`);
+  // Inside the checkout, so that `repkit/...` resolves to this package's own exports.
+  const dir = mkdtempSync(join(ROOT, '.readme-examples-'));
+  try {
+    const files = found.map((block, i) => {
+      const file = join(dir, `example-${i}.ts`);
+      writeFileSync(file, withContext(block));
+      return file;
+    });
+    const program = ts.createProgram(files, {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ['node'],
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => {
+      const where = d.file
+        ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+        : '';
+      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+    assert.deepEqual(problems, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
