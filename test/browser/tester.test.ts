@@ -497,6 +497,24 @@ describe('the web tester', () => {
     assert.ok(results!.y < file!.y, 'the verdicts are above the file');
     const url = await page.locator('#results td.url').boundingBox();
     assert.ok(url!.width > 300, `the URL cell is ${url!.width} px wide`);
+    // A problem on a long rule line is a dot in the gutter, not a label over the rule.
+    await page.fill(
+      '#robots',
+      'User-agent: *\nDisallow: private/a/rather/long/path/that/fills/the/line\n',
+    );
+    const marker = page.locator('#view .line[data-line="2"] .lint-marker');
+    await marker.waitFor();
+    const [dot, gutter] = await Promise.all([
+      marker.boundingBox(),
+      page.locator('#view .gutter').boundingBox(),
+    ]);
+    assert.ok(dot!.x + dot!.width <= gutter!.x + gutter!.width, 'the marker stays in the gutter');
+    // Nothing widens the page: the problem's quoted path breaks within its column.
+    await page.waitForSelector('#diagnostics li[data-code="path-not-absolute"]');
+    assert.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+      'no sideways scrolling at 390 px',
+    );
     await page.screenshot({ path: join(ROOT, 'test-artifacts/tester-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1360, height: 900 });
   });
