@@ -298,6 +298,27 @@ describe('the web tester', () => {
     await page.fill('#agent', 'Googlebot');
   });
 
+  test('a verdict decided by the line the 500 KiB limit cuts says so in its row', async () => {
+    // Comment lines up to a few bytes short of 512,000, then a rule the limit cuts inside.
+    const head = 'User-agent: *\n';
+    const filler = `# ${'x'.repeat(97)}\n`.repeat(Math.floor((512_000 - head.length - 8) / 100));
+    const pad = '#'.repeat(512_000 - head.length - filler.length - 16) + '\n';
+    const text = `${head}${filler}${pad}Disallow: /cut-here-and-more\n`;
+    await page.evaluate((value) => {
+      const box = document.querySelector('#robots') as HTMLTextAreaElement;
+      box.value = value;
+      box.dispatchEvent(new Event('input'));
+    }, text);
+    await page.fill('#urls', '/cut-anything');
+    await page.waitForFunction(() =>
+      /line cut by the 500 KiB limit/.test(
+        document.querySelector('#results .why')?.textContent ?? '',
+      ),
+    );
+    assert.equal(await page.locator('#results .verdict').innerText(), 'disallowed');
+    await page.fill('#robots', ROBOTS);
+  });
+
   test('lines that are no URL are flagged; rows are selected from the keyboard; a page is no robots.txt', async () => {
     await page.fill('#robots', 'User-agent: *\nDisallow: /private/\n');
     await page.fill('#urls', 'not a url\n/private/a\nftp://example.com/x');
