@@ -94,4 +94,6 @@ test('CLI: check and explain lead with what the file is; --json records carry it
   assert.equal((JSON.parse(json.stdout) as { notRobotsTxt?: string }).notRobotsTxt, 'html-content');
   const explain = await runCli(['explain', '--robots', page, '--agent', 'Googlebot', '/a']);
   assert.match(explain.stdout.split('\n')[0]!, /is not a robots\.txt Google can use/);
+  const agents = await runCli(['agents', page]);
+  assert.match(agents.stdout.split('\n')[1]!, /is not a robots\.txt Google can use/);
 });

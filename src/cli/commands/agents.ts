@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Output } from '../output.ts';
 import { isValidProductToken, productToken } from '../../core/index.ts';
 import { KNOWN_AGENTS, type KnownAgent } from '../../core/agents-entry.ts';
-import { describeFetch, loadRobots, verdictFrom } from '../robots-source.ts';
+import { describeFetch, loadRobots, notRobotsTxtNote, verdictFrom } from '../robots-source.ts';
 import { fetchOptions } from '../fetching.ts';
 import { CliError } from '../errors.ts';
 
@@ -52,6 +52,9 @@ export function registerAgents(program: Command, output: Output): void {
           output.out(
             `${loaded.label}${loaded.fetched ? `  (${describeFetch(loaded.fetched)})` : ''}, path ${options.path}`,
           );
+          // A file that is no robots.txt at all: why every crawler is allowed.
+          const kind = loaded.robots.notRobotsTxt;
+          if (kind) output.out(color.yellow(notRobotsTxtNote(loaded.label, kind)));
         }
         for (const agent of KNOWN_AGENTS) {
           if (options.purpose && !options.purpose.includes(agent.purpose)) continue;
