@@ -17,6 +17,7 @@ export {
 export { usageFor } from './usage.ts';
 export { admitRequest, storeFailed, type Admission, type DeferReason } from './admission.ts';
 export { freshLifetime } from './policy.ts';
+export { readNames } from './options.ts';
 export { isPrivateAddress } from './addresses.ts';
 export type { AgentMode } from './verdict.ts';
 export type { FetchReport, TdmrepState } from './client.ts';

@@ -131,6 +131,18 @@ describe('POST endpoints', () => {
       [explained.json!.allowed, explained.json!.tieBreak, explained.json!.line],
       [true, true, 2],
     );
+    // Names read as everywhere: Foo has no group, so GPTBot's decides (fallbacks, as the
+    // CLI's explain reads them; the core's explain of both names would merge their groups),
+    // and `agent` says which, as `repkit explain --json` does.
+    const fallback = await call('POST', '/v1/explain', {
+      robots: 'User-agent: *\nDisallow: /x\n\nUser-agent: GPTBot\nDisallow: /\n',
+      url: 'https://example.com/a',
+      agent: 'Foo,GPTBot/1.0',
+    });
+    assert.deepEqual(
+      [fallback.json!.allowed, fallback.json!.line, fallback.json!.agent],
+      [false, 5, ['GPTBot']],
+    );
     const linted = await call('POST', '/v1/lint', { robots: 'Disalow: /x\n' });
     assert.deepEqual(
       (linted.json!.diagnostics as { code: string }[]).map((d) => d.code),

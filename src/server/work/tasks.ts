@@ -15,9 +15,11 @@ import {
 } from '../../core/index.ts';
 import { BoundedMap } from '../../core/internal.ts';
 import {
+  agentsFor,
   diffVerdicts,
   namedAgents,
   probePaths,
+  readNames,
   type DiffSide,
   type VerdictChange,
 } from '../../fetch/internal.ts';
@@ -29,8 +31,15 @@ export interface ExplainTask {
   profile: ProfileName;
 }
 
-export function explain(task: ExplainTask): Explanation {
-  return parse(task.robots, { profile: task.profile }).explain(task.url, task.agent);
+/**
+ * The CLI's explain on a body given: names read as everywhere (a version or a header as its
+ * token, `A,B` as ordered fallbacks: the first with a group of its own decides), and the
+ * names the verdict was made for in `agent`, as `repkit explain --json` gives them.
+ */
+export function explain(task: ExplainTask): Explanation & { agent: string[] } {
+  const robots = parse(task.robots, { profile: task.profile });
+  const agent = [...agentsFor(robots, readNames(task.agent).agents)];
+  return { ...robots.explain(task.url, agent), agent };
 }
 
 export function lint(task: { robots: string }): LintReport {
