@@ -17,6 +17,7 @@ import { registerFetch } from './commands/fetch.ts';
 import { registerLint } from './commands/lint.ts';
 import { registerMeta } from './commands/meta.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerTest } from './commands/test.ts';
 import { registerUsage } from './commands/usage.ts';
 import { CliError } from './errors.ts';
 import { processOutput, type Output } from './output.ts';
@@ -59,6 +60,7 @@ export function buildProgram(output: Output, json = false): Command {
     registerMeta,
     registerUsage,
     registerServe,
+    registerTest,
   ]) {
     register(program, output);
   }

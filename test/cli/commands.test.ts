@@ -280,6 +280,7 @@ describe('conventions', () => {
       'usage',
       'meta',
       'serve',
+      'test',
     ]) {
       const result = await runCli([command, '--help']);
       assert.equal(result.code, 0, command);

@@ -1,0 +1,193 @@
+import { readFile, writeFile, access } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { decideUsage, robotsTxtStatements } from '../../core/internal.ts';
+import { CliError } from '../errors.ts';
+import { fetchOptions } from '../fetching.ts';
+import type { Output } from '../output.ts';
+import {
+  describeFetch,
+  isUrl,
+  loadRobots,
+  verdictFrom,
+  type LoadedRobots,
+} from '../robots-source.ts';
+import { parseSpec, type Spec } from '../spec.ts';
+import { initialSpec } from '../spec-init.ts';
+import { githubAnnotations, junitXml, type Outcome, type SpecRun } from '../test-report.ts';
+import { stringify } from '../toolkit.ts';
+
+interface TestOptions {
+  robots?: string;
+  json?: boolean;
+  junit?: string;
+  init?: boolean;
+  userAgent: string;
+  timeout: number;
+}
+
+const DEFAULT_SPEC = 'robots.test.yaml';
+
+export function registerTest(program: Command, output: Output): void {
+  fetchOptions(program.command('test'))
+    .description('check a robots.txt against the expectations of spec files (for CI)')
+    .argument('[spec...]', `spec files (YAML or JSON; default ${DEFAULT_SPEC})`)
+    .option('-r, --robots <file|url>', "the robots.txt to test (overrides the spec's robots)")
+    .option('--json', 'one JSON object per spec, per line')
+    .option('--junit <file>', 'also write a JUnit XML report to this file')
+    .option('--init', `write a starter spec (${DEFAULT_SPEC}) pinning what --robots does today`)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ repkit test --init --robots public/robots.txt
+  $ repkit test
+  $ repkit test robots.test.yaml --junit reports/robots.xml
+
+A spec names the file under test (robots: a file relative to the spec, or a site URL), a base
+for paths (site) and the expectations (expect: agent, allow, disallow, usage). Under
+GITHUB_ACTIONS=true each failure is also an annotation on its spec line.
+Exit status: 0 every expectation holds, 1 some fail, 2 a spec or input error (with the spec's
+file and line).`,
+    )
+    .action(async (files: string[], options: TestOptions) => {
+      if (options.init) return init(files[0] ?? DEFAULT_SPEC, options, output);
+      const runs: SpecRun[] = [];
+      for (const file of files.length > 0 ? files : [DEFAULT_SPEC]) {
+        runs.push(await runSpec(await readSpec(file), options));
+      }
+      for (const run of runs) report(output, run, options.json === true);
+      if (options.junit) await writeFile(options.junit, junitXml(runs));
+      if (process.env.GITHUB_ACTIONS === 'true') {
+        for (const line of githubAnnotations(runs)) process.stdout.write(`${line}\n`);
+      }
+      if (runs.some((run) => run.outcomes.some((o) => !o.passed))) process.exitCode = 1;
+    });
+}
+
+async function readSpec(file: string): Promise<Spec> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      `cannot read ${file}: ${code === 'ENOENT' ? `no such file${file === DEFAULT_SPEC ? ` (write one with repkit test --init --robots <file>)` : ''}` : (error as Error).message}`,
+    );
+  }
+  return parseSpec(file, text);
+}
+
+/** The robots.txt a spec tests: --robots, else its own `robots` (a file relative to it). */
+async function robotsFor(spec: Spec, options: TestOptions): Promise<LoadedRobots> {
+  const given = options.robots ?? spec.robots?.value;
+  if (!given)
+    throw new CliError(`${spec.file}:1: no robots to test (give robots: in the spec, or --robots)`);
+  const source =
+    options.robots || isUrl(given) || isAbsolute(given)
+      ? given
+      : resolve(dirname(spec.file), given);
+  const loaded = await loadRobots(source, {
+    profile: 'google',
+    userAgent: options.userAgent,
+    timeout: options.timeout,
+  });
+  const state = loaded.fetched;
+  if (state && state.entry.outcome === 'error' && !state.entry.lastGood) {
+    throw new CliError(`${loaded.label}: ${describeFetch(state)}; nothing to test`);
+  }
+  return loaded;
+}
+
+/** Every expectation of a spec, judged. */
+async function runSpec(spec: Spec, options: TestOptions): Promise<SpecRun> {
+  const loaded = await robotsFor(spec, options);
+  const origin = loaded.fetched?.location.origin;
+  const base = spec.site ?? origin;
+  const full = (url: string) => (url.startsWith('/') && base ? `${base}${url}` : url);
+  const outcomes: Outcome[] = [];
+  for (const e of spec.urls) {
+    const verdict = verdictFrom(loaded, full(e.url), e.agents);
+    const actual = verdict.allowed ? 'allowed' : 'disallowed';
+    const decidedBy = verdict.rule
+      ? `line ${verdict.line}: ${verdict.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${verdict.rule.value}`
+      : verdict.reason;
+    outcomes.push({
+      line: e.line,
+      name: `${e.agents.join(',')} ${e.url}`,
+      passed: actual === e.expect,
+      expected: e.expect,
+      actual,
+      decidedBy,
+    });
+  }
+  for (const u of spec.usage) {
+    for (const url of u.urls) {
+      // What the file states, whether or not the URL may be fetched.
+      const said = robotsTxtStatements(loaded.robots, full(url), u.agents)[u.label];
+      const decision = decideUsage(said, true);
+      outcomes.push({
+        line: u.line,
+        name: `${u.agents.join(',')} ${url} ${u.label}`,
+        passed: decision.preference === u.expect,
+        expected: `${u.label} ${u.expect}`,
+        actual: `${u.label} ${decision.preference}`,
+        decidedBy:
+          decision.statements
+            .map(
+              (s) =>
+                ('line' in s.source && s.source.line ? `line ${s.source.line}: ` : '') +
+                ('text' in s.source ? s.source.text : ''),
+            )
+            .join('; ') || 'nothing stated',
+      });
+    }
+  }
+  return { spec: spec.file, robots: loaded.label, outcomes };
+}
+
+function report(output: Output, run: SpecRun, json: boolean): void {
+  const failed = run.outcomes.filter((o) => !o.passed);
+  if (json) {
+    output.out(
+      JSON.stringify({
+        ...run,
+        passed: run.outcomes.length - failed.length,
+        failed: failed.length,
+      }),
+    );
+    return;
+  }
+  const { color } = output;
+  output.out(
+    `${run.spec} (${run.robots}): ${failed.length === 0 ? color.green(`all ${run.outcomes.length} hold`) : color.red(`${failed.length} of ${run.outcomes.length} fail`)}`,
+  );
+  for (const o of failed) {
+    output.out(
+      `${run.spec}:${o.line}  ${color.red('fail')}  ${o.name}: expected ${o.expected}, the file says ${o.actual} (${o.decidedBy})`,
+    );
+  }
+}
+
+/** `--init`: a spec pinning what the file does today. */
+async function init(file: string, options: TestOptions, output: Output): Promise<void> {
+  if (!options.robots)
+    throw new CliError('--init needs --robots <file|url>: the file whose behaviour to pin');
+  const exists = await access(file).then(
+    () => true,
+    () => false,
+  );
+  if (exists)
+    throw new CliError(`${file} exists: not overwritten (remove it, or name another file)`);
+  const loaded = await loadRobots(options.robots, {
+    profile: 'google',
+    userAgent: options.userAgent,
+    timeout: options.timeout,
+  });
+  const spec = initialSpec(loaded, options.robots);
+  await writeFile(
+    file,
+    `# Written by repkit test --init: what ${loaded.label} does today.\n${stringify(spec)}`,
+  );
+  output.out(`wrote ${file}: ${spec.expect.length} crawler(s), from ${loaded.label}`);
+}

@@ -1,0 +1,132 @@
+/**
+ * `repkit test`: a robots.txt against the expectations of a spec file, as CI runs it: the
+ * built binary, spec files on disk, each failure and each spec mistake naming the spec line.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import sax from 'sax';
+import { jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
+
+const file = scratchFiles('repkit-test-');
+
+const ROBOTS =
+  'User-agent: *\nDisallow: /private/\nAllow: /private/press/\n\nUser-agent: GPTBot\nDisallow: /\nContent-Signal: ai-train=no\n';
+
+test('a spec that holds exits 0; one that fails names the spec line, the URL and the deciding line', async () => {
+  const robots = file('robots.txt', ROBOTS);
+  const spec = file(
+    'holds.yaml',
+    [
+      'robots: robots.txt',
+      'site: https://example.com',
+      'expect:',
+      '  - agent: Googlebot',
+      '    allow: [/, /private/press/kit]',
+      '    disallow: [/private/x]',
+      '  - agent: [Googlebot-Image, GPTBot]',
+      '    disallow: [/]',
+      '    usage: { train-ai: disallowed }',
+    ].join('\n'),
+  );
+  const holds = await runCli(['test', spec]);
+  assert.equal(holds.code, 0, holds.stdout + holds.stderr);
+  assert.match(holds.stdout, /holds\.yaml \(.*robots\.txt\): all 5 hold/);
+  const failing = file(
+    'fails.yaml',
+    `robots: ${robots}\nexpect:\n  - agent: Googlebot\n    allow:\n      - /private/secret\n`,
+  );
+  const fails = await runCli(['test', failing]);
+  assert.equal(fails.code, 1);
+  assert.match(
+    fails.stdout,
+    /fails\.yaml:5 {2}fail {2}Googlebot \/private\/secret: expected allowed, the file says disallowed \(line 2: Disallow: \/private\/\)/,
+  );
+});
+
+test("--init pins today's behaviour: its spec holds on its file and fails when one rule changes", async () => {
+  const robots = file('init-robots.txt', ROBOTS);
+  const dir = join(robots, '..');
+  const spec = join(dir, 'robots.test.yaml');
+  const init = await runCli(['test', '--init', spec, '--robots', robots]);
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(readFileSync(spec, 'utf8'), /agent: GPTBot\n {4}disallow:\n {6}- \//);
+  assert.equal((await runCli(['test', spec])).code, 0);
+  // The same spec against the file with one rule changed.
+  const changed = file(
+    'init-changed.txt',
+    ROBOTS.replace('Disallow: /private/', 'Disallow: /privat/'),
+  );
+  const after = await runCli(['test', spec, '--robots', changed]);
+  assert.equal(after.code, 1);
+  assert.match(after.stdout, /expected disallowed, the file says allowed/);
+  // An existing spec is not overwritten.
+  const again = await runCli(['test', '--init', spec, '--robots', robots]);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /exists: not overwritten/);
+});
+
+test('every spec mistake is a usage error naming the spec line', async () => {
+  const robots = file('errors-robots.txt', ROBOTS);
+  const cases: [string, RegExp][] = [
+    [
+      `robots: ${robots}\nexpect:\n  - agent: Googlebot\n    alow: [/a]\n`,
+      /:4: unknown key "alow"/,
+    ],
+    [`robots: ${robots}\nexpectations: []\n`, /:2: unknown key "expectations"/],
+    [
+      `robots: ${robots}\nexpect:\n  - agent: Googlebot\n    allow: [private]\n`,
+      /:4: "private" is neither a path/,
+    ],
+    [
+      `robots: ${robots}\nexpect:\n  - agent: Googlebot/2.1\n    allow: [/]\n`,
+      /:3: agent "Googlebot\/2\.1" is not a crawler's product token/,
+    ],
+    [`robots: ${robots}\nexpect:\n  - allow: [/]\n`, /:3: an expectation needs an agent/],
+    [
+      `robots: ${robots}\nexpect:\n  - agent: X\n    usage: { train-ai: maybe }\n`,
+      /:4: train-ai is allowed, disallowed or unknown/,
+    ],
+    [`robots: ${robots}\nexpect: [\n`, /:\d+: not valid YAML/],
+    [`expect:\n  - agent: X\n    allow: [/]\n`, /no robots to test/],
+  ];
+  for (const [i, [text, message]] of cases.entries()) {
+    const result = await runCli(['test', file(`bad-${i}.yaml`, text)]);
+    assert.equal(result.code, 2, text);
+    assert.match(result.stderr, message, text);
+    assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  }
+  const missing = await runCli(['test'], {});
+  assert.equal(missing.code, 2);
+  assert.match(
+    missing.stderr,
+    /robots\.test\.yaml: no such file \(write one with repkit test --init/,
+  );
+});
+
+test('reporters: JSON lines, a well-formed JUnit file, GitHub annotations on the spec lines', async () => {
+  const robots = file('report-robots.txt', ROBOTS);
+  const spec = file(
+    'report.yaml',
+    `robots: ${robots}\nexpect:\n  - agent: Googlebot\n    allow: [/ok, /private/no]\n`,
+  );
+  const junit = join(robots, '..', 'report.xml');
+  const result = await runCli(['test', spec, '--json', '--junit', junit], {
+    env: { GITHUB_ACTIONS: 'true' },
+  });
+  assert.equal(result.code, 1);
+  const [json, ...annotations] = result.stdout.trim().split('\n');
+  const [run] = jsonLines(json!);
+  assert.deepEqual([run!.passed, run!.failed], [1, 1]);
+  assert.deepEqual(annotations, [
+    `::error file=${spec.replace(/:/g, '%3A')},line=4,title=robots.txt expectation::Googlebot /private/no: expected allowed, the file says disallowed (line 2: Disallow: /private/)`,
+  ]);
+  // The JUnit file parses as strict XML, with one suite, two cases and one failure.
+  const counts: Record<string, number> = {};
+  const parser = sax.parser(true);
+  parser.onerror = (error) => assert.fail(`not well-formed: ${error.message}`);
+  parser.onopentag = (tag) => void (counts[tag.name] = (counts[tag.name] ?? 0) + 1);
+  parser.write(readFileSync(junit, 'utf8')).close();
+  assert.deepEqual(counts, { testsuites: 1, testsuite: 1, testcase: 2, failure: 1 });
+});
