@@ -4,8 +4,6 @@
  * argument parser and turns failures into one line on stderr and an exit status
  * (0 ok, 1 a URL disallowed or lint errors, 2 usage or input errors).
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from './toolkit.ts';
 import { RepkitError } from '../core/index.ts';
 import { registerAgents } from './commands/agents.ts';
@@ -21,12 +19,7 @@ import { registerTest } from './commands/test.ts';
 import { registerUsage } from './commands/usage.ts';
 import { CliError } from './errors.ts';
 import { processOutput, type Output } from './output.ts';
-
-/** The package's version, read from its package.json (beside dist/ or src/). */
-function packageVersion(): string {
-  const path = fileURLToPath(new URL('../../package.json', import.meta.url));
-  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
-}
+import { packageVersion } from './version.ts';
 
 /**
  * `--json` among the arguments (before a `--`): the output is for a program, and so is an

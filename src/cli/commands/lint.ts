@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { Option } from '../toolkit.ts';
+import { githubLines, sarifLog, type LintedFile } from '../lint-formats.ts';
+import { packageVersion } from '../version.ts';
 import { lint, type Diagnostic, type LintReport } from '../../core/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
@@ -16,12 +19,21 @@ export function registerLint(program: Command, output: Output): void {
     )
     .option('--json', 'the report as JSON, one object per file, per line')
     .option('-q, --quiet', 'errors only')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'text, json (as --json), sarif (SARIF 2.1.0, for code scanning) or github (annotations)',
+      )
+        .choices(['text', 'json', 'sarif', 'github'])
+        .default('text'),
+    )
     .addHelpText(
       'after',
       `
 Examples:
   $ repkit lint robots.txt
   $ repkit lint sites/*/robots.txt --quiet
+  $ repkit lint public/robots.txt --format sarif > robots.sarif
   $ curl -s https://example.com/robots.txt | repkit lint -
   $ repkit lint https://example.com --json
 
@@ -32,8 +44,30 @@ shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or i
     .action(
       async (
         sources: string[],
-        options: { json?: boolean; quiet?: boolean; userAgent: string; timeout: number },
+        options: {
+          json?: boolean;
+          quiet?: boolean;
+          format: 'text' | 'json' | 'sarif' | 'github';
+          userAgent: string;
+          timeout: number;
+        },
       ) => {
+        if (options.format === 'sarif' || options.format === 'github') {
+          // Whole-run formats: every file read first, then one log (or one line per problem).
+          const files: LintedFile[] = [];
+          for (const source of sources) {
+            const loaded = await loadSource(source, options);
+            files.push({ label: loaded.label, report: lint(loaded.bytes) });
+          }
+          if (options.format === 'sarif') {
+            output.out(JSON.stringify(sarifLog(files, packageVersion()), null, 2));
+          } else {
+            for (const line of githubLines(files)) output.out(line);
+          }
+          if (files.some((f) => f.report.errors > 0)) process.exitCode = 1;
+          return;
+        }
+        if (options.format === 'json') options.json = true;
         for (const [i, source] of sources.entries()) {
           // A blank line between files' reports.
           if (i > 0 && !options.json) output.out('');

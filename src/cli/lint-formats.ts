@@ -1,0 +1,76 @@
+/**
+ * `repkit lint --format sarif|github`: the diagnostics for code scanning (SARIF 2.1.0, one
+ * run, a result per diagnostic at its file, line and column) and as GitHub Actions
+ * annotations.
+ */
+import type { Diagnostic, LintReport } from '../core/index.ts';
+
+export interface LintedFile {
+  /** The path given, or the robots.txt URL. */
+  label: string;
+  report: LintReport;
+}
+
+const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/** A SARIF 2.1.0 log of every file's diagnostics. */
+export function sarifLog(files: readonly LintedFile[], version: string): object {
+  const rules = new Map<string, Diagnostic['severity']>();
+  for (const { report } of files) for (const d of report.diagnostics) rules.set(d.code, d.severity);
+  const ids = [...rules.keys()].sort();
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'repkit',
+            version,
+            semanticVersion: version,
+            informationUri: 'https://www.npmjs.com/package/repkit',
+            rules: ids.map((id) => ({
+              id,
+              shortDescription: { text: `robots.txt lint: ${id}` },
+              defaultConfiguration: { level: SARIF_LEVEL[rules.get(id)!] },
+            })),
+          },
+        },
+        results: files.flatMap(({ label, report }) =>
+          report.diagnostics.map((d) => ({
+            ruleId: d.code,
+            ruleIndex: ids.indexOf(d.code),
+            level: SARIF_LEVEL[d.severity],
+            message: { text: d.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: label },
+                  region: { startLine: d.line, startColumn: d.column },
+                },
+              },
+            ],
+          })),
+        ),
+      },
+    ],
+  };
+}
+
+const GITHUB_COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
+
+/** `%`, CR and LF escaped as workflow commands read them (and `,` `:` in properties). */
+function escaped(text: string, property = false): string {
+  const data = text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return property ? data.replace(/:/g, '%3A').replace(/,/g, '%2C') : data;
+}
+
+/** One `::error|warning|notice file=…,line=…,col=…,title=code::message` line per diagnostic. */
+export function githubLines(files: readonly LintedFile[]): string[] {
+  return files.flatMap(({ label, report }) =>
+    report.diagnostics.map(
+      (d) =>
+        `::${GITHUB_COMMAND[d.severity]} file=${escaped(label, true)},line=${d.line},col=${d.column},title=${escaped(d.code, true)}::${escaped(d.message)}`,
+    ),
+  );
+}
