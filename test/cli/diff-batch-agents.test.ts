@@ -113,6 +113,29 @@ describe('repkit diff', () => {
     assert.match(text.stdout, /4 change\(s\) in 5 URL\(s\) × 1 crawler\(s\): x$/m);
   });
 
+  test('--format markdown: a pull request comment, changes by crawler and rule', async () => {
+    const old = file('old-md.txt', 'User-agent: *\nDisallow: /a|b/\n');
+    const next = file('new-md.txt', 'User-agent: *\nDisallow: /a|b/\nDisallow: /cart\n');
+    const result = await runCli(['diff', old, next, '--format', 'markdown']);
+    assert.equal(result.code, 1);
+    const lines = result.stdout.trim().split('\n');
+    assert.equal(lines[0], '### robots.txt: 2 verdict change(s)');
+    assert.match(
+      lines[2]!,
+      /^Compared 5 path\(s\) from the files' rules × 1 crawler\(s\): `\*`\.$/,
+    );
+    assert.equal(lines[4], '| Crawler | Change | URLs | Before | After | Example |');
+    assert.equal(
+      lines[6],
+      '| `*` | **now blocked** | 2 | no-matching-rule | line 3: disallow `/cart` | `/cart` |',
+    );
+    // No change: the heading says so, and there is no table.
+    const same = await runCli(['diff', old, old, '--format', 'markdown']);
+    assert.equal(same.code, 0);
+    assert.match(same.stdout, /^### robots\.txt: no verdict changes\n/);
+    assert.doesNotMatch(same.stdout, /\| Crawler/);
+  });
+
   test('an old file that cannot be fetched cannot be compared; a --urls line that is no URL is an error', async () => {
     const down = await httpServer(robotsRoute((_req, res) => res.writeHead(500).end()));
     try {

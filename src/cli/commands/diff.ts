@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { Option } from '../toolkit.ts';
+import { diffMarkdown } from '../diff-markdown.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
 import { fetchOptions } from '../fetching.ts';
@@ -22,6 +24,7 @@ import type { ProfileName } from '../../core/index.ts';
 
 interface DiffOptions {
   urls?: string;
+  format: 'text' | 'json' | 'markdown';
   summary?: boolean;
   agent?: string[];
   profile: ProfileName;
@@ -47,12 +50,21 @@ export function registerDiff(program: Command, output: Output): void {
     )
     .option('-p, --profile <name>', 'google | rfc9309 | legacy', parseProfile, 'google')
     .option('--json', 'one JSON object per change, per line')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'text, json (as --json) or markdown (a pull request comment: changes by crawler and rule)',
+      )
+        .choices(['text', 'json', 'markdown'])
+        .default('text'),
+    )
     .addHelpText(
       'after',
       `
 Examples:
   $ repkit diff robots.txt robots.new.txt
   $ repkit diff robots.txt robots.new.txt --urls important-urls.txt
+  $ repkit diff origin-robots.txt public/robots.txt --format markdown > comment.md
   $ grep -o 'https://[^ ]*' access.log | repkit diff https://example.com robots.new.txt --urls - --summary
   $ repkit diff https://example.com robots.new.txt --urls urls.txt --agent Googlebot --agent GPTBot
 
@@ -62,6 +74,7 @@ matches. "*" stands for any crawler without a group of its own. Exit status: 0 n
 changes, 1 some change, 2 usage or input error.`,
     )
     .action(async (oldSource: string, newSource: string, options: DiffOptions) => {
+      if (options.format === 'json') options.json = true;
       const given = options.urls === undefined ? undefined : await readUrlList(options.urls);
       const [before, after] = await Promise.all([
         loadRobots(oldSource, options),
@@ -85,6 +98,11 @@ changes, 1 some change, 2 usage or input error.`,
       const compared = given
         ? `${urls.length} URL(s)`
         : `${urls.length} path(s) from the files' rules${urls.length >= MAX_PROBES ? ' (the first ' + MAX_PROBES + ')' : ''}`;
+      if (options.format === 'markdown') {
+        output.out(diffMarkdown(groupChanges(changes), changes.length, compared, agents));
+        if (changes.length > 0) process.exitCode = 1;
+        return;
+      }
       if (options.summary) {
         for (const group of groupChanges(changes)) {
           const { agent, before: was, after: now, count, example } = group;
