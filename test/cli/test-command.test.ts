@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import sax from 'sax';
 import { jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
+import { httpServer, robotsRoute } from '../helpers/servers.ts';
 
 const file = scratchFiles('repkit-test-');
 
@@ -129,4 +130,60 @@ test('reporters: JSON lines, a well-formed JUnit file, GitHub annotations on the
   parser.onopentag = (tag) => void (counts[tag.name] = (counts[tag.name] ?? 0) + 1);
   parser.write(readFileSync(junit, 'utf8')).close();
   assert.deepEqual(counts, { testsuites: 1, testsuite: 1, testcase: 2, failure: 1 });
+});
+
+test('--live: the served file judged by the same spec and compared with the committed one', async () => {
+  const committed = file('live-robots.txt', ROBOTS);
+  const spec = file(
+    'live.yaml',
+    `robots: ${committed}\nexpect:\n  - agent: Googlebot\n    allow: [/, /shop]\n    disallow: [/private/x]\n`,
+  );
+  let served = ROBOTS;
+  let status = 200;
+  let type = 'text/plain';
+  const site = await httpServer(
+    robotsRoute((_req, res) => res.writeHead(status, { 'content-type': type }).end(served)),
+  );
+  try {
+    const same = await runCli(['test', spec, '--live', site.origin]);
+    assert.equal(same.code, 0, same.stdout + same.stderr);
+    assert.match(same.stdout, /the served file is the committed one/);
+    // A line changed: reported with what it changes; the expectations still hold.
+    served = ROBOTS.replace('Allow: /private/press/', 'Allow: /private/pr/');
+    const changed = await runCli(['test', spec, '--live', site.origin]);
+    assert.equal(changed.code, 0, changed.stdout);
+    assert.match(
+      changed.stdout,
+      /differs from .*: 1 line\(s\) added, 1 removed\n {2}\+ line 3: Allow: \/private\/pr\/\n {2}- line 3: Allow: \/private\/press\//,
+    );
+    // The classic outage: a staging Disallow: / deployed.
+    served = 'User-agent: *\nDisallow: /\n';
+    const outage = await runCli(['test', spec, '--live', site.origin]);
+    assert.equal(outage.code, 1);
+    assert.match(
+      outage.stdout,
+      /live\.yaml:4 Googlebot \/: allowed in the committed file, disallowed as served/,
+    );
+    assert.match(
+      outage.stdout,
+      /live\.yaml:4 {2}fail {2}Googlebot \/: expected allowed, the file says disallowed \(line 2: Disallow: \/\)/,
+    );
+    // A page served as robots.txt (a challenge, an error page) is its own failure.
+    served = '<!DOCTYPE html><html><body>Checking your browser…</body></html>';
+    type = 'text/html';
+    const page = await runCli(['test', spec, '--live', site.origin]);
+    assert.equal(page.code, 1);
+    assert.match(page.stdout, /the served robots\.txt is no robots\.txt \(html-content/);
+    // A 503: crawlers crawl nothing while it lasts.
+    served = '';
+    status = 503;
+    const down = await runCli(['test', spec, '--live', site.origin]);
+    assert.equal(down.code, 1);
+    assert.match(
+      down.stdout,
+      /the served robots\.txt is .*503.*crawlers crawl nothing while it lasts/,
+    );
+  } finally {
+    await site.close();
+  }
 });

@@ -1,27 +1,23 @@
 import { readFile, writeFile, access } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { decideUsage, robotsTxtStatements } from '../../core/internal.ts';
 import { CliError } from '../errors.ts';
 import { fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
-import {
-  describeFetch,
-  isUrl,
-  loadRobots,
-  verdictFrom,
-  type LoadedRobots,
-} from '../robots-source.ts';
+import { describeFetch, isUrl, loadRobots, type LoadedRobots } from '../robots-source.ts';
 import { parseSpec, type Spec } from '../spec.ts';
 import { initialSpec } from '../spec-init.ts';
-import { githubAnnotations, junitXml, type Outcome, type SpecRun } from '../test-report.ts';
+import { githubAnnotations, junitXml, type SpecRun } from '../test-report.ts';
+import { runSpec } from '../test-run.ts';
 import { stringify } from '../toolkit.ts';
+import { liveRun } from '../test-live.ts';
 
 interface TestOptions {
   robots?: string;
   json?: boolean;
   junit?: string;
   init?: boolean;
+  live?: string;
   userAgent: string;
   timeout: number;
 }
@@ -36,6 +32,10 @@ export function registerTest(program: Command, output: Output): void {
     .option('--json', 'one JSON object per spec, per line')
     .option('--junit <file>', 'also write a JUnit XML report to this file')
     .option('--init', `write a starter spec (${DEFAULT_SPEC}) pinning what --robots does today`)
+    .option(
+      '--live <site>',
+      "judge the site's served robots.txt by the same expectations, and say how it differs from the committed one",
+    )
     .addHelpText(
       'after',
       `
@@ -43,6 +43,7 @@ Examples:
   $ repkit test --init --robots public/robots.txt
   $ repkit test
   $ repkit test robots.test.yaml --junit reports/robots.xml
+  $ repkit test --live https://example.com   (after a deploy: is the served file the committed one?)
 
 A spec names the file under test (robots: a file relative to the spec, or a site URL), a base
 for paths (site) and the expectations (expect: agent, allow, disallow, usage). Under
@@ -54,7 +55,16 @@ file and line).`,
       if (options.init) return init(files[0] ?? DEFAULT_SPEC, options, output);
       const runs: SpecRun[] = [];
       for (const file of files.length > 0 ? files : [DEFAULT_SPEC]) {
-        runs.push(await runSpec(await readSpec(file), options));
+        const spec = await readSpec(file);
+        const committed = await robotsFor(spec, options);
+        if (!options.live) {
+          runs.push(runSpec(spec, committed));
+          continue;
+        }
+        // The served file, judged by the same expectations, and how it differs.
+        const live = await liveRun(spec, committed, options.live, options);
+        runs.push(live.run);
+        if (!options.json) for (const line of live.report) output.out(line);
       }
       for (const run of runs) report(output, run, options.json === true);
       if (options.junit) await writeFile(options.junit, junitXml(runs));
@@ -97,53 +107,6 @@ async function robotsFor(spec: Spec, options: TestOptions): Promise<LoadedRobots
     throw new CliError(`${loaded.label}: ${describeFetch(state)}; nothing to test`);
   }
   return loaded;
-}
-
-/** Every expectation of a spec, judged. */
-async function runSpec(spec: Spec, options: TestOptions): Promise<SpecRun> {
-  const loaded = await robotsFor(spec, options);
-  const origin = loaded.fetched?.location.origin;
-  const base = spec.site ?? origin;
-  const full = (url: string) => (url.startsWith('/') && base ? `${base}${url}` : url);
-  const outcomes: Outcome[] = [];
-  for (const e of spec.urls) {
-    const verdict = verdictFrom(loaded, full(e.url), e.agents);
-    const actual = verdict.allowed ? 'allowed' : 'disallowed';
-    const decidedBy = verdict.rule
-      ? `line ${verdict.line}: ${verdict.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${verdict.rule.value}`
-      : verdict.reason;
-    outcomes.push({
-      line: e.line,
-      name: `${e.agents.join(',')} ${e.url}`,
-      passed: actual === e.expect,
-      expected: e.expect,
-      actual,
-      decidedBy,
-    });
-  }
-  for (const u of spec.usage) {
-    for (const url of u.urls) {
-      // What the file states, whether or not the URL may be fetched.
-      const said = robotsTxtStatements(loaded.robots, full(url), u.agents)[u.label];
-      const decision = decideUsage(said, true);
-      outcomes.push({
-        line: u.line,
-        name: `${u.agents.join(',')} ${url} ${u.label}`,
-        passed: decision.preference === u.expect,
-        expected: `${u.label} ${u.expect}`,
-        actual: `${u.label} ${decision.preference}`,
-        decidedBy:
-          decision.statements
-            .map(
-              (s) =>
-                ('line' in s.source && s.source.line ? `line ${s.source.line}: ` : '') +
-                ('text' in s.source ? s.source.text : ''),
-            )
-            .join('; ') || 'nothing stated',
-      });
-    }
-  }
-  return { spec: spec.file, robots: loaded.label, outcomes };
 }
 
 function report(output: Output, run: SpecRun, json: boolean): void {
