@@ -129,6 +129,16 @@ describe('repkit diff', () => {
       lines[6],
       '| `*` | **now blocked** | 2 | no-matching-rule | line 3: disallow `/cart` | `/cart` |',
     );
+    // URLs from a repkit test spec: only those are compared.
+    const spec = file(
+      'diff-spec.yaml',
+      'robots: x.txt\nexpect:\n  - agent: Googlebot\n    allow: [/cart, /home]\n',
+    );
+    const fromSpec = await runCli(['diff', old, next, '--spec', spec, '--format', 'markdown']);
+    assert.match(
+      fromSpec.stdout,
+      /^### robots\.txt: 1 verdict change\(s\)\n\nCompared 2 URL\(s\) × 1 crawler/,
+    );
     // No change: the heading says so, and there is no table.
     const same = await runCli(['diff', old, old, '--format', 'markdown']);
     assert.equal(same.code, 0);

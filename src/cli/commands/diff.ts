@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { parseSpec } from '../spec.ts';
 import { Option } from '../toolkit.ts';
 import { diffMarkdown } from '../diff-markdown.ts';
 import { CliError } from '../errors.ts';
@@ -24,6 +26,7 @@ import type { ProfileName } from '../../core/index.ts';
 
 interface DiffOptions {
   urls?: string;
+  spec?: string;
   format: 'text' | 'json' | 'markdown';
   summary?: boolean;
   agent?: string[];
@@ -42,6 +45,7 @@ export function registerDiff(program: Command, output: Output): void {
       '--urls <file>',
       "URLs or paths to compare, one per line (# comments allowed; - for stdin); default: paths taken from both files' rules",
     )
+    .option('--spec <file>', "URLs to compare from a repkit test spec's allow and disallow lists")
     .option('--summary', 'changes counted by crawler and deciding rules, not listed by URL')
     .option(
       '-a, --agent <name>',
@@ -75,7 +79,10 @@ changes, 1 some change, 2 usage or input error.`,
     )
     .action(async (oldSource: string, newSource: string, options: DiffOptions) => {
       if (options.format === 'json') options.json = true;
-      const given = options.urls === undefined ? undefined : await readUrlList(options.urls);
+      const listed = options.urls === undefined ? undefined : await readUrlList(options.urls);
+      const fromSpec = options.spec === undefined ? undefined : await specUrls(options.spec);
+      const given =
+        listed || fromSpec ? [...new Set([...(listed ?? []), ...(fromSpec ?? [])])] : undefined;
       const [before, after] = await Promise.all([
         loadRobots(oldSource, options),
         loadRobots(newSource, options),
@@ -170,5 +177,18 @@ async function readUrlList(path: string): Promise<string[]> {
     urls.push(line);
   });
   if (urls.length === 0) throw new CliError(`${path} lists no URLs`);
+  return urls;
+}
+
+/** The URLs (and paths) a `repkit test` spec expects something of, in its order. */
+async function specUrls(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const urls = parseSpec(file, text).urls.map((u) => u.url);
+  if (urls.length === 0) throw new CliError(`${file} lists no URLs to compare`);
   return urls;
 }
