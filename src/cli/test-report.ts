@@ -55,7 +55,8 @@ export function junitXml(runs: readonly SpecRun[]): string {
   const suites = runs.map((run) => {
     const failed = run.outcomes.filter((o) => !o.passed).length;
     const cases = run.outcomes.map((o) => {
-      const head = `    <testcase classname="${xml(run.spec)}" name="${xml(o.name)}" file="${xml(run.spec)}" line="${o.line}"`;
+      // The spec line goes in the name: the JUnit schema has no file or line attribute.
+      const head = `    <testcase classname="${xml(run.spec)}" name="${xml(`line ${o.line}: ${o.name}`)}"`;
       if (o.passed) return `${head}/>`;
       const message = `expected ${o.expected}, the file says ${o.actual} (${o.decidedBy})`;
       return `${head}>\n      <failure message="${xml(message)}" type="expectation">${xml(`${run.spec}:${o.line}: ${o.name}: ${message}`)}</failure>\n    </testcase>`;

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import sax from 'sax';
+import { validateXML } from 'xmllint-wasm';
 import { jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
+import { ROOT } from '../helpers/shared.ts';
 import { httpServer, robotsRoute } from '../helpers/servers.ts';
 
 const file = scratchFiles('repkit-test-');
@@ -106,7 +107,7 @@ test('every spec mistake is a usage error naming the spec line', async () => {
   );
 });
 
-test('reporters: JSON lines, a well-formed JUnit file, GitHub annotations on the spec lines', async () => {
+test('reporters: JSON lines, a JUnit file valid against its schema, GitHub annotations on the spec lines', async () => {
   const robots = file('report-robots.txt', ROBOTS);
   const spec = file(
     'report.yaml',
@@ -123,13 +124,22 @@ test('reporters: JSON lines, a well-formed JUnit file, GitHub annotations on the
   assert.deepEqual(annotations, [
     `::error file=${spec.replace(/:/g, '%3A')},line=4,title=robots.txt expectation::Googlebot /private/no: expected allowed, the file says disallowed (line 2: Disallow: /private/)`,
   ]);
-  // The JUnit file parses as strict XML, with one suite, two cases and one failure.
-  const counts: Record<string, number> = {};
-  const parser = sax.parser(true);
-  parser.onerror = (error) => assert.fail(`not well-formed: ${error.message}`);
-  parser.onopentag = (tag) => void (counts[tag.name] = (counts[tag.name] ?? 0) + 1);
-  parser.write(readFileSync(junit, 'utf8')).close();
-  assert.deepEqual(counts, { testsuites: 1, testsuite: 1, testcase: 2, failure: 1 });
+  // The JUnit file is valid against Jenkins' JUnit 4 schema (MIT, test/fixtures/junit),
+  // checked by libxml2's xmllint (as WebAssembly), with two cases and one failure.
+  const report = readFileSync(junit, 'utf8');
+  const schema = readFileSync(join(ROOT, 'test/fixtures/junit/jenkins-junit.xsd'), 'utf8');
+  const validation = await validateXML({
+    xml: [{ fileName: 'report.xml', contents: report }],
+    schema: [schema],
+  });
+  assert.deepEqual(
+    validation.errors.map((e) => e.rawMessage),
+    [],
+  );
+  assert.equal(validation.valid, true);
+  assert.equal(report.match(/<testcase /g)?.length, 2);
+  assert.equal(report.match(/<failure /g)?.length, 1);
+  assert.match(report, /name="line 4: Googlebot \/private\/no"/);
 });
 
 test('--live: the served file judged by the same spec and compared with the committed one', async () => {
