@@ -92,6 +92,16 @@ test('every spec mistake is a usage error naming the spec line', async () => {
     ],
     [`robots: ${robots}\nexpect: [\n`, /:\d+: not valid YAML/],
     [`expect:\n  - agent: X\n    allow: [/]\n`, /no robots to test/],
+    [`robots: ${robots}\nsite: example.com\nexpect: []\n`, /:2: site must be an http\(s\) URL/],
+    [`robots: ${robots}\nexpect:\n  agent: X\n`, /:3: expect is a list/],
+    [
+      `robots: ${robots}\nexpect:\n  - agent: X\n    usage: { ai-train: disallowed }\n`,
+      /:4: unknown usage category "ai-train"/,
+    ],
+    [
+      `robots: ${robots}\nexpect:\n  - agent: X\n    allow: [{ path: /a }]\n`,
+      /:4: allow must be text/,
+    ],
   ];
   for (const [i, [text, message]] of cases.entries()) {
     const result = await runCli(['test', file(`bad-${i}.yaml`, text)]);
@@ -99,6 +109,15 @@ test('every spec mistake is a usage error naming the spec line', async () => {
     assert.match(result.stderr, message, text);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
   }
+  // Several specs in one run, each reported; the run fails if one does.
+  const good = file('several-1.yaml', `robots: ${robots}\nexpect:\n  - agent: X\n    allow: [/]\n`);
+  const bad = file(
+    'several-2.yaml',
+    `robots: ${robots}\nexpect:\n  - agent: X\n    allow: [/private/a]\n`,
+  );
+  const several = await runCli(['test', good, bad]);
+  assert.equal(several.code, 1);
+  assert.match(several.stdout, /several-1\.yaml .*all 1 hold\n.*several-2\.yaml .*1 of 1 fail/s);
   const missing = await runCli(['test'], {});
   assert.equal(missing.code, 2);
   assert.match(
