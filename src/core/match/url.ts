@@ -131,10 +131,11 @@ function serialisedPathStart(url: string): number {
       labelStart = i + 1;
     } else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) break;
   }
-  // The last label starts with a letter (else it may be an IPv4 address in another form).
+  // The last label starts with a letter (else it may be an IPv4 address in another form),
+  // or the host is an IPv4 address written as the parser writes it back.
   if (labelStart >= i || i - labelStart > 63 || i - hostStart > 253) return -1;
   const first = url.charCodeAt(labelStart);
-  if (!(first >= 0x61 && first <= 0x7a)) return -1;
+  if (!(first >= 0x61 && first <= 0x7a) && !isDottedQuad(url, hostStart, i)) return -1;
   if (codeAt(url, i) === 0x3a) {
     const portStart = ++i;
     while (i < n && url.charCodeAt(i) >= 0x30 && url.charCodeAt(i) <= 0x39) i++;
@@ -165,6 +166,32 @@ function serialisedPathStart(url: string): number {
     }
   }
   return pathStart;
+}
+
+/**
+ * `text[from, to)` is four decimal numbers of 0 to 255 with no leading zero, dot-separated:
+ * an IPv4 address as the WHATWG parser serialises it (`127.0.0.1`; not `010.0.0.1`,
+ * `1.2.3` or `0x7f.1`, which it rewrites).
+ */
+function isDottedQuad(text: string, from: number, to: number): boolean {
+  let parts = 0;
+  let i = from;
+  while (i < to) {
+    const start = i;
+    let value = 0;
+    while (i < to && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) {
+      value = value * 10 + text.charCodeAt(i) - 0x30;
+      i++;
+    }
+    const digits = i - start;
+    if (digits === 0 || digits > 3 || value > 255) return false;
+    if (digits > 1 && text.charCodeAt(start) === 0x30) return false;
+    parts++;
+    if (i === to) break;
+    if (text.charCodeAt(i) !== 0x2e || parts === 4) return false;
+    i++;
+  }
+  return parts === 4 && text.charCodeAt(to - 1) !== 0x2e;
 }
 
 /** The character code at `k`, or -1 past the end: a read past the end makes the engine drop its fast code. */
