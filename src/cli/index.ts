@@ -16,6 +16,7 @@ import { registerLint } from './commands/lint.ts';
 import { registerMeta } from './commands/meta.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerTest } from './commands/test.ts';
+import { registerMcp } from './commands/mcp.ts';
 import { registerUsage } from './commands/usage.ts';
 import { CliError } from './errors.ts';
 import { processOutput, type Output } from './output.ts';
@@ -54,6 +55,7 @@ export function buildProgram(output: Output, json = false): Command {
     registerUsage,
     registerServe,
     registerTest,
+    registerMcp,
   ]) {
     register(program, output);
   }

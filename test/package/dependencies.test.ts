@@ -34,7 +34,7 @@ function staticImports(path: string): string[] {
     );
 }
 
-test('the service, Redis and Crawlee packages are optional peers, not dependencies', () => {
+test('the service, Redis, Crawlee and MCP packages are optional peers, not dependencies', () => {
   for (const name of [
     'fastify',
     '@fastify/swagger',
@@ -42,6 +42,8 @@ test('the service, Redis and Crawlee packages are optional peers, not dependenci
     'piscina',
     'redis',
     'crawlee',
+    '@modelcontextprotocol/sdk',
+    'zod',
   ]) {
     assert.equal(pkg.dependencies[name], undefined, `${name} is not installed with the library`);
     assert.ok(pkg.peerDependencies[name], `${name} is a peer`);
@@ -60,7 +62,8 @@ test('the core imports nothing; fetch, meta, cache and the CLI only dependencies
     } else if (
       where.startsWith('server/') ||
       where.startsWith('cache/redis') ||
-      where.startsWith('crawlee/')
+      where.startsWith('crawlee/') ||
+      where.startsWith('mcp/')
     ) {
       for (const name of imports) {
         assert.ok(pkg.dependencies[name] || pkg.peerDependencies[name], `${where}: ${name}`);

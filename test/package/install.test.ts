@@ -174,6 +174,15 @@ test('installing the packed package brings the library dependencies only, and th
         `missing-peer ${entry} needs the "${peer}" package, which is not installed: npm i ${peer}`,
       );
     }
+    // So does `repkit mcp` without the MCP SDK.
+    const mcp = await run(bin, ['mcp'], { cwd: project }).catch(
+      (error: { stderr: string; code: number }) => error,
+    );
+    assert.equal((mcp as { code?: number }).code, 2);
+    assert.match(
+      (mcp as { stderr: string }).stderr,
+      /repkit mcp needs the "@modelcontextprotocol\/sdk" package, which is not installed: npm i @modelcontextprotocol\/sdk/,
+    );
     await run('npm', ['install', '--no-audit', '--no-fund', ...SERVICE_PACKAGES], {
       cwd: project,
     });

@@ -21,6 +21,7 @@ const AREA_RANK: Record<string, number> = {
   server: 3,
   crawlee: 3,
   guards: 3,
+  mcp: 3,
   // Browser code, served by the service as files (no import between them).
   tester: 3,
   cli: 4,

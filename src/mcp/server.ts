@@ -1,0 +1,162 @@
+/**
+ * `repkit mcp`: repkit's answers as MCP tools, for AI agents that ask "may I fetch this, may I
+ * use it?" (the official SDK, an optional peer like the service's packages). Every tool that
+ * reads a site goes through one `RobotsClient`: its cache, its address guard and its fetch
+ * rules; results are structured and name their sources (the deciding line, the fetch state).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { lint } from '../core/index.ts';
+import { KNOWN_AGENTS } from '../core/agents-entry.ts';
+import { usedEntry } from '../cache/internal.ts';
+import type { RobotsClient } from '../fetch/index.ts';
+
+/** The tools' names: outside tools call them. */
+export const MCP_TOOLS = [
+  'check_url',
+  'usage',
+  'explain',
+  'lint_robots_txt',
+  'ai_crawlers',
+] as const;
+
+const url = z.string().url().describe('An absolute http(s) URL');
+const agent = z
+  .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+  .optional()
+  .describe(
+    "The crawler asking (a product token such as GPTBot, or a User-Agent); several are ordered fallbacks. Default: the server's own",
+  );
+
+// Output schemas name the fields every answer has; answers carry more (`passthrough`).
+
+/** A tool's answer: the structured result, and the same as text for clients that show text. */
+function answer(result: Record<string, unknown>) {
+  return {
+    content: [{ type: 'text' as const, text: JSON.stringify(result) }],
+    structuredContent: result,
+  };
+}
+
+/** An MCP server whose tools answer through `client`. */
+export function createMcpServer(client: RobotsClient, version: string): McpServer {
+  const server = new McpServer({ name: 'repkit', version });
+
+  server.registerTool(
+    'check_url',
+    {
+      title: 'May this agent fetch this URL?',
+      description:
+        "The URL's robots.txt (fetched and cached) as Google reads it: the verdict, the deciding line and rule, and the fetch state. An unreachable robots.txt disallows for now.",
+      inputSchema: { url, agent },
+      outputSchema: z
+        .object({
+          allowed: z.boolean(),
+          line: z.number(),
+          reason: z.string(),
+          robotsUrl: z.string(),
+          status: z.number(),
+        })
+        .passthrough(),
+    },
+    async ({ url, agent }) => answer({ ...(await client.check(url, agent ? { agent } : {})) }),
+  );
+
+  server.registerTool(
+    'usage',
+    {
+      title: 'May this agent fetch, index, train AI on or use for search this URL?',
+      description:
+        "One combined answer with each part's source: robots.txt (Allow/Disallow, Content-Usage, Content-Signal), the site's tdmrep.json and the page's headers and head, fetched only where robots.txt allows.",
+      inputSchema: { url, agent },
+      outputSchema: z.object({ url: z.string(), agent: z.array(z.string()) }).passthrough(),
+    },
+    async ({ url, agent }) =>
+      answer({ ...(await client.usage(url, agent ? { agent } : {})) } as Record<string, unknown>),
+  );
+
+  server.registerTool(
+    'explain',
+    {
+      title: 'Why may (or may not) this agent fetch this URL?',
+      description:
+        'The verdict with everything that led to it: the groups chosen, every rule that matched with its length, the winner and the tie-break.',
+      inputSchema: { url, agent },
+      outputSchema: z
+        .object({ allowed: z.boolean(), line: z.number(), reason: z.string() })
+        .passthrough(),
+    },
+    async ({ url, agent }) =>
+      answer({ ...(await client.check(url, { explain: true, ...(agent ? { agent } : {}) })) }),
+  );
+
+  server.registerTool(
+    'lint_robots_txt',
+    {
+      title: 'Lint a robots.txt',
+      description:
+        "What Google reads, accepts with typos, ignores or never uses: a robots.txt given as text, or a site's (fetched).",
+      inputSchema: {
+        url: url.optional().describe('A URL of the site whose robots.txt is linted'),
+        text: z.string().max(1_024_000).optional().describe('A robots.txt body'),
+      },
+      outputSchema: z
+        .object({ robots: z.string(), errors: z.number(), warnings: z.number() })
+        .passthrough(),
+    },
+    async ({ url, text }) => {
+      if (text !== undefined) return answer({ robots: '(text)', ...lint(text) });
+      if (url === undefined) throw new Error('give url (a site) or text (a robots.txt body)');
+      const state = await client.robotsFor(url);
+      const body = Buffer.from(usedEntry(state.entry).body ?? '', 'base64');
+      return answer({
+        robots: state.location.robotsUrl,
+        status: state.entry.status,
+        ...lint(body),
+      });
+    },
+  );
+
+  server.registerTool(
+    'ai_crawlers',
+    {
+      title: 'Which AI and search crawlers does this site let in?',
+      description:
+        "Each well-known crawler (repkit's list and ai.robots.txt's): may it fetch the URL's path, by its own group or the * group.",
+      inputSchema: { url },
+      outputSchema: z
+        .object({ robotsUrl: z.string(), crawlers: z.array(z.record(z.unknown())) })
+        .passthrough(),
+    },
+    async ({ url }) => {
+      const state = await client.robotsFor(url);
+      const crawlers = KNOWN_AGENTS.map((known) => {
+        const verdict = client.verdict(url, state, [known.name]);
+        // Google's special-case crawlers take no rule from the * group.
+        const ignoresStar =
+          known.ignoresGlobalGroup === true &&
+          state.robots?.groupsFor(known.name).scope === 'global';
+        if (ignoresStar)
+          return {
+            agent: known.name,
+            owner: known.owner,
+            purpose: known.purpose,
+            allowed: true,
+            line: 0,
+            reason: 'ignores-global-group',
+          };
+        return {
+          agent: known.name,
+          owner: known.owner,
+          purpose: known.purpose,
+          allowed: verdict.allowed,
+          line: verdict.line,
+          reason: verdict.reason,
+        };
+      });
+      return answer({ robotsUrl: state.location.robotsUrl, crawlers });
+    },
+  );
+
+  return server;
+}
