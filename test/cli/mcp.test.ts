@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { MCP_TOOLS } from '../../src/mcp/index.ts';
 import { BIN } from '../helpers/cli.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
@@ -84,4 +87,73 @@ test('lint_robots_txt on text and on a site; ai_crawlers on a site', async () =>
   );
   assert.equal(byName.get('GPTBot'), false);
   assert.equal(byName.get('ClaudeBot'), true);
+});
+
+test('--http: the same tools over Streamable HTTP, behind the token and the Host check', async () => {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'mcp', '--http', '0', '--token', 'secret', '--allow-private-addresses'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    const endpoint = await new Promise<string>((done, fail) => {
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => {
+        err += d;
+        const found = /serving MCP on (http:\/\/\S+)/.exec(err);
+        if (found) done(found[1]!);
+      });
+      child.on('exit', () => fail(new Error(err)));
+    });
+    const http = new Client({ name: 'repkit-test-http', version: '1.0.0' });
+    await http.connect(
+      new StreamableHTTPClientTransport(new URL(endpoint), {
+        requestInit: { headers: { authorization: 'Bearer secret' } },
+      }),
+    );
+    try {
+      const result = await http.callTool({
+        name: 'check_url',
+        arguments: { url: `${site.origin}/private/a` },
+      });
+      const verdict = result.structuredContent as { allowed: boolean; line: number };
+      assert.deepEqual([verdict.allowed, verdict.line], [false, 2]);
+    } finally {
+      await http.close();
+    }
+    // Without the token, and under another Host name: refused before any tool runs.
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const anonymous = await fetch(endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(call),
+    });
+    assert.equal(anonymous.status, 401);
+    // (fetch will not send another Host: a raw request does, as a rebinding page's would.)
+    const rebound = await new Promise<{ status: number }>((done, fail) => {
+      const target = new URL(endpoint);
+      const req = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          headers: { ...headers, authorization: 'Bearer secret', host: 'evil.example' },
+        },
+        (res) => {
+          res.resume();
+          done({ status: res.statusCode ?? 0 });
+        },
+      );
+      req.on('error', fail);
+      req.end(JSON.stringify(call));
+    });
+    assert.equal(rebound.status, 421);
+  } finally {
+    child.kill('SIGTERM');
+  }
 });

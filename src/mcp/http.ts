@@ -1,0 +1,97 @@
+/**
+ * `repkit mcp --http <port>`: the same tools over MCP's Streamable HTTP, at `/mcp`, stateless
+ * (a server and a transport per request, one fetch client for all). As for the service: a
+ * bearer token when one is set, the Host header checked against the names it answers for,
+ * and bodies bounded.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RobotsClient } from '../fetch/index.ts';
+import { createMcpServer } from './server.ts';
+
+export interface McpHttpOptions {
+  port: number;
+  host: string;
+  /** Requests must send `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Host names answered (default: the listening host, localhost and 127.0.0.1). */
+  allowedHosts?: readonly string[];
+}
+
+/** The most of a request body read: a tool call is a few hundred bytes. */
+const MAX_BODY = 1024 * 1024;
+
+function refuse(res: ServerResponse, status: number, error: string, message: string): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ error, message }));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > MAX_BODY) throw new RangeError(`the body is over ${MAX_BODY} bytes`);
+    chunks.push(chunk);
+  }
+  return length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+export async function serveMcpHttp(
+  client: RobotsClient,
+  version: string,
+  options: McpHttpOptions,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const hosts = new Set(
+    (options.allowedHosts ?? [options.host, 'localhost', '127.0.0.1', '[::1]']).map((h) =>
+      h.toLowerCase(),
+    ),
+  );
+  const expected = options.token === undefined ? undefined : Buffer.from(options.token);
+  const server = createServer((req, res) => {
+    void (async () => {
+      const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+      if (!hosts.has(host))
+        return refuse(
+          res,
+          421,
+          'misdirected-request',
+          `this server does not answer for the host "${host}"`,
+        );
+      if (expected) {
+        const given = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+        const bytes = Buffer.from(given ?? '');
+        if (bytes.length !== expected.length || !timingSafeEqual(bytes, expected)) {
+          return refuse(res, 401, 'unauthorized', 'send Authorization: Bearer <token>');
+        }
+      }
+      if ((req.url ?? '').split('?')[0] !== '/mcp')
+        return refuse(res, 404, 'not-found', 'the MCP endpoint is /mcp');
+      let body: unknown;
+      try {
+        body = req.method === 'POST' ? await readJson(req) : undefined;
+      } catch (error) {
+        return refuse(res, 400, 'invalid-request', (error as Error).message);
+      }
+      const mcp = createMcpServer(client, version);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        void transport.close();
+        void mcp.close();
+      });
+      await mcp.connect(transport);
+      await transport.handleRequest(req, res, body);
+    })().catch(() => {
+      if (!res.headersSent) refuse(res, 500, 'internal-error', 'internal error');
+    });
+  });
+  await new Promise<void>((done) => server.listen(options.port, options.host, done));
+  const { port } = server.address() as { port: number };
+  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shown}:${port}/mcp`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
