@@ -4,6 +4,7 @@
  * annotations.
  */
 import type { Diagnostic, LintReport } from '../core/index.ts';
+import { workflowText } from './github.ts';
 
 export interface LintedFile {
   /** The path given, or the robots.txt URL. */
@@ -59,18 +60,12 @@ export function sarifLog(files: readonly LintedFile[], version: string): object 
 
 const GITHUB_COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
 
-/** `%`, CR and LF escaped as workflow commands read them (and `,` `:` in properties). */
-function escaped(text: string, property = false): string {
-  const data = text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  return property ? data.replace(/:/g, '%3A').replace(/,/g, '%2C') : data;
-}
-
 /** One `::error|warning|notice file=…,line=…,col=…,title=code::message` line per diagnostic. */
 export function githubLines(files: readonly LintedFile[]): string[] {
   return files.flatMap(({ label, report }) =>
     report.diagnostics.map(
       (d) =>
-        `::${GITHUB_COMMAND[d.severity]} file=${escaped(label, true)},line=${d.line},col=${d.column},title=${escaped(d.code, true)}::${escaped(d.message)}`,
+        `::${GITHUB_COMMAND[d.severity]} file=${workflowText(label, true)},line=${d.line},col=${d.column},title=${workflowText(d.code, true)}::${workflowText(d.message)}`,
     ),
   );
 }

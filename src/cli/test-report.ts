@@ -2,6 +2,7 @@
  * What `repkit test` found, for machines: JUnit XML (a test suite per spec, a test case per
  * expectation) and GitHub Actions annotations on the spec's lines.
  */
+import { workflowText } from './github.ts';
 
 /** One expectation, judged. */
 export interface Outcome {
@@ -66,12 +67,6 @@ export function junitXml(runs: readonly SpecRun[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="repkit test" tests="${total}" failures="${failures}" errors="0">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
-/** `%`, CR and LF escaped as GitHub's workflow commands read them (and `,` `:` in properties). */
-function command(text: string, property = false): string {
-  const escaped = text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  return property ? escaped.replace(/:/g, '%3A').replace(/,/g, '%2C') : escaped;
-}
-
 /** `::error file=…,line=…::…` for each failure: annotations on the spec in a pull request. */
 export function githubAnnotations(runs: readonly SpecRun[]): string[] {
   return runs.flatMap((run) =>
@@ -79,7 +74,7 @@ export function githubAnnotations(runs: readonly SpecRun[]): string[] {
       .filter((o) => !o.passed)
       .map(
         (o) =>
-          `::error file=${command(run.spec, true)},line=${o.line},title=${command('robots.txt expectation', true)}::${command(`${o.name}: expected ${o.expected}, the file says ${o.actual} (${o.decidedBy})`)}`,
+          `::error file=${workflowText(run.spec, true)},line=${o.line},title=${workflowText('robots.txt expectation', true)}::${workflowText(`${o.name}: expected ${o.expected}, the file says ${o.actual} (${o.decidedBy})`)}`,
       ),
   );
 }
