@@ -1,9 +1,10 @@
 /**
  * `repkit test --init`: a starter spec that pins what a robots.txt does today, for each
- * crawler it names (and `*`): `/` and paths taken from the rules of the groups that apply to
- * it, each put under allow or disallow as the file answers them now.
+ * crawler it names (and `*`, as `diff` names them): `/` and the probes of the rules of the
+ * groups that apply to it (as `diff` makes them), each put under allow or disallow as the
+ * file answers them now.
  */
-import { isValidProductToken, productToken } from '../core/index.ts';
+import { addRuleProbes, ANY_OTHER_AGENT, namedAgents } from '../fetch/internal.ts';
 import { verdictFrom, type LoadedRobots } from './robots-source.ts';
 
 /** Paths pinned per crawler, at most: a starter, not an inventory. */
@@ -15,20 +16,14 @@ export interface InitialSpec {
 }
 
 export function initialSpec(loaded: LoadedRobots, robots: string): InitialSpec {
-  const agents: string[] = [];
-  for (const group of loaded.robots.groups) {
-    for (const value of group.agents) {
-      const name = group.global ? '*' : productToken(value);
-      if ((name === '*' || isValidProductToken(name)) && !agents.includes(name)) agents.push(name);
-    }
-  }
-  if (!agents.includes('*')) agents.push('*');
-  const expect = agents.map((agent) => {
+  const expect = namedAgents(loaded.robots).map((agent) => {
     // `*` asks for any crawler without a group: a name no group has.
-    const names = agent === '*' ? [] : [agent];
+    const names = agent === ANY_OTHER_AGENT ? [] : [agent];
+    const paths = new Set(['/']);
+    addRuleProbes(loaded.robots.groupsFor(names[0] ?? '').groups, paths, PER_AGENT);
     const allow: string[] = [];
     const disallow: string[] = [];
-    for (const path of pathsFor(loaded, agent)) {
+    for (const path of paths) {
       (verdictFrom(loaded, path, names).allowed ? allow : disallow).push(path);
     }
     return {
@@ -38,21 +33,4 @@ export function initialSpec(loaded: LoadedRobots, robots: string): InitialSpec {
     };
   });
   return { robots, expect };
-}
-
-/** `/` and, for each rule of the groups that apply to `agent`, its path and one below it. */
-function pathsFor(loaded: LoadedRobots, agent: string): string[] {
-  const paths = new Set(['/']);
-  const { groups } = loaded.robots.groupsFor(agent === '*' ? '' : agent);
-  for (const group of groups) {
-    for (const { value } of group.rules) {
-      if (value === '' || paths.size >= PER_AGENT) continue;
-      const plain = value.replaceAll('*', 'x').replace(/\$$/, '');
-      const path = plain.startsWith('/') ? plain : `/${plain}`;
-      // The rule's path and one below it: a rule and its prefix's other paths.
-      paths.add(path);
-      if (paths.size < PER_AGENT) paths.add(`${path}x`);
-    }
-  }
-  return [...paths];
 }

@@ -4,7 +4,7 @@
  * agree on every rule: URLs judged as they will be requested, `*` as any crawler without a
  * group of its own, a fetch that brought no file read as Google reads it.
  */
-import { productToken, type RobotsTxt, type RuleMatch } from '../core/index.ts';
+import { productToken, type Group, type RobotsTxt, type RuleMatch } from '../core/index.ts';
 import { isGlobalAgent } from '../core/internal.ts';
 import type { RobotsState } from './state.ts';
 import { fileVerdict, requestedForm, verdictFromState, type CheckReason } from './verdict.ts';
@@ -54,8 +54,7 @@ export const MAX_PROBES = 10_000;
 
 /**
  * Paths to compare two versions on when no URLs are given: `/`, and for every rule of
- * either version its path and a path below it, each `*` read as `x` and a final `$`
- * dropped (`Disallow: /*.css$` probes `/x.css` and `/x.cssx`), so that every rule that
+ * either version its path and a path below it (see `addRuleProbes`), so that every rule that
  * changed is met by a path it matches and one it may not. At most `MAX_PROBES`, in file
  * order, without repeats.
  */
@@ -63,19 +62,28 @@ export function probePaths(...sides: readonly DiffSide[]): string[] {
   const paths = new Set<string>(['/']);
   for (const side of sides) {
     const robots = side.kind === 'file' ? side.robots : side.state.robots;
-    for (const group of robots?.groups ?? []) {
-      for (const { value } of group.rules) {
-        if (value === '') continue;
-        const plain = value.replaceAll('*', 'x').replace(/\$$/, '');
-        const path = plain.startsWith('/') ? plain : `/${plain}`;
-        for (const probe of [path, `${path}x`]) {
-          if (paths.size >= MAX_PROBES) return [...paths];
-          paths.add(probe);
-        }
+    addRuleProbes(robots?.groups ?? [], paths, MAX_PROBES);
+  }
+  return [...paths];
+}
+
+/**
+ * Adds to `paths`, while it holds fewer than `limit`, each rule's path and a path below it:
+ * each `*` read as `x` and a final `$` dropped (`Disallow: /*.css$` gives `/x.css` and
+ * `/x.cssx`). The probes `diff` compares and `repkit test --init` pins.
+ */
+export function addRuleProbes(groups: readonly Group[], paths: Set<string>, limit: number): void {
+  for (const group of groups) {
+    for (const { value } of group.rules) {
+      if (value === '') continue;
+      const plain = value.replaceAll('*', 'x').replace(/\$$/, '');
+      const path = plain.startsWith('/') ? plain : `/${plain}`;
+      for (const probe of [path, `${path}x`]) {
+        if (paths.size >= limit) return;
+        paths.add(probe);
       }
     }
   }
-  return [...paths];
 }
 
 /** Changes grouped by crawler and by the rules that decided them before and after. */
