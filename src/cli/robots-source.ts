@@ -9,6 +9,7 @@ import {
   type RobotsTxt,
   type RuleMatch,
 } from '../core/index.ts';
+import { NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
 import { InvalidUrlError, type CheckReason, type RobotsState } from '../fetch/index.ts';
 import {
   agentsFor,
@@ -89,11 +90,7 @@ export interface SourceOptions {
 
 /** What a file that is no robots.txt is, in words, and what follows from it. */
 export function notRobotsTxtNote(label: string, kind: NotRobotsTxt): string {
-  const what = {
-    'html-content': 'an HTML page',
-    'utf-16': 'UTF-16 text',
-    'binary-content': 'binary data',
-  }[kind];
+  const what = NOT_ROBOTS_TXT_WORDS[kind];
   return `${label} is not a robots.txt Google can use (${what}: ${kind}): no rule in it applies, so every URL is allowed (run repkit lint)`;
 }
 

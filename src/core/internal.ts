@@ -11,6 +11,7 @@ export {
 } from './answers/robots-txt-usage.ts';
 export { statementPreferences as usagePreferences } from './match/content-usage.ts';
 export { isGlobalAgent } from './agents/names.ts';
+export { NOT_ROBOTS_TXT_WORDS } from './text/file-kind.ts';
 export { parseList as parseStructuredList } from './match/structured-fields.ts';
 export { loadWithPeer } from './errors.ts';
 export { BoundedMap, type BoundedMapOptions } from './bounded-map.ts';

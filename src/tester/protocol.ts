@@ -1,5 +1,5 @@
 /** What the tester page and its worker say to each other. */
-import type { Diagnostic, ProfileName } from '../core/index.ts';
+import type { Diagnostic, NotRobotsTxt, ProfileName } from '../core/index.ts';
 import type { UsageLabel, UsagePreference } from '../core/internal.ts';
 
 export interface TesterRequest {
@@ -48,7 +48,7 @@ export interface TesterAnswer {
   /** The name the verdicts are for: the first of the names with a group of its own. */
   agent: string;
   /** The text is no robots.txt at all (`RobotsTxt.notRobotsTxt`): why no rule applies. */
-  notRobotsTxt?: string;
+  notRobotsTxt?: NotRobotsTxt;
   rows: VerdictRow[];
   /** Lint problems, when the text changed. */
   diagnostics?: readonly Diagnostic[];

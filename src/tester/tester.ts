@@ -4,6 +4,7 @@
  * for them; "Fetch" and "Check its page" ask the service.
  */
 import { crawlerNames, type Diagnostic, type ProfileName } from '../core/index.ts';
+import { NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { livePanel } from './live-usage.ts';
 import type { TesterAnswer, TesterRequest, VerdictRow } from './protocol.ts';
@@ -110,7 +111,7 @@ worker.onmessage = (event: MessageEvent<TesterAnswer>) => {
   const note = shown.note ? ` (${shown.note})` : '';
   // A text that is no robots.txt at all leads: it is why nothing is restricted.
   const notRobots = answer.notRobotsTxt
-    ? `Not a robots.txt (${NOT_ROBOTS_TXT[answer.notRobotsTxt] ?? answer.notRobotsTxt}): no rule in it applies, so every URL is allowed. `
+    ? `Not a robots.txt (${NOT_ROBOTS_TXT_WORDS[answer.notRobotsTxt]}): no rule in it applies, so every URL is allowed. `
     : '';
   const skipped = invalid ? ` · ${invalid} line(s) not a URL` : '';
   summary.textContent = rows.length
@@ -119,13 +120,6 @@ worker.onmessage = (event: MessageEvent<TesterAnswer>) => {
 };
 
 /** A URL's Content-Usage preferences in a few words (`train-ai: no (line 4) · search: yes`). */
-/** What a text that is no robots.txt is, in words. */
-const NOT_ROBOTS_TXT: Record<string, string> = {
-  'html-content': 'an HTML page',
-  'utf-16': 'UTF-16 text',
-  'binary-content': 'binary data',
-};
-
 function describeUsage(row: VerdictRow): string {
   if (row.kind !== 'rules') return '';
   const { usage } = row;

@@ -7,6 +7,13 @@
  */
 export type NotRobotsTxt = 'html-content' | 'utf-16' | 'binary-content';
 
+/** What each kind is, in words (`an HTML page`), for the answers that say so. */
+export const NOT_ROBOTS_TXT_WORDS: Readonly<Record<NotRobotsTxt, string>> = {
+  'html-content': 'an HTML page',
+  'utf-16': 'UTF-16 text',
+  'binary-content': 'binary data',
+};
+
 /** How much of the head is looked at. */
 export const HEAD_BYTES = 4096;
 
