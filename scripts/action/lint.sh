@@ -10,12 +10,11 @@ if [ -n "${SARIF:-}" ]; then
   "${cli[@]}" lint "${files[@]}" --format sarif > "$SARIF"
   [ $? -le 1 ] || exit 2
 fi
-"${cli[@]}" lint "${files[@]}" --format github
+annotations="$("${cli[@]}" lint "${files[@]}" --format github)"
 status=$?
-errors="$("${cli[@]}" lint "${files[@]}" --json | node -e '
-  const lines = require("fs").readFileSync(0, "utf8").split("\n").filter(Boolean);
-  console.log(lines.reduce((n, line) => n + JSON.parse(line).errors, 0));
-')"
+# The annotations go to the log, where GitHub reads them; the errors are those of them.
+[ -z "$annotations" ] || printf '%s\n' "$annotations"
+errors="$(printf '%s\n' "$annotations" | grep -c '^::error ' || true)"
 echo "errors=$errors" >> "$GITHUB_OUTPUT"
 echo "repkit lint: $errors error(s)"
 exit "$status"
