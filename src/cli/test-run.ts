@@ -2,7 +2,7 @@
  * A spec's expectations judged against a loaded robots.txt: each URL as `check` judges it,
  * each usage preference as the file states it (whether or not the URL may be fetched).
  */
-import { decideUsage, robotsTxtStatements } from '../core/internal.ts';
+import { decideUsage, describeSource, robotsTxtStatements } from '../core/internal.ts';
 import { verdictFrom, type LoadedRobots } from './robots-source.ts';
 import type { Spec } from './spec.ts';
 import type { Outcome, SpecRun } from './test-report.ts';
@@ -40,13 +40,7 @@ export function runSpec(spec: Spec, loaded: LoadedRobots): SpecRun {
         expected: `${u.label} ${u.expect}`,
         actual: `${u.label} ${decision.preference}`,
         decidedBy:
-          decision.statements
-            .map(
-              (s) =>
-                ('line' in s.source && s.source.line ? `line ${s.source.line}: ` : '') +
-                ('text' in s.source ? s.source.text : ''),
-            )
-            .join('; ') || 'nothing stated',
+          decision.statements.map((s) => describeSource(s.source)).join('; ') || 'nothing stated',
       });
     }
   }
