@@ -1,3 +1,5 @@
+import type { Edge } from '../core/index.ts';
+
 /**
  * What one fetch of a robots.txt (or tdmrep.json, or a page) came to: the record the fetch
  * layer reads off the network and a store keeps, `Body` being how its body is held (bytes as
@@ -21,7 +23,17 @@ export interface FetchResult<Body> {
   chain: string[];
   /** What went wrong, for `error` and for `not-found` caused by redirects. */
   error?: string;
+  /** What stood in the site's place, when something did (a bot wall, a page, a payment demand). */
+  edge?: Edge;
+  /**
+   * How a wall or a payment demand answering for the file was read: `unreachable` (the
+   * default; `outcome` is `error`) or `literal` (as Google reads its status and body).
+   */
+  edgeRead?: EdgeReading;
 }
+
+/** How a wall answering for a robots.txt is read (see `RobotsClientOptions.challenge`). */
+export type EdgeReading = 'unreachable' | 'literal';
 
 /**
  * What the fetch layer keeps per origin: the fetch's result with its body as base64 and when

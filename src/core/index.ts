@@ -20,6 +20,7 @@ export type { Group } from './model/groups.ts';
 export type { Rule } from './model/tables.ts';
 export type { ProfileName } from './profiles/index.ts';
 export type { NotRobotsTxt } from './text/file-kind.ts';
+export { classifyEdge, type Edge } from './edge/classify.ts';
 export { productToken, isValidProductToken, crawlerName, crawlerNames } from './agents/names.ts';
 export { requestTarget } from './match/url.ts';
 export {

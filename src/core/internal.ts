@@ -12,6 +12,8 @@ export {
 export { statementPreferences as usagePreferences } from './match/content-usage.ts';
 export { isGlobalAgent } from './agents/names.ts';
 export { NOT_ROBOTS_TXT_WORDS } from './text/file-kind.ts';
+export { describeEdge, EDGE_HEAD_BYTES, type EdgeInput } from './edge/classify.ts';
+export { parsePriceHeader } from './edge/price.ts';
 export { parseList as parseStructuredList } from './match/structured-fields.ts';
 export { loadWithPeer } from './errors.ts';
 export { BoundedMap, type BoundedMapOptions } from './bounded-map.ts';

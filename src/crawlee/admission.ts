@@ -6,6 +6,7 @@ import {
 } from '../fetch/index.ts';
 import {
   admitRequest,
+  readLater,
   storeFailed,
   type Admission as RequestAdmission,
 } from '../fetch/internal.ts';
@@ -38,7 +39,7 @@ export async function admit(client: RobotsClient, url: string): Promise<Admissio
  * `admit` defers it when its turn comes.
  */
 export function keeps(verdict: CheckResult): boolean {
-  return verdict.allowed || verdict.reason === 'robots-txt-unreachable';
+  return verdict.allowed || readLater(verdict);
 }
 
 /** Whether Crawlee may keep `url` (enqueue it): false only for a URL the file disallows. */

@@ -39,7 +39,9 @@ export class WaitingLog {
     }
     const why =
       admission.why === 'robots-txt-unreachable'
-        ? 'its robots.txt cannot be read (the client tries again then)'
+        ? admission.result?.reason === 'robots-txt-challenge'
+          ? `a bot wall answered for its robots.txt (${admission.result.error ?? 'challenge'}); the client tries again then`
+          : 'its robots.txt cannot be read (the client tries again then)'
         : admission.why === 'store-error'
           ? `the store failed (${admission.error ?? 'error'}); nothing is requested without a verdict and a turn`
           : 'the host asked to slow down (429/503 Retry-After)';

@@ -75,6 +75,12 @@ interface PageLike {
   ): Promise<void>;
 }
 
+/** What of a request got sends the hooks touch: its URL and headers. */
+interface GotRequestLike {
+  url?: URL | string;
+  headers?: Record<string, string | string[] | undefined>;
+}
+
 /** What of got's options the redirect check touches. */
 interface GotOptionsLike {
   hooks?: { beforeRedirect?: unknown[]; beforeRequest?: unknown[] };
@@ -177,11 +183,18 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
           // got runs these as the request goes out: the host's Crawl-delay is kept there.
           hooks.beforeRequest = [
             ...(hooks.beforeRequest ?? []),
-            () => this.#spaceSend(context.request.url),
+            async (sending: GotRequestLike) => {
+              await this.#spaceSend(context.request.url);
+              await this.#identify(sending);
+            },
           ];
           hooks.beforeRedirect = [
             ...(hooks.beforeRedirect ?? []),
-            (next: { url?: URL | string }) => this.#checkRedirect(context.request, next.url),
+            async (next: GotRequestLike) => {
+              await this.#checkRedirect(context.request, next.url);
+              // Each hop carries its own signature (it covers the host it goes to).
+              await this.#identify(next);
+            },
           ];
         });
       }
@@ -198,11 +211,14 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
               return route.fallback();
             }
             await this.#spaceSend(context.request.url);
+            const client = await this.robotsClient();
             const response = await route.fetch({
               maxRedirects: 0,
-              ...(identify
-                ? { headers: { ...routed.headers(), 'user-agent': options.userAgent } }
-                : {}),
+              headers: {
+                ...routed.headers(),
+                ...(identify ? { 'user-agent': options.userAgent } : {}),
+                ...(await client.requestHeaders(routed.url())),
+              },
             });
             const location = response.headers()['location'];
             if (response.status() >= 300 && response.status() < 400 && location) {
@@ -308,6 +324,16 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
      * by its own robots.txt. A disallowed target fails the request without retries (never
      * requested); one whose robots.txt cannot be read now fails it for a later retry.
      */
+    /**
+     * Adds the client's Web Bot Auth signature and price offer (`requestHeaders`) to a
+     * request got is about to send, made for its URL.
+     */
+    async #identify(sending: GotRequestLike): Promise<void> {
+      if (sending.url === undefined) return;
+      const added = await (await this.robotsClient()).requestHeaders(String(sending.url));
+      if (Object.keys(added).length > 0) Object.assign((sending.headers ??= {}), added);
+    }
+
     async #checkRedirect(request: Request, target: URL | string | undefined): Promise<void> {
       if (target === undefined) return;
       const url = String(target);

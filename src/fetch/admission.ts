@@ -1,6 +1,6 @@
 import type { RobotsClient } from './client.ts';
 import { isInvalidUrlError, isRefusedAddressError } from './errors.ts';
-import type { CheckResult } from './verdict.ts';
+import { readLater, type CheckResult } from './verdict.ts';
 
 /**
  * What to do with a request a crawler is about to send: the one decision the Crawlee adapter
@@ -53,7 +53,8 @@ export async function admitRequest(
   }
   const { agents, notes } = client.names(options.agent);
   const result = client.verdict(url, state, agents, undefined, notes);
-  if (result.reason === 'robots-txt-unreachable') {
+  // A wall in the robots.txt's place waits as an unreachable file does: never a permission.
+  if (readLater(result)) {
     const ms = Math.max(state.entry.expiresAt - Date.now(), MIN_DEFER_MS);
     return { kind: 'defer', ms, why: 'robots-txt-unreachable', result };
   }

@@ -11,11 +11,12 @@ import {
 import { ANY_ADDRESS } from './addresses.ts';
 import { InvalidUrlError, isRefusedAddressError } from './errors.ts';
 import { HostResolver } from './resolver.ts';
-import { agentsFor, verdictFromState, type CheckResult } from './verdict.ts';
+import { agentsFor, readLater, verdictFromState, type CheckResult } from './verdict.ts';
 import type { AgentMode } from './state.ts';
 import { RobotsHttp, type FetchOutcome } from './http.ts';
 import { EntryCache } from './entry-cache.ts';
 import { PageFetches } from './pages.ts';
+import { RequestIdentity } from './identity.ts';
 import { TdmrepFiles } from './tdmrep-files.ts';
 import { locate, type RobotsLocation } from './location.ts';
 import { ParsedFiles, type HotEntry } from './parsed-files.ts';
@@ -75,6 +76,8 @@ export class RobotsClient {
   private readonly hot: ParsedFiles;
   private readonly resolver: HostResolver;
   private readonly politeness: PolitenessPolicy;
+  /** Signatures and price headers the client's requests carry. */
+  private readonly identity: RequestIdentity;
   private readonly tdmrep: TdmrepFiles;
   private readonly turns: ReturnType<typeof turnKeeper>;
   /** Names read by `names`, by the string given (bounded: clients may send any). */
@@ -84,8 +87,21 @@ export class RobotsClient {
   >({ maxEntries: 256 });
 
   constructor(options: RobotsClientOptions) {
-    const { userAgent, agents, notes, agentMode, request, connectTimeoutMs } =
-      checkedOptions(options);
+    const {
+      userAgent,
+      agents,
+      notes,
+      agentMode,
+      request,
+      connectTimeoutMs,
+      edgeReading,
+      maxPrice,
+    } = checkedOptions(options);
+    this.identity = new RequestIdentity({
+      ...(options.webBotAuth ? { webBotAuth: options.webBotAuth } : {}),
+      ...(maxPrice ? { maxPrice } : {}),
+    });
+    const identity = this.identity;
     this.userAgent = userAgent;
     this.agents = agents;
     this.agentNotes = notes;
@@ -125,7 +141,10 @@ export class RobotsClient {
     this.entries = new EntryCache({
       store,
       http: this.http,
-      request,
+      request: identity.signs
+        ? { ...request, requestHeaders: (url) => identity.forFile(url) }
+        : request,
+      edgeReading,
       policy: this.policy,
       now: this.now,
       fleet: {
@@ -139,7 +158,10 @@ export class RobotsClient {
           console.warn(`repkit: cache ${operation} failed, going on without it: ${String(error)}`)),
       onFetch: options.onFetch,
     });
-    this.pages = new PageFetches(this.http, request);
+    this.pages = new PageFetches(this.http, {
+      ...request,
+      requestHeaders: (url) => identity.forPage(url),
+    });
     this.tdmrep = new TdmrepFiles(this.entries, this.now);
   }
 
@@ -329,7 +351,7 @@ export class RobotsClient {
       return { reason: error instanceof Error ? error.message : String(error), retryLater: false };
     }
     if (result.allowed) return undefined;
-    return result.reason === 'robots-txt-unreachable'
+    return readLater(result)
       ? {
           reason: `its robots.txt (${result.robotsUrl}) cannot be read now${result.error ? ` (${result.error})` : ''}`,
           retryLater: true,
@@ -358,6 +380,17 @@ export class RobotsClient {
    */
   usage(url: string, options: { agent?: string | readonly string[] } = {}): Promise<UsageAnswer> {
     return usageFor(this, url, options.agent);
+  }
+
+  /**
+   * The headers a request for the page `url` carries besides the crawler's own: the Web Bot
+   * Auth signature (`signature`, `signature-input`, `signature-agent`) and
+   * `crawler-max-price`, each when the client has it set; `{}` otherwise. The guards and the
+   * Crawlee adapter add them to the requests they let through. Rejects when the key cannot
+   * be read (a request is then not sent unsigned).
+   */
+  requestHeaders(url: string): Promise<Record<string, string>> {
+    return this.identity.forPage(url);
   }
 
   /** Forgets the cached result for `url`'s origin. */

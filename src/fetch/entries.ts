@@ -1,4 +1,6 @@
 import type { CacheEntry } from '../cache/index.ts';
+import type { EdgeReading } from '../cache/internal.ts';
+import { describeEdge } from '../core/internal.ts';
 import type { FetchOutcome } from './http.ts';
 import { freshLifetime, parseRetryAfter, retryDelay, type CachePolicy } from './policy.ts';
 
@@ -24,6 +26,8 @@ export function entryFromFetch(
     headers: result.headers,
     chain: result.chain,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.edge ? { edge: result.edge } : {}),
+    ...(result.edgeRead ? { edgeRead: result.edgeRead } : {}),
     fetchedAt: now,
     expiresAt: now,
   };
@@ -43,6 +47,21 @@ export function entryFromFetch(
   entry.expiresAt =
     now + retryDelay(entry.errors, parseRetryAfter(result.headers['retry-after'], now), policy);
   return entry;
+}
+
+/**
+ * A file's fetch as `reading` reads a wall or a payment demand that answered for it: as
+ * unreachable (the default: an `error`, its body dropped, so the last good copy serves and
+ * the file is asked again with the error backoff; never "no robots.txt, all allowed"), or
+ * literally, as Google reads the status and body it was served. An HTML page that is no wall
+ * is read as Google reads it, with the edge kept to say so.
+ */
+export function readEdge(result: FetchOutcome, reading: EdgeReading): FetchOutcome {
+  const edge = result.edge;
+  if (!edge || edge.kind === 'html') return result;
+  if (reading === 'literal') return { ...result, edgeRead: 'literal' };
+  const { body: _body, truncated: _truncated, ...rest } = result;
+  return { ...rest, outcome: 'error', error: describeEdge(edge), edgeRead: 'unreachable' };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CacheEntry, CacheStore, Lease } from '../cache/index.ts';
-import { entryFromFetch, storeLifetime } from './entries.ts';
+import type { EdgeReading } from '../cache/internal.ts';
+import { entryFromFetch, readEdge, storeLifetime } from './entries.ts';
 import { FetchBudgetError } from './errors.ts';
 import type { HttpOptions, RobotsHttp } from './http.ts';
 import type { FetchReport } from './options.ts';
@@ -19,7 +20,12 @@ export interface EntryCacheOptions {
   store: CacheStore;
   http: RobotsHttp;
   /** The request settings every fetch starts from (a call may lower `maxBytes`). */
-  request: Pick<HttpOptions, 'userAgent' | 'maxBytes' | 'maxRedirects' | 'timeoutMs'>;
+  request: Pick<
+    HttpOptions,
+    'userAgent' | 'maxBytes' | 'maxRedirects' | 'timeoutMs' | 'requestHeaders'
+  >;
+  /** How a wall or a payment demand answering for a file is read. */
+  edgeReading: EdgeReading;
   policy: CachePolicy;
   now: () => number;
   fleet: FleetTiming;
@@ -148,11 +154,12 @@ export class EntryCache {
     renewal?.unref();
     try {
       const started = performance.now();
-      const result = await this.#options.http.fetch(url, {
+      const fetched = await this.#options.http.fetch(url, {
         ...this.#options.request,
         maxBytes,
         ...(beforeHop ? { beforeHop } : {}),
       });
+      const result = readEdge(fetched, this.#options.edgeReading);
       this.#options.onFetch?.({
         robotsUrl: url,
         outcome: result.outcome,

@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { FetchResult } from '../cache/internal.ts';
+import { classifyEdge } from '../core/index.ts';
+import { EDGE_HEAD_BYTES } from '../core/internal.ts';
 import type { AddressFilter } from './addresses.ts';
 import { guardedConnector } from './connector.ts';
 import type { ProxySettings } from './options.ts';
@@ -33,7 +35,24 @@ export interface HttpOptions {
    * there, `not-found`, with `refusedHop`). Pages check each hop against its own robots.txt.
    */
   beforeHop?: (url: string) => Promise<string | undefined>;
+  /**
+   * Headers added to each request, hop by hop (a Web Bot Auth signature covers the URL it
+   * is sent to; `crawler-max-price` for crawlers that pay).
+   */
+  requestHeaders?: (url: string) => Record<string, string> | Promise<Record<string, string>>;
 }
+
+/** Response headers a wall or a payment demand speaks in, read for `classifyEdge` only. */
+const EDGE_HEADERS = [
+  'cf-mitigated',
+  'x-vercel-mitigated',
+  'x-amzn-waf-action',
+  'crawler-price',
+  'payment-required',
+  'content-type',
+];
+/** Statuses whose body a wall or a payment demand may fill: their head is read to see. */
+const EDGE_STATUSES = new Set([402, 403, 429, 503]);
 
 const KEPT_HEADERS = [
   'cache-control',
@@ -172,6 +191,7 @@ export class RobotsHttp {
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
           headers: {
+            ...(await options.requestHeaders?.(current)),
             'user-agent': options.userAgent,
             accept: options.accept ?? 'text/plain, */*;q=0.5',
             'accept-encoding': 'gzip, deflate, br',
@@ -179,6 +199,7 @@ export class RobotsHttp {
         });
         const status = response.statusCode;
         const headers = keptHeaders(response.headers, options.keepHeaders);
+        const edgeHeaders = keptHeaders(response.headers, EDGE_HEADERS, true);
         if (status >= 300 && status < 400) {
           discard(response.body);
           const next = redirectTarget(current, headers['location']);
@@ -205,13 +226,36 @@ export class RobotsHttp {
             headers['content-encoding'],
             options.maxBytes,
           );
-          return { outcome: 'ok', status, body: bytes, truncated, headers, chain };
+          const edge = classifyEdge({ status, headers: edgeHeaders, body: bytes });
+          return {
+            outcome: 'ok',
+            status,
+            body: bytes,
+            truncated,
+            headers,
+            chain,
+            ...withEdge(edge),
+          };
         }
-        discard(response.body);
+        const edge = classifyEdge({
+          status,
+          headers: edgeHeaders,
+          ...(EDGE_STATUSES.has(status)
+            ? { body: await readHead(response.body, headers['content-encoding']) }
+            : (discard(response.body), {})),
+        });
         if (status === 429 || status >= 500) {
-          return { outcome: 'error', status, headers, chain, error: `HTTP ${status}` };
+          return {
+            outcome: 'error',
+            status,
+            headers,
+            chain,
+            error: `HTTP ${status}`,
+            ...withEdge(edge),
+          };
         }
-        if (status >= 400) return { outcome: 'not-found', status, headers, chain };
+        if (status >= 400)
+          return { outcome: 'not-found', status, headers, chain, ...withEdge(edge) };
         return {
           outcome: 'error',
           status,
@@ -232,12 +276,31 @@ function discard(stream: Readable): void {
   stream.destroy();
 }
 
+/** `{ edge }` when there is one, else nothing: results keep one shape without it. */
+function withEdge(edge: ReturnType<typeof classifyEdge>): { edge?: NonNullable<typeof edge> } {
+  return edge ? { edge } : {};
+}
+
+/**
+ * The head of a body not otherwise read (a 403's, a 402's), for `classifyEdge`; a body that
+ * fails to arrive or decode is none.
+ */
+async function readHead(body: Readable, encoding: string | undefined): Promise<Uint8Array> {
+  try {
+    return (await readBody(body, encoding, EDGE_HEAD_BYTES)).bytes;
+  } catch {
+    discard(body);
+    return new Uint8Array(0);
+  }
+}
+
 function keptHeaders(
   raw: Record<string, string | string[] | undefined>,
   extra: readonly string[] = [],
+  only = false,
 ): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
+  for (const name of only ? [] : KEPT_HEADERS) {
     const value = raw[name];
     if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
   }

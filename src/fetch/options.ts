@@ -1,13 +1,15 @@
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { CacheEntry, CacheStore } from '../cache/index.ts';
+import type { EdgeReading } from '../cache/internal.ts';
 import { crawlerNames, isValidProductToken, type ProfileName } from '../core/index.ts';
-import { DEFAULT_MAX_BYTES } from '../core/internal.ts';
+import { DEFAULT_MAX_BYTES, parsePriceHeader } from '../core/internal.ts';
 import type { AddressFilter } from './addresses.ts';
 import { InvalidOptionError } from './errors.ts';
 import type { PolitenessPolicy } from './politeness.ts';
 import type { CachePolicy } from './policy.ts';
 import type { AgentMode } from './state.ts';
+import type { WebBotAuthOptions } from './identity.ts';
 
 export interface RobotsClientOptions {
   /** Sent as the User-Agent header; its product token is the crawler name (`ExampleBot/1.0` → `ExampleBot`). */
@@ -83,6 +85,30 @@ export interface RobotsClientOptions {
   politeness?: Partial<PolitenessPolicy>;
   /** Called after every robots.txt fetch (for metrics and logs). */
   onFetch?: (fetch: FetchReport) => void;
+  /**
+   * How a bot wall or a payment demand answering for a robots.txt (see `classifyEdge`) is
+   * read. `'unreachable'` (default): as a robots.txt that cannot be read, so nothing of the
+   * site is fetched for now (reason `robots-txt-challenge`; a good copy from before still
+   * serves), never as "no robots.txt". `'literal'`: as Google reads the status and body it
+   * was served (a 2xx page: a file without rules; a 403 or 402: no robots.txt, everything
+   * allowed; a 503: unreachable), with reason `robots-txt-challenge-literal`. Every answer
+   * carries the `edge` either way.
+   */
+  challenge?: EdgeReading;
+  /**
+   * For crawlers that pay (Cloudflare's pay per crawl): the most one page may cost, as
+   * `'USD 0.01'`, sent as `crawler-max-price` with the page requests repkit makes and the
+   * requests its guards and Crawlee adapter let through. Default: not sent, so nothing is
+   * ever paid; a page asking payment answers 402 with its price (`edge.price`).
+   */
+  crawlerMaxPrice?: string;
+  /**
+   * Web Bot Auth: every request the client makes (robots.txt, tdmrep.json, pages) is signed
+   * with this Ed25519 key (HTTP Message Signatures, RFC 9421, tag `web-bot-auth`), with the
+   * `Signature-Agent` given; `requestHeaders(url)` gives the same for requests the guards and
+   * the Crawlee adapter let through. Needs the optional peer `web-bot-auth`.
+   */
+  webBotAuth?: WebBotAuthOptions;
 }
 
 /**
@@ -138,6 +164,21 @@ export function checkedOptions(options: RobotsClientOptions) {
       `must be 'fallback' or 'merged', got ${String(agentMode)}`,
     );
   }
+  const edgeReading: EdgeReading = options.challenge ?? 'unreachable';
+  if (edgeReading !== 'unreachable' && edgeReading !== 'literal') {
+    throw new InvalidOptionError(
+      'challenge',
+      `must be 'unreachable' or 'literal', got ${String(edgeReading)}`,
+    );
+  }
+  const maxPrice =
+    options.crawlerMaxPrice === undefined ? undefined : parsePriceHeader(options.crawlerMaxPrice);
+  if (options.crawlerMaxPrice !== undefined && !maxPrice) {
+    throw new InvalidOptionError(
+      'crawlerMaxPrice',
+      `must be a currency and an amount, as 'USD 0.01', got ${String(options.crawlerMaxPrice)}`,
+    );
+  }
   // The crawler named by the client's own User-Agent is the documented default, not a
   // reading to warn about on every verdict: notes are kept for names given as `agent`.
   return {
@@ -147,6 +188,8 @@ export function checkedOptions(options: RobotsClientOptions) {
     agentMode,
     request,
     connectTimeoutMs,
+    edgeReading,
+    ...(maxPrice ? { maxPrice: `${maxPrice.currency} ${maxPrice.amount}` } : {}),
   };
 }
 

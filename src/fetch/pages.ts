@@ -8,6 +8,7 @@ const PAGE_RULE_HEADERS = [
   'content-usage',
   'tdm-reservation',
   'tdm-policy',
+  'crawler-charged',
 ] as const;
 
 /** Page fetches in flight at once (two per origin), and how many may wait for a place. */
@@ -25,6 +26,13 @@ function refusedPage(url: string): FetchOutcome {
   };
 }
 
+/** A page is HTML: that is no edge for a page (a wall or a payment demand is). */
+function withoutPageHtml(outcome: FetchOutcome): FetchOutcome {
+  if (outcome.edge?.kind !== 'html') return outcome;
+  const { edge: _edge, ...rest } = outcome;
+  return rest;
+}
+
 /**
  * Pages fetched for their rules (see `RobotsClient.fetchPage`): one fetch for callers asking
  * the same at once; at most 16 in flight, two per origin, 1,000 waiting (the rest answered
@@ -32,13 +40,16 @@ function refusedPage(url: string): FetchOutcome {
  */
 export class PageFetches {
   readonly #http: RobotsHttp;
-  readonly #request: Pick<HttpOptions, 'userAgent' | 'maxRedirects' | 'timeoutMs'>;
+  readonly #request: Pick<
+    HttpOptions,
+    'userAgent' | 'maxRedirects' | 'timeoutMs' | 'requestHeaders'
+  >;
   readonly #inflight = new Map<string, Promise<FetchOutcome>>();
   readonly #slots = new Limiter(PAGES_AT_ONCE, 2, PAGES_WAITING);
 
   constructor(
     http: RobotsHttp,
-    request: Pick<HttpOptions, 'userAgent' | 'maxRedirects' | 'timeoutMs'>,
+    request: Pick<HttpOptions, 'userAgent' | 'maxRedirects' | 'timeoutMs' | 'requestHeaders'>,
   ) {
     this.#http = http;
     this.#request = request;
@@ -67,13 +78,15 @@ export class PageFetches {
       .run(
         origin,
         () =>
-          this.#http.fetch(url, {
-            ...this.#request,
-            maxBytes,
-            accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
-            keepHeaders: PAGE_RULE_HEADERS,
-            beforeHop,
-          }),
+          this.#http
+            .fetch(url, {
+              ...this.#request,
+              maxBytes,
+              accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+              keepHeaders: PAGE_RULE_HEADERS,
+              beforeHop,
+            })
+            .then(withoutPageHtml),
         () => refusedPage(url),
       )
       .finally(() => this.#inflight.delete(asked));

@@ -22,7 +22,9 @@ import { pagePolicy, type PagePolicyResult } from '../meta/index.ts';
 import type { AppliedDirective } from '../meta/internal.ts';
 import type { FetchOutcome } from './http.ts';
 import type { RobotsState, TdmrepState } from './state.ts';
-import type { CheckResult } from './verdict.ts';
+import { readLater, type CheckResult } from './verdict.ts';
+import { describeEdge, parsePriceHeader } from '../core/internal.ts';
+import type { Edge } from '../core/index.ts';
 
 export type { UsageSource } from '../core/internal.ts';
 
@@ -48,13 +50,28 @@ export interface UsageAnswer {
   search: UsageDecision;
   /** W3C TDMRep: the site's tdmrep.json rule, then the page's headers and meta tags. */
   tdm: TdmAnswer;
-  robotsTxt: { url: string; status: number; source: 'fetched' | 'cache' | 'stale' };
+  /** The robots.txt: where, its status, where the copy came from, and what stood in its place (see `CheckResult.edge`). */
+  robotsTxt: {
+    url: string;
+    status: number;
+    source: 'fetched' | 'cache' | 'stale';
+    reason: CheckResult['reason'];
+    edge?: Edge;
+  };
   /**
    * The page, when it was fetched (only when robots.txt allows it). `refusedHop`: it
    * redirected to a URL that was not requested, because that URL's own robots.txt disallows
-   * it (or cannot be read now).
+   * it (or cannot be read now). `edge`: a bot wall or a payment demand answered in its
+   * place (its rules are then unknown). `charged`: what a site charged for it
+   * (`crawler-charged`, when `crawlerMaxPrice` let the crawler pay).
    */
-  page?: { status: number; error?: string; refusedHop?: { url: string; reason: string } };
+  page?: {
+    status: number;
+    error?: string;
+    refusedHop?: { url: string; reason: string };
+    edge?: Edge;
+    charged?: { currency: string; amount: string };
+  };
 }
 
 /** What of a `RobotsClient` the usage answer asks (the client passes itself). */
@@ -122,13 +139,20 @@ export async function usageFor(
   let pageFetch: UsageAnswer['page'];
   if (verdict.allowed) {
     const response = await client.fetchPage(url, undefined, { agent: agents });
+    const charged = parsePriceHeader(response.headers['crawler-charged'] ?? '');
     pageFetch = {
       status: response.status,
       ...(response.error ? { error: response.error } : {}),
       ...(response.refusedHop ? { refusedHop: response.refusedHop } : {}),
+      ...(response.edge ? { edge: response.edge } : {}),
+      ...(charged ? { charged } : {}),
     };
+    // A wall's page is not the site's: its tags (a challenge is `noindex`) say nothing of it.
+    const walled = response.edge !== undefined;
     page = await pagePolicy(
-      { headers: response.headers, ...(response.body ? { html: response.body } : {}) },
+      walled
+        ? { headers: {} }
+        : { headers: response.headers, ...(response.body ? { html: response.body } : {}) },
       agents,
     );
     tdmStatements.push(...(page.tdm ?? []));
@@ -176,36 +200,44 @@ export async function usageFor(
     ? {
         may: false,
         why:
-          verdict.reason === 'robots-txt-unreachable'
-            ? 'not for now: the robots.txt cannot be reached, so nothing of the site is fetched'
-            : 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
+          verdict.reason === 'robots-txt-challenge'
+            ? `not for now: ${verdict.error ?? 'a bot wall answered for the robots.txt'}, so nothing of the site is fetched`
+            : readLater(verdict)
+              ? 'not for now: the robots.txt cannot be reached, so nothing of the site is fetched'
+              : 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
         ...(robotsSource ? { source: robotsSource } : {}),
       }
-    : pageFetch?.refusedHop
+    : pageFetch?.edge
       ? {
           may: false,
-          why: `not known: ${pageFetch.refusedHop.reason}`,
-          source: { kind: 'fetch', text: pageFetch.refusedHop.reason },
+          why: `not known: ${describeEdge(pageFetch.edge)}`,
+          source: { kind: 'fetch', text: describeEdge(pageFetch.edge) },
         }
-      : status === 0 || status >= 400
+      : pageFetch?.refusedHop
         ? {
             may: false,
-            why:
-              status === 0
-                ? `the page could not be fetched (${pageFetch?.error ?? 'no response'})`
-                : `the page answered HTTP ${status}`,
-            source: {
-              kind: 'fetch',
-              text: status === 0 ? (pageFetch?.error ?? 'no response') : `HTTP ${status}`,
-            },
+            why: `not known: ${pageFetch.refusedHop.reason}`,
+            source: { kind: 'fetch', text: pageFetch.refusedHop.reason },
           }
-        : page?.decidedBy.index
+        : status === 0 || status >= 400
           ? {
-              may: page.policy.index,
-              why: page.decidedBy.index.text,
-              source: directiveSource(page.decidedBy.index),
+              may: false,
+              why:
+                status === 0
+                  ? `the page could not be fetched (${pageFetch?.error ?? 'no response'})`
+                  : `the page answered HTTP ${status}`,
+              source: {
+                kind: 'fetch',
+                text: status === 0 ? (pageFetch?.error ?? 'no response') : `HTTP ${status}`,
+              },
             }
-          : { may: true, why: 'no noindex' };
+          : page?.decidedBy.index
+            ? {
+                may: page.policy.index,
+                why: page.decidedBy.index.text,
+                source: directiveSource(page.decidedBy.index),
+              }
+            : { may: true, why: 'no noindex' };
 
   return {
     url,
@@ -220,7 +252,13 @@ export async function usageFor(
     'train-ai': decideUsage(said['train-ai'], verdict.allowed),
     search: decideUsage(said.search, verdict.allowed),
     tdm,
-    robotsTxt: { url: state.location.robotsUrl, status: verdict.status, source: verdict.source },
+    robotsTxt: {
+      url: state.location.robotsUrl,
+      status: verdict.status,
+      source: verdict.source,
+      reason: verdict.reason,
+      ...(verdict.edge ? { edge: verdict.edge } : {}),
+    },
     ...(pageFetch ? { page: pageFetch } : {}),
   };
 }

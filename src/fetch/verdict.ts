@@ -6,6 +6,7 @@ import {
   type RuleMatch,
   type RobotsTxt,
   type NotRobotsTxt,
+  type Edge,
 } from '../core/index.ts';
 import { usedEntry } from '../cache/internal.ts';
 import type { AgentMode, FetchSource, RobotsState } from './state.ts';
@@ -21,7 +22,26 @@ export type CheckReason =
   /** 5xx, 429 or a network failure, and no earlier copy: everything disallowed for now. */
   | 'robots-txt-unreachable'
   /** Unreachable for longer than the window (30 days) and no copy: no restrictions. */
-  | 'robots-txt-unreachable-too-long';
+  | 'robots-txt-unreachable-too-long'
+  /**
+   * A bot wall or a payment demand answered for the robots.txt (see `edge`), read as
+   * unreachable (the default, `challenge: 'unreachable'`): everything disallowed for now,
+   * however long it lasts. (With a good copy from before, that copy decides.)
+   */
+  | 'robots-txt-challenge'
+  /**
+   * The same, read as Google literally reads it (`challenge: 'literal'`): a 2xx page as a
+   * file without rules, a 403 or 402 as no robots.txt, a 503 as unreachable.
+   */
+  | 'robots-txt-challenge-literal';
+
+/**
+ * Whether a verdict says "not now" rather than "no": the robots.txt cannot be read (a server
+ * error, or a wall in its place), so a request waits and is asked again later.
+ */
+export function readLater(result: Pick<CheckResult, 'reason'>): boolean {
+  return result.reason === 'robots-txt-unreachable' || result.reason === 'robots-txt-challenge';
+}
 
 /** The answer to "may I fetch this URL", with where it came from. */
 export interface CheckResult {
@@ -54,6 +74,11 @@ export interface CheckResult {
   expiresAt: number;
   /** What went wrong fetching, if anything did. */
   error?: string;
+  /**
+   * What answered in the site's place at the last fetch of the robots.txt, when something did:
+   * a bot wall, an HTML page, a payment demand (see `classifyEdge`), with its evidence.
+   */
+  edge?: Edge;
   /** The core's explanation, when rules were consulted. */
   explanation?: Explanation;
   /**
@@ -179,6 +204,10 @@ export function verdictFromState(
   };
   if (target?.changed) result.requestUrl = target.url;
   if (entry.error) result.error = entry.error;
+  const edge = entry.edge;
+  if (edge !== undefined) result.edge = edge;
+  // A wall read literally says so where no line of a file decided.
+  const literalWall = entry.edgeRead === 'literal' && source !== 'stale';
   if (state.robots) {
     const found = fileVerdict(
       state.robots,
@@ -194,12 +223,25 @@ export function verdictFromState(
     if (found.lineCut) result.lineCut = found.lineCut;
     if (found.notRobotsTxt) result.notRobotsTxt = found.notRobotsTxt;
     if (found.explanation) result.explanation = found.explanation;
+    if (literalWall && found.line === 0) result.reason = 'robots-txt-challenge-literal';
     return result;
   }
-  if (used.outcome === 'not-found') return result;
+  if (used.outcome === 'not-found') {
+    if (literalWall) result.reason = 'robots-txt-challenge-literal';
+    return result;
+  }
+  if (used.edgeRead === 'unreachable') {
+    // Never "unreachable too long, so allowed": a wall is not an outage that ends.
+    result.allowed = false;
+    result.reason = 'robots-txt-challenge';
+    return result;
+  }
   const now = options.now ?? Date.now();
   const window = options.unreachableWindow ?? DEFAULT_POLICY.unreachableWindow;
-  if (now - (entry.errorSince ?? entry.fetchedAt) >= window) {
+  if (literalWall) {
+    result.allowed = now - (entry.errorSince ?? entry.fetchedAt) >= window;
+    result.reason = 'robots-txt-challenge-literal';
+  } else if (now - (entry.errorSince ?? entry.fetchedAt) >= window) {
     result.reason = 'robots-txt-unreachable-too-long';
   } else {
     result.allowed = false;

@@ -40,7 +40,12 @@ export function robotsFetch(
     let spare = request.body ? request.clone() : undefined;
     for (let hop = 0; ; hop++) {
       await mayRequest(client, request.url, options);
-      const response = await send(new Request(request, { redirect: 'manual' }));
+      const sent = new Request(request, { redirect: 'manual' });
+      // The client's signature (Web Bot Auth) and price offer, made for this hop's URL.
+      for (const [name, value] of Object.entries(await client.requestHeaders(sent.url))) {
+        sent.headers.set(name, value);
+      }
+      const response = await send(sent);
       await reportStatus(
         client,
         request.url,

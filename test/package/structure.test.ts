@@ -35,6 +35,7 @@ const CORE_LAYER: Record<string, number> = {
   text: 1,
   tokens: 2,
   agents: 2,
+  edge: 2,
   match: 3,
   profiles: 4,
   tdmrep: 4,

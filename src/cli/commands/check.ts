@@ -7,6 +7,7 @@ import {
   type RuleMatch,
 } from '../../core/index.ts';
 import { InvalidUrlError, robotsUrl, type CheckResult } from '../../fetch/index.ts';
+import { readLater } from '../../fetch/internal.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
@@ -197,7 +198,7 @@ disallowed for now; ask again later), 2 usage or input error.`,
 export function checkStatus(records: readonly Pick<CheckRecord, 'allowed' | 'reason'>[]): number {
   const refused = records.filter((r) => !r.allowed);
   if (refused.length === 0) return 0;
-  return refused.every((r) => r.reason === 'robots-txt-unreachable') ? 3 : 1;
+  return refused.every((r) => readLater(r)) ? 3 : 1;
 }
 
 async function checkAgainst(

@@ -1,0 +1,161 @@
+import { notRobotsTxt } from '../text/file-kind.ts';
+import { parsePriceHeader, x402Price, type EdgePrice } from './price.ts';
+
+/**
+ * What answered in a site's place, when something did: a bot wall (`challenge`), an HTML page
+ * where a robots.txt (or other file) was asked for (`html`), or a demand for payment
+ * (`payment-required`, with its price when it names one). `evidence` lists what was seen
+ * (`status 403`, `cf-mitigated: challenge`, `body: challenge-platform`).
+ */
+export type Edge =
+  | { kind: 'challenge'; evidence: string[]; vendor?: EdgeVendor }
+  | { kind: 'html'; evidence: string[] }
+  | { kind: 'payment-required'; evidence: string[]; price?: EdgePrice };
+
+/** Whose wall it is, when its marks say. */
+export type EdgeVendor =
+  'cloudflare' | 'anubis' | 'vercel' | 'aws-waf' | 'datadome' | 'human' | 'sucuri' | 'captcha';
+
+/** An HTTP answer as the classifier reads it: header names in lower case, the body's head. */
+export interface EdgeInput {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  /** The body's first bytes, when it was read (16 KiB are enough: see `EDGE_HEAD_BYTES`). */
+  body?: Uint8Array;
+}
+
+/** How much of a body the classifier reads. */
+export const EDGE_HEAD_BYTES = 16 * 1024;
+
+/** Headers a wall sets on its answer, with the values that mean a challenge (any, for `*`). */
+const WALL_HEADERS: readonly (readonly [string, readonly string[], EdgeVendor])[] = [
+  ['cf-mitigated', ['challenge'], 'cloudflare'],
+  ['x-vercel-mitigated', ['challenge', 'deny'], 'vercel'],
+  ['x-amzn-waf-action', ['challenge', 'captcha'], 'aws-waf'],
+];
+
+/**
+ * Marks in an HTML body that only a wall's page carries (lower case, found as plain
+ * substrings of the head: no pattern is made from the input).
+ */
+const WALL_MARKS: readonly (readonly [string, EdgeVendor])[] = [
+  ['/cdn-cgi/challenge-platform/', 'cloudflare'],
+  ['_cf_chl_opt', 'cloudflare'],
+  ['cf-browser-verification', 'cloudflare'],
+  ['<title>just a moment...</title>', 'cloudflare'],
+  ['challenges.cloudflare.com/turnstile', 'cloudflare'],
+  ['id="anubis_challenge"', 'anubis'],
+  ['/.within.website/x/cmd/anubis/', 'anubis'],
+  ["making sure you're not a bot!", 'anubis'],
+  ['captcha-delivery.com', 'datadome'],
+  ['px-captcha', 'human'],
+  ['sucuri website firewall', 'sucuri'],
+  ['hcaptcha.com/1/api.js', 'captcha'],
+  ['www.google.com/recaptcha/', 'captcha'],
+  ['verify you are human', 'captcha'],
+  ['checking your browser before accessing', 'captcha'],
+];
+
+/**
+ * What stood in a site's place in an answer, or undefined when the site answered itself:
+ *
+ * - `payment-required`: status 402; the price from `crawler-price` (Cloudflare's pay per
+ *   crawl) or from x402 (the `PAYMENT-REQUIRED` header, or a JSON body with `x402Version`).
+ * - `challenge`: a wall's header at any status (`cf-mitigated: challenge`,
+ *   `x-vercel-mitigated`, `x-amzn-waf-action: challenge|captcha`); a wall's mark in an HTML
+ *   body at 2xx, 403, 429 or 503 (see `WALL_MARKS`); or an HTML page with status 202, which
+ *   no file is served with (Anubis).
+ * - `html`: any other HTML page with a 2xx status: a page served in a file's place.
+ *
+ * A plain 403 or 404 page is no edge: it is the site's own answer.
+ */
+export function classifyEdge(answer: EdgeInput): Edge | undefined {
+  const { status, headers } = answer;
+  if (status === 402) return paymentRequired(answer);
+  for (const [name, values, vendor] of WALL_HEADERS) {
+    const value = headers[name]?.trim().toLowerCase();
+    if (value !== undefined && values.includes(value)) {
+      return { kind: 'challenge', evidence: [`status ${status}`, `${name}: ${value}`], vendor };
+    }
+  }
+  const walled = status === 403 || status === 429 || status === 503;
+  if (!(status >= 200 && status < 300) && !walled) return undefined;
+  const head = answer.body?.subarray(0, EDGE_HEAD_BYTES);
+  const html = head !== undefined && head.length > 0 && isHtml(head, headers['content-type']);
+  if (!html) return undefined;
+  const text = new TextDecoder().decode(head).toLowerCase();
+  for (const [mark, vendor] of WALL_MARKS) {
+    if (text.includes(mark)) {
+      return { kind: 'challenge', evidence: [`status ${status}`, `body: ${mark}`], vendor };
+    }
+  }
+  if (status === 202) {
+    return { kind: 'challenge', evidence: ['status 202', 'body: an HTML page'] };
+  }
+  if (walled) return undefined;
+  return { kind: 'html', evidence: [`status ${status}`, htmlEvidence(head, headers)] };
+}
+
+function paymentRequired(answer: EdgeInput): Edge {
+  const evidence = ['status 402'];
+  const edge: Extract<Edge, { kind: 'payment-required' }> = { kind: 'payment-required', evidence };
+  const header = answer.headers['crawler-price'];
+  const crawlerPrice = header === undefined ? undefined : parsePriceHeader(header);
+  if (crawlerPrice) {
+    evidence.push(`crawler-price: ${header!.trim()}`);
+    edge.price = { scheme: 'crawler-price', ...crawlerPrice };
+    return edge;
+  }
+  const body = answer.body
+    ? new TextDecoder().decode(answer.body.subarray(0, EDGE_HEAD_BYTES))
+    : undefined;
+  const x402 = x402Price(answer.headers['payment-required'], body);
+  if (x402) {
+    evidence.push(x402.evidence);
+    edge.price = x402.price;
+  }
+  return edge;
+}
+
+/** An HTML body: by its first bytes, or labelled so and opening with markup. */
+function isHtml(head: Uint8Array, contentType: string | undefined): boolean {
+  if (notRobotsTxt(head) === 'html-content') return true;
+  return (contentType ?? '').toLowerCase().includes('text/html') && firstNonSpace(head) === 0x3c;
+}
+
+function htmlEvidence(head: Uint8Array, headers: Readonly<Record<string, string>>): string {
+  const type = headers['content-type'];
+  return type && type.toLowerCase().includes('html')
+    ? `content-type: ${type}`
+    : 'body: an HTML page';
+}
+
+function firstNonSpace(bytes: Uint8Array): number | undefined {
+  for (const byte of bytes) {
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return byte;
+  }
+  return undefined;
+}
+
+/** What an edge is, in words: `a Cloudflare challenge (cf-mitigated: challenge)`. */
+export function describeEdge(edge: Edge): string {
+  const seen = edge.evidence.filter((e) => !e.startsWith('status ')).join(', ');
+  const status = edge.evidence.find((e) => e.startsWith('status '));
+  const why = [status, seen].filter(Boolean).join('; ');
+  switch (edge.kind) {
+    case 'challenge':
+      return `a bot wall answered${edge.vendor ? ` (${edge.vendor})` : ''}: ${why}`;
+    case 'html':
+      return `an HTML page answered in the file's place: ${why}`;
+    case 'payment-required': {
+      const price = edge.price;
+      const asked =
+        price?.scheme === 'crawler-price'
+          ? ` ${price.currency} ${price.amount}`
+          : price?.scheme === 'x402'
+            ? ` ${price.amount}${price.asset ? ` of ${price.asset}` : ''} (x402)`
+            : '';
+      return `payment required${asked}: ${why}`;
+    }
+  }
+}

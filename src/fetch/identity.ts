@@ -1,0 +1,144 @@
+/**
+ * What a crawler's requests say of it besides the User-Agent: a Web Bot Auth signature (HTTP
+ * Message Signatures, RFC 9421, as draft-meunier-web-bot-auth-architecture uses them) and,
+ * for crawlers that pay, the most a page may cost (`crawler-max-price`). The signature is
+ * made by `web-bot-auth` (an optional peer), loaded at the first signed request.
+ */
+import { readFile } from 'node:fs/promises';
+import { loadWithPeer } from '../core/internal.ts';
+import { InvalidOptionError } from './errors.ts';
+
+/** Signing every request repkit makes or guards (see `RobotsClientOptions.webBotAuth`). */
+export interface WebBotAuthOptions {
+  /**
+   * The Ed25519 private key as a JWK (`{ kty: 'OKP', crv: 'Ed25519', d, x }`), as its JSON
+   * text, or the path of a file holding that JSON. Its key id is its JWK thumbprint.
+   */
+  key: JsonWebKey | string;
+  /**
+   * The `Signature-Agent`: the URL where the key's directory is served
+   * (`/.well-known/http-message-signatures-directory`), sent and covered by the signature.
+   */
+  signatureAgent?: string;
+  /** How long each signature is valid. Default 60 s. */
+  validityMs?: number;
+}
+
+type Signer = import('web-bot-auth').Signer;
+type WebBotAuth = typeof import('web-bot-auth');
+
+/** The `Signature-Agent` header as the library signs it: a Structured Field string. */
+function signatureAgentField(url: string): string {
+  return `"${url}"`;
+}
+
+/** A JWK given as an object or JSON text: checked now, so a wrong key fails at construction. */
+function jwkOf(key: JsonWebKey | string): JsonWebKey | undefined {
+  if (typeof key !== 'string') return checkedJwk(key);
+  if (!key.trimStart().startsWith('{')) return undefined; // a path, read at the first request
+  try {
+    return checkedJwk(JSON.parse(key) as JsonWebKey);
+  } catch (error) {
+    if (error instanceof InvalidOptionError) throw error;
+    throw new InvalidOptionError('webBotAuth.key', `is not JSON: ${(error as Error).message}`);
+  }
+}
+
+function checkedJwk(jwk: JsonWebKey): JsonWebKey {
+  if (jwk?.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.d !== 'string' || !jwk.x) {
+    throw new InvalidOptionError(
+      'webBotAuth.key',
+      'must be an Ed25519 private key as a JWK (kty "OKP", crv "Ed25519", with d and x)',
+    );
+  }
+  return jwk;
+}
+
+/** The headers a client adds to its requests; see the module comment. */
+export class RequestIdentity {
+  readonly #key: JsonWebKey | string | undefined;
+  readonly #agent: string | undefined;
+  readonly #validityMs: number;
+  readonly #maxPrice: string | undefined;
+  #signer: Promise<{ lib: WebBotAuth; signer: Signer }> | undefined;
+
+  constructor(options: { webBotAuth?: WebBotAuthOptions; maxPrice?: string }) {
+    const auth = options.webBotAuth;
+    this.#key = auth ? (jwkOf(auth.key) ?? auth.key) : undefined;
+    if (auth?.signatureAgent !== undefined) {
+      let url: URL | undefined;
+      try {
+        url = new URL(auth.signatureAgent);
+      } catch {
+        // said below
+      }
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+        throw new InvalidOptionError('webBotAuth.signatureAgent', 'must be an http(s) URL');
+      }
+    }
+    this.#agent = auth?.signatureAgent;
+    this.#validityMs = auth?.validityMs ?? 60_000;
+    if (!(this.#validityMs > 0)) {
+      throw new InvalidOptionError('webBotAuth.validityMs', 'must be a positive number');
+    }
+    this.#maxPrice = options.maxPrice;
+  }
+
+  /** Whether requests are signed. */
+  get signs(): boolean {
+    return this.#key !== undefined;
+  }
+
+  /** Headers for a file's request (robots.txt, tdmrep.json): the signature, if any. */
+  forFile(url: string): Promise<Record<string, string>> {
+    return this.#headers(url, false);
+  }
+
+  /** Headers for a page's request: the signature and `crawler-max-price`, each if set. */
+  forPage(url: string): Promise<Record<string, string>> {
+    return this.#headers(url, true);
+  }
+
+  async #headers(url: string, page: boolean): Promise<Record<string, string>> {
+    const headers: Record<string, string> = {};
+    if (page && this.#maxPrice) headers['crawler-max-price'] = this.#maxPrice;
+    if (this.#key === undefined) return headers;
+    if (this.#agent) headers['signature-agent'] = signatureAgentField(this.#agent);
+    const { lib, signer } = await this.#loadSigner();
+    const created = new Date();
+    // Pay per crawl reads a price only from a header the signature covers.
+    const components = [
+      '@authority',
+      ...(this.#agent ? ['signature-agent'] : []),
+      ...(headers['crawler-max-price'] ? ['crawler-max-price'] : []),
+    ];
+    const signed = await lib.signatureHeaders({ method: 'GET', url, headers }, signer, {
+      created,
+      expires: new Date(created.getTime() + this.#validityMs),
+      components,
+    });
+    headers['signature'] = signed.Signature;
+    headers['signature-input'] = signed['Signature-Input'];
+    return headers;
+  }
+
+  #loadSigner(): Promise<{ lib: WebBotAuth; signer: Signer }> {
+    const load = async () => {
+      const [lib, crypto] = await Promise.all([
+        loadWithPeer('web-bot-auth', 'webBotAuth (request signing)', () => import('web-bot-auth')),
+        loadWithPeer(
+          'web-bot-auth',
+          'webBotAuth (request signing)',
+          () => import('web-bot-auth/crypto'),
+        ),
+      ]);
+      const key = this.#key!;
+      const jwk =
+        typeof key === 'string' ? checkedJwk(JSON.parse(await readFile(key, 'utf8'))) : key;
+      return { lib, signer: await crypto.signerFromJWK(jwk) };
+    };
+    // A key that cannot be read fails every signed request alike (each fetch an error:
+    // unsigned requests are never sent in its place), not once and then unsigned.
+    return (this.#signer ??= load());
+  }
+}
