@@ -2,9 +2,29 @@ import type { Command } from 'commander';
 import { REPKIT_USER_AGENT, RobotsClient, type RobotsClientOptions } from '../fetch/index.ts';
 import type { ProfileName } from '../core/index.ts';
 import { CliError } from './errors.ts';
+import { Option } from './toolkit.ts';
+
+/** What the edge options (`fetchOptions`) come to, as commander gives them. */
+export interface EdgeOptions {
+  challenge?: 'unreachable' | 'literal';
+  crawlerMaxPrice?: string;
+  webBotAuthKey?: string;
+  signatureAgent?: string;
+}
 
 /** What the CLI sends when it fetches a robots.txt, unless --user-agent says otherwise. */
 export const DEFAULT_USER_AGENT = REPKIT_USER_AGENT;
+
+/** The edge options of a command's options, to pass on. */
+export function edgeOf(options: EdgeOptions): EdgeOptions {
+  const { challenge, crawlerMaxPrice, webBotAuthKey, signatureAgent } = options;
+  return {
+    ...(challenge ? { challenge } : {}),
+    ...(crawlerMaxPrice ? { crawlerMaxPrice } : {}),
+    ...(webBotAuthKey ? { webBotAuthKey } : {}),
+    ...(signatureAgent ? { signatureAgent } : {}),
+  };
+}
 
 export function parseMilliseconds(value: string): number {
   const ms = Number(value);
@@ -20,10 +40,23 @@ export function fetchClient(
     userAgent?: string;
     profile: ProfileName;
     timeout: number;
-  },
+  } & EdgeOptions,
   extra: Pick<RobotsClientOptions, 'store' | 'onFetch'> = {},
 ): RobotsClient {
+  if (options.signatureAgent !== undefined && options.webBotAuthKey === undefined) {
+    throw new CliError('--signature-agent needs --web-bot-auth-key (the key that signs)');
+  }
   return new RobotsClient({
+    ...(options.challenge ? { challenge: options.challenge } : {}),
+    ...(options.crawlerMaxPrice ? { crawlerMaxPrice: options.crawlerMaxPrice } : {}),
+    ...(options.webBotAuthKey
+      ? {
+          webBotAuth: {
+            key: options.webBotAuthKey,
+            ...(options.signatureAgent ? { signatureAgent: options.signatureAgent } : {}),
+          },
+        }
+      : {}),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     agent: options.agent,
     profile: options.profile,
@@ -38,5 +71,22 @@ export function fetchClient(
 export function fetchOptions(command: Command): Command {
   return command
     .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
-    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000);
+    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000)
+    .addOption(
+      new Option(
+        '--challenge <reading>',
+        'a bot wall or 402 answering for robots.txt: unreachable (nothing fetched for now) or literal (as Google reads its status)',
+      )
+        .choices(['unreachable', 'literal'])
+        .default('unreachable'),
+    )
+    .option(
+      '--crawler-max-price <price>',
+      "the most a page may cost, as 'USD 0.01', sent as crawler-max-price (default: never pay)",
+    )
+    .option(
+      '--web-bot-auth-key <file>',
+      'sign every request (Web Bot Auth) with this Ed25519 private key, a JWK file',
+    )
+    .option('--signature-agent <url>', 'the Signature-Agent URL sent with signed requests');
 }

@@ -9,7 +9,7 @@ import {
   type RobotsTxt,
   type RuleMatch,
 } from '../core/index.ts';
-import { NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
+import { describeEdge, NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
 import { InvalidUrlError, type CheckReason, type RobotsState } from '../fetch/index.ts';
 import {
   agentsFor,
@@ -20,7 +20,7 @@ import {
 } from '../fetch/internal.ts';
 import { usedEntry } from '../cache/internal.ts';
 import { CliError } from './errors.ts';
-import { fetchClient } from './fetching.ts';
+import { edgeOf, fetchClient, type EdgeOptions } from './fetching.ts';
 
 export const PROFILE_NAMES: readonly ProfileName[] = ['google', 'rfc9309', 'legacy'];
 
@@ -81,7 +81,7 @@ export function diffSide(loaded: LoadedRobots): DiffSide {
     : { kind: 'file', robots: loaded.robots };
 }
 
-export interface SourceOptions {
+export interface SourceOptions extends EdgeOptions {
   agent?: string[];
   profile: ProfileName;
   userAgent?: string;
@@ -177,6 +177,7 @@ export async function loadRobots(source: string, options: SourceOptions): Promis
     profile: options.profile,
     userAgent: options.userAgent,
     timeout: options.timeout ?? 15_000,
+    ...edgeOf(options),
   });
   try {
     const state = await client.robotsFor(source);
@@ -199,6 +200,8 @@ export async function loadRobots(source: string, options: SourceOptions): Promis
 /** What a fetched robots.txt came to, in a few words (for human output). */
 export function describeFetch(state: RobotsState): string {
   const { entry } = state;
+  const wall = wallWords(state);
+  if (wall) return `${wall}, ${state.source}`;
   const what =
     entry.outcome === 'ok'
       ? `HTTP ${entry.status}`
@@ -206,6 +209,18 @@ export function describeFetch(state: RobotsState): string {
         ? `no robots.txt (${entry.error ?? `HTTP ${entry.status}`}): everything allowed`
         : `unreachable (${entry.error ?? `HTTP ${entry.status}`}): everything disallowed for now`;
   return `${what}, ${state.source}`;
+}
+
+/**
+ * A wall or a payment demand that answered for the robots.txt, and how it was read, in
+ * words; undefined when none did.
+ */
+export function wallWords(state: RobotsState): string | undefined {
+  const { edge, edgeRead } = state.entry;
+  if (!edge || !edgeRead) return undefined;
+  return edgeRead === 'unreachable'
+    ? `${describeEdge(edge)}; read as unreachable: everything disallowed for now (--challenge literal reads it as Google does)`
+    : `${describeEdge(edge)}; read literally, as Google does (--challenge literal)`;
 }
 
 export function parseProfile(value: string): ProfileName {

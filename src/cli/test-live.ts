@@ -5,6 +5,7 @@
  * is no robots.txt (a page, a challenge), a 4xx or an unreachable one is its own failure:
  * crawlers would read it as no rules, or as everything disallowed.
  */
+import { edgeOf, type EdgeOptions } from './fetching.ts';
 import { describeFetch, loadRobots, type LoadedRobots } from './robots-source.ts';
 import { runSpec } from './test-run.ts';
 import type { Spec } from './spec.ts';
@@ -17,12 +18,13 @@ export async function liveRun(
   spec: Spec,
   committed: LoadedRobots,
   site: string,
-  options: { userAgent: string; timeout: number },
+  options: { userAgent: string; timeout: number } & EdgeOptions,
 ): Promise<{ run: SpecRun; report: string[] }> {
   const served = await loadRobots(site, {
     profile: 'google',
     userAgent: options.userAgent,
     timeout: options.timeout,
+    ...edgeOf(options),
   });
   const state = served.fetched!;
   const problem =

@@ -25,12 +25,43 @@ export function robotsInterceptor(
   return (dispatch) => (opts, handler) => {
     const url = urlOf(opts);
     if (url === undefined) return dispatch(opts, handler);
-    mayRequest(client, url, options).then(
-      () => dispatch(opts, watching(handler, client, url, options)),
-      (error: Error) => fail(handler, error),
-    );
+    mayRequest(client, url, options)
+      .then(() => client.requestHeaders(url))
+      .then(
+        (added) => dispatch(withHeaders(opts, added), watching(handler, client, url, options)),
+        (error: Error) => fail(handler, error),
+      );
     return true;
   };
+}
+
+/**
+ * The request with the client's signature and price offer (`requestHeaders`) added; as it
+ * was when there are none. undici takes headers as an object, a flat array or an iterable.
+ */
+function withHeaders(
+  opts: Dispatcher.DispatchOptions,
+  added: Record<string, string>,
+): Dispatcher.DispatchOptions {
+  if (Object.keys(added).length === 0) return opts;
+  const given = opts.headers;
+  const pairs: [string, string | string[]][] = [];
+  if (Array.isArray(given)) {
+    for (let i = 0; i + 1 < given.length; i += 2) pairs.push([String(given[i]), given[i + 1]!]);
+  } else if (given && typeof (given as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    for (const [name, value] of given as Iterable<[string, string | string[]]>) {
+      pairs.push([name, value]);
+    }
+  } else if (given) {
+    for (const [name, value] of Object.entries(given)) {
+      if (value !== undefined) pairs.push([name, value as string | string[]]);
+    }
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of pairs) {
+    if (!(name.toLowerCase() in added)) headers[name] = value;
+  }
+  return { ...opts, headers: { ...headers, ...added } };
 }
 
 /** The request's URL as it will be sent, or undefined when it is not http(s). */

@@ -8,7 +8,7 @@ import { DeferredError, DisallowedError } from './errors.ts';
  * `fulfill` what `fetch` gave it, and a real `Page` type-checks without a cast.
  */
 interface RouteLike<Response> {
-  fetch(options: { maxRedirects: number }): Promise<
+  fetch(options: { maxRedirects: number; headers?: Record<string, string> }): Promise<
     Response & {
       status(): number;
       headers(): Record<string, string>;
@@ -23,6 +23,7 @@ interface RouteLike<Response> {
 interface RequestLike {
   url(): string;
   isNavigationRequest(): boolean;
+  headers(): Record<string, string>;
 }
 
 /** What of a Playwright page the guard uses (`Page` from playwright or playwright-core). */
@@ -110,7 +111,13 @@ export async function guardPage<Response>(
     if (!navigation) return route.fallback();
     let response;
     try {
-      response = await route.fetch({ maxRedirects: 0 });
+      // The navigation carries the client's signature and price offer, made for its URL.
+      const added = await client.requestHeaders(url);
+      response = await route.fetch(
+        Object.keys(added).length > 0
+          ? { maxRedirects: 0, headers: { ...request.headers(), ...added } }
+          : { maxRedirects: 0 },
+      );
     } catch {
       return route.abort('failed');
     }

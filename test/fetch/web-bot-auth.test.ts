@@ -14,7 +14,9 @@ import { verify } from 'web-bot-auth';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { withRepkitRobots } from '../../src/crawlee/index.ts';
 import { RobotsClient, type RobotsClientOptions } from '../../src/fetch/index.ts';
-import { robotsFetch } from '../../src/guards/index.ts';
+import { guardPage, robotsFetch, robotsInterceptor } from '../../src/guards/index.ts';
+import { chromium } from 'playwright-core';
+import { Agent, request as undiciRequest } from 'undici';
 import { httpServer, type RecordedRequest, type TestServer } from '../helpers/servers.ts';
 
 log.setLevel(log.LEVELS.OFF);
@@ -196,4 +198,32 @@ test('a Crawlee crawler with the client signs the pages it sends', async () => {
   for (const request of server.requests) {
     assert.deepEqual(await verifies(request), { ok: true }, request.path);
   }
+});
+
+test('robotsInterceptor signs what its dispatcher sends, headers given kept', async () => {
+  const server = await site();
+  const dispatcher = new Agent().compose(robotsInterceptor(client()));
+  closing.push({ close: () => dispatcher.close() });
+  const response = await undiciRequest(`${server.origin}/page`, {
+    dispatcher,
+    headers: { 'x-trace': 'abc' },
+  });
+  await response.body.text();
+  const page = server.requests.find((r) => r.path === '/page')!;
+  assert.equal(page.headers['x-trace'], 'abc');
+  assert.deepEqual(await verifies(page), { ok: true });
+});
+
+test("guardPage signs the browser's navigations", async () => {
+  const server = await site();
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  closing.push(browser);
+  const page = await browser.newPage();
+  const guard = await guardPage(page, client());
+  await guard.goto(`${server.origin}/page`);
+  const navigation = server.requests.find((r) => r.path === '/page')!;
+  assert.deepEqual(await verifies(navigation), { ok: true });
 });

@@ -8,6 +8,7 @@ import {
 } from '../../core/index.ts';
 import { InvalidUrlError, robotsUrl, type CheckResult } from '../../fetch/index.ts';
 import { readLater } from '../../fetch/internal.ts';
+import { describeEdge } from '../../core/internal.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
@@ -50,6 +51,8 @@ export interface CheckRecord {
   status?: number;
   source?: CheckResult['source'];
   error?: string;
+  /** What answered in the robots.txt's place, when something did (see `CheckResult.edge`). */
+  edge?: CheckResult['edge'];
 }
 
 export function toRecord(
@@ -62,7 +65,7 @@ export function toRecord(
     agent?: string[];
     requestUrl?: string;
   },
-  fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error'>,
+  fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error' | 'edge'>,
 ): CheckRecord {
   return {
     url,
@@ -80,6 +83,7 @@ export function toRecord(
           status: fetched.status,
           source: fetched.source,
           ...(fetched.error ? { error: fetched.error } : {}),
+          ...(fetched.edge ? { edge: fetched.edge } : {}),
         }
       : {}),
   };
@@ -110,11 +114,14 @@ export function formatVerdict(output: Output, record: CheckRecord): string {
   const cut = record.lineCut
     ? color.yellow(' (line cut by the 500 KiB limit: read only this far)')
     : '';
+  const wall = record.edge && record.edge.kind !== 'html' ? record.edge : undefined;
   const why = record.rule
     ? `line ${record.line}: ${capitalize(record.rule.kind)}: ${record.rule.value}${cut}`
-    : record.notRobotsTxt
-      ? color.yellow(`${record.reason}: not a robots.txt (${record.notRobotsTxt})`)
-      : color.dim(record.reason);
+    : wall
+      ? color.yellow(`${record.reason}: ${describeEdge(wall)}`)
+      : record.notRobotsTxt
+        ? color.yellow(`${record.reason}: not a robots.txt (${record.notRobotsTxt})`)
+        : color.dim(record.reason);
   const fetch =
     record.robotsUrl !== undefined
       ? color.dim(`  (${record.robotsUrl} ${record.status || record.error}, ${record.source})`)
@@ -234,6 +241,7 @@ async function checkAgainst(
             status: fetched.entry.status,
             source: fetched.source,
             ...(fetched.entry.error ? { error: fetched.entry.error } : {}),
+            ...(fetched.entry.edge ? { edge: fetched.entry.edge } : {}),
           }
         : undefined,
     ),

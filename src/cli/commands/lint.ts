@@ -5,8 +5,8 @@ import { packageVersion } from '../version.ts';
 import { lint, type Diagnostic, type LintReport } from '../../core/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
-import { describeFetch, loadRobots, type LoadedRobots } from '../robots-source.ts';
-import { fetchOptions } from '../fetching.ts';
+import { describeFetch, loadRobots, wallWords, type LoadedRobots } from '../robots-source.ts';
+import { edgeOf, fetchOptions, type EdgeOptions } from '../fetching.ts';
 
 export function registerLint(program: Command, output: Output): void {
   fetchOptions(program.command('lint'))
@@ -50,13 +50,17 @@ shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or i
           format: 'text' | 'json' | 'sarif' | 'github';
           userAgent: string;
           timeout: number;
-        },
+        } & EdgeOptions,
       ) => {
         if (options.format === 'sarif' || options.format === 'github') {
           // Whole-run formats: every file read first, then one log (or one line per problem).
           const files: LintedFile[] = [];
           for (const source of sources) {
             const loaded = await loadSource(source, options);
+            const wall = loaded.fetched && wallWords(loaded.fetched);
+            if (wall && loaded.fetched?.entry.outcome !== 'ok') {
+              throw new CliError(`${loaded.label}: ${wall}; nothing to lint`);
+            }
             files.push({ label: loaded.label, report: lint(loaded.bytes) });
           }
           if (options.format === 'sarif') {
@@ -71,7 +75,10 @@ shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or i
         for (const [i, source] of sources.entries()) {
           // A blank line between files' reports.
           if (i > 0 && !options.json) output.out('');
-          if (lintOne(output, await loadSource(source, options), options)) process.exitCode = 1;
+          const loaded = await loadSource(source, options);
+          if (reportWall(output, loaded, options.json) || lintOne(output, loaded, options)) {
+            process.exitCode = 1;
+          }
         }
       },
     );
@@ -79,17 +86,48 @@ shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or i
 
 async function loadSource(
   source: string,
-  options: { userAgent: string; timeout: number },
+  options: { userAgent: string; timeout: number } & EdgeOptions,
 ): Promise<LoadedRobots> {
   const loaded = await loadRobots(source, {
     profile: 'google',
     userAgent: options.userAgent,
     timeout: options.timeout,
+    ...edgeOf(options),
   });
-  if (loaded.fetched && loaded.fetched.entry.outcome !== 'ok' && !loaded.fetched.entry.lastGood) {
-    throw new CliError(`${loaded.label}: ${describeFetch(loaded.fetched)}; nothing to lint`);
+  const fetched = loaded.fetched;
+  // A wall is the finding itself (crawlers cannot read the file): reported, not refused.
+  if (
+    fetched &&
+    fetched.entry.outcome !== 'ok' &&
+    !fetched.entry.lastGood &&
+    !fetched.entry.edgeRead
+  ) {
+    throw new CliError(`${loaded.label}: ${describeFetch(fetched)}; nothing to lint`);
   }
   return loaded;
+}
+
+/**
+ * What lint says of a site whose robots.txt a wall or a payment demand answered: the edge,
+ * its evidence and how it was read; an error, since crawlers cannot read the file. Writes
+ * nothing and answers false when no wall answered.
+ */
+function reportWall(output: Output, loaded: LoadedRobots, json: boolean | undefined): boolean {
+  const entry = loaded.fetched?.entry;
+  const words = loaded.fetched && wallWords(loaded.fetched);
+  if (!entry?.edge || !words) return false;
+  if (json) {
+    const { edge, edgeRead: reading, status } = entry;
+    const record = { robots: loaded.label, status, edge, reading };
+    // Read literally, a 2xx wall's page is linted as the file Google reads.
+    if (entry.outcome === 'ok')
+      return (output.out(JSON.stringify({ ...record, ...lint(loaded.bytes) })), true);
+    output.out(JSON.stringify({ ...record, errors: 1, warnings: 0, infos: 0, diagnostics: [] }));
+    return true;
+  }
+  output.out(`${loaded.label}: ${output.color.red('error')}  ${words}`);
+  if (entry.outcome === 'ok') lintOne(output, loaded, {});
+  return true;
 }
 
 /** Writes one file's report; true when it has errors. */

@@ -2,7 +2,7 @@ import { readFile, writeFile, access } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
-import { fetchOptions } from '../fetching.ts';
+import { edgeOf, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { describeFetch, isUrl, loadRobots, type LoadedRobots } from '../robots-source.ts';
 import { parseSpec, type Spec } from '../spec.ts';
@@ -12,7 +12,7 @@ import { runSpec } from '../test-run.ts';
 import { stringify } from '../toolkit.ts';
 import { liveRun } from '../test-live.ts';
 
-interface TestOptions {
+interface TestOptions extends EdgeOptions {
   robots?: string;
   json?: boolean;
   junit?: string;
@@ -101,6 +101,7 @@ async function robotsFor(spec: Spec, options: TestOptions): Promise<LoadedRobots
     profile: 'google',
     userAgent: options.userAgent,
     timeout: options.timeout,
+    ...edgeOf(options),
   });
   const state = loaded.fetched;
   if (state && state.entry.outcome === 'error' && !state.entry.lastGood) {
@@ -146,6 +147,7 @@ async function init(file: string, options: TestOptions, output: Output): Promise
     profile: 'google',
     userAgent: options.userAgent,
     timeout: options.timeout,
+    ...edgeOf(options),
   });
   const spec = initialSpec(loaded, options.robots);
   await writeFile(

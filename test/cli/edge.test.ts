@@ -1,0 +1,129 @@
+/**
+ * The CLI at the 2026 edge (issue 31): check says which reading of a wall decided and exits
+ * 3 (ask again later) by default; --challenge literal reads it as Google does; --json records
+ * carry `edge`; lint reports a walled robots.txt as the error it is; --web-bot-auth-key signs
+ * and --crawler-max-price offers a price, seen at the receiving site.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { verify } from 'web-bot-auth';
+import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { edgeSite, type EdgeKind } from '../helpers/edge-sites.ts';
+import { jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
+import type { TestServer } from '../helpers/servers.ts';
+
+const closing: TestServer[] = [];
+after(async () => {
+  for (const server of closing.splice(0)) await server.close();
+});
+
+async function site(kind: EdgeKind | string): Promise<TestServer> {
+  const server = await edgeSite(kind);
+  closing.push(server);
+  return server;
+}
+
+test('check: a wall disallows for now (exit 3) and says so; --challenge literal allows', async () => {
+  const server = await site('cloudflare');
+  const url = `${server.origin}/page`;
+  const walled = await runCli(['check', url, '--agent', 'ExampleBot']);
+  assert.equal(walled.code, 3, walled.stderr);
+  assert.match(
+    walled.stdout,
+    /^disallowed {2}\S+ {2}robots-txt-challenge: a bot wall answered \(cloudflare\): status 403; cf-mitigated: challenge/,
+  );
+  const literal = await runCli(['check', url, '--agent', 'ExampleBot', '--challenge', 'literal']);
+  assert.equal(literal.code, 0, literal.stderr);
+  assert.match(literal.stdout, /^allowed {5}\S+ {2}robots-txt-challenge-literal: a bot wall/);
+  const wrong = await runCli(['check', url, '--agent', 'ExampleBot', '--challenge', 'ignore']);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /--challenge.*unreachable, literal/);
+});
+
+test('check --json: the record carries the edge, a payment demand with its price', async () => {
+  const server = await site('pay-per-crawl');
+  const { stdout, code } = await runCli([
+    'check',
+    `${server.origin}/page`,
+    '--agent',
+    'ExampleBot',
+    '--json',
+  ]);
+  assert.equal(code, 3);
+  const [record] = jsonLines(stdout);
+  assert.equal(record?.reason, 'robots-txt-challenge');
+  assert.deepEqual(record?.edge, {
+    kind: 'payment-required',
+    evidence: ['status 402', 'crawler-price: USD 0.01'],
+    price: { scheme: 'crawler-price', currency: 'USD', amount: '0.01' },
+  });
+});
+
+test('lint <site> on a wall: an error naming the wall and the reading, text and JSON', async () => {
+  const server = await site('anubis');
+  const text = await runCli(['lint', server.origin]);
+  assert.equal(text.code, 1, text.stderr);
+  assert.match(
+    text.stdout,
+    /robots\.txt: error {2}a bot wall answered \(anubis\): status 202; body: id="anubis_challenge"; read as unreachable: everything disallowed for now/,
+  );
+  const json = await runCli(['lint', server.origin, '--json']);
+  const [report] = jsonLines(json.stdout);
+  assert.equal(report?.reading, 'unreachable');
+  assert.equal((report?.edge as { vendor?: string })?.vendor, 'anubis');
+  assert.equal(report?.errors, 1);
+  // Read literally, the page is linted as the file Google reads: an HTML page.
+  const literal = await runCli(['lint', server.origin, '--challenge', 'literal']);
+  assert.equal(literal.code, 1);
+  assert.match(literal.stdout, /read literally, as Google does/);
+  assert.match(literal.stdout, /html-content/);
+});
+
+test('--web-bot-auth-key signs the CLI requests; --crawler-max-price offers on pages', async () => {
+  const key = {
+    kty: 'OKP',
+    crv: 'Ed25519',
+    d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU',
+    x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
+  };
+  const file = scratchFiles('repkit-cli-wba-')('key.json', JSON.stringify(key));
+  const server = await site('User-agent: *\nAllow: /\n');
+  const { code, stderr } = await runCli([
+    'usage',
+    `${server.origin}/article`,
+    '--agent',
+    'ExampleBot',
+    '--web-bot-auth-key',
+    file,
+    '--signature-agent',
+    'https://bot.example',
+    '--crawler-max-price',
+    'USD 0.02',
+  ]);
+  assert.equal(code, 0, stderr);
+  const verifier = await verifierFromJWK({ kty: 'OKP', crv: 'Ed25519', x: key.x });
+  for (const request of server.requests) {
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(
+        (e): e is [string, string] => typeof e[1] === 'string',
+      ),
+    );
+    const url = `http://${request.headers.host}${request.path}`;
+    await verify({ method: 'GET', url, headers }, verifier);
+    assert.equal(request.headers['signature-agent'], '"https://bot.example"');
+  }
+  const page = server.requests.find((r) => r.path === '/article');
+  assert.equal(page?.headers['crawler-max-price'], 'USD 0.02');
+  const robots = server.requests.find((r) => r.path === '/robots.txt');
+  assert.equal(robots?.headers['crawler-max-price'], undefined);
+  const alone = await runCli([
+    'check',
+    `${server.origin}/`,
+    '--agent',
+    'X',
+    '--signature-agent',
+    'https://bot.example',
+  ]);
+  assert.equal(alone.code, 2);
+  assert.match(alone.stderr, /--signature-agent needs --web-bot-auth-key/);
+});
