@@ -36,6 +36,36 @@ const requestUrl = {
   description:
     'The URL as it is requested (WHATWG-serialised: dot segments removed, non-ASCII %-encoded...), when that is not the URL given: the verdict is about this one',
 } as const;
+/** What answered in a site's place (`classifyEdge`), with its evidence. */
+const edge = {
+  type: 'object',
+  description:
+    "What answered in the site's place: a bot wall (challenge), an HTML page served for the file, or a payment demand (402) with its price",
+  properties: {
+    kind: { type: 'string', enum: ['challenge', 'html', 'payment-required'] },
+    evidence: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'What was seen: the status, a header, a mark in the body',
+    },
+    vendor: { type: 'string', description: 'Whose wall, when its marks say (challenge)' },
+    price: {
+      type: 'object',
+      description:
+        'The price asked (payment-required): pay per crawl (currency, amount) or x402 (amount in base units, asset, network, payTo)',
+      properties: {
+        scheme: { type: 'string', enum: ['crawler-price', 'x402'] },
+        currency: { type: 'string' },
+        amount: { type: 'string' },
+        asset: { type: 'string' },
+        network: { type: 'string' },
+        payTo: { type: 'string' },
+      },
+      required: ['scheme', 'amount'],
+    },
+  },
+  required: ['kind', 'evidence'],
+} as const;
 const verdict = {
   type: 'object',
   properties: {
@@ -53,7 +83,11 @@ const verdict = {
     },
     allowed: { type: 'boolean' },
     line: { type: 'integer', description: 'The deciding line, 0 for none' },
-    reason: { type: 'string' },
+    reason: {
+      type: 'string',
+      description:
+        'Why: a rule (allowed-by-rule, disallowed-by-rule...), or the fetch (no-robots-txt, robots-txt-unreachable, robots-txt-challenge: a wall answered and counts as unreachable, robots-txt-challenge-literal: read as Google reads it)',
+    },
     rule: { type: 'object', additionalProperties: true },
     lineCut: {
       type: 'boolean',
@@ -74,6 +108,7 @@ const verdict = {
     fetchedAt: { type: 'number' },
     expiresAt: { type: 'number' },
     error: { type: 'string' },
+    edge,
   },
   required: ['url', 'agent', 'allowed', 'line', 'reason', 'robotsUrl', 'source', 'status'],
 } as const;
@@ -195,6 +230,8 @@ export const usage = {
             url: { type: 'string' },
             status: { type: 'integer' },
             source: { type: 'string' },
+            reason: { type: 'string' },
+            edge,
           },
         },
         page: {
@@ -207,6 +244,12 @@ export const usage = {
               description:
                 'A redirect target not requested: its own robots.txt disallows it, or cannot be read now',
               properties: { url: { type: 'string' }, reason: { type: 'string' } },
+            },
+            edge,
+            charged: {
+              type: 'object',
+              description: 'What the site charged for the page (crawler-charged)',
+              properties: { currency: { type: 'string' }, amount: { type: 'string' } },
             },
           },
         },

@@ -53,6 +53,14 @@ export interface ServiceOptions {
   >;
   /** Token, Host names answered, rate limit per client (see AccessOptions). */
   access?: AccessOptions;
+  /**
+   * How a wall answering for a robots.txt is read (see `RobotsClientOptions.challenge`).
+   * Default `unreachable`. A service never offers to pay for pages (`crawlerMaxPrice`):
+   * its callers are strangers.
+   */
+  challenge?: RobotsClientOptions['challenge'];
+  /** Web Bot Auth: the service's fetches are signed (see `RobotsClientOptions.webBotAuth`). */
+  webBotAuth?: RobotsClientOptions['webBotAuth'];
   /** Where warnings go (Redis down and back). Default: stderr. */
   onWarning?: (message: string) => void;
 }
@@ -101,6 +109,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...(options.maxParsedBytes ? { maxParsedBytes: options.maxParsedBytes } : {}),
     onFetch: (report) => metrics.fetch(report),
     onStoreError: () => {},
+    ...(options.challenge ? { challenge: options.challenge } : {}),
+    ...(options.webBotAuth ? { webBotAuth: options.webBotAuth } : {}),
   });
   const app = await createApp({
     client,

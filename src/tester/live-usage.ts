@@ -3,7 +3,7 @@
  * selected URL as the site serves it now, and shows each answer with its source.
  */
 import type { UsageAnswer } from '../fetch/index.ts';
-import { describeSource } from '../core/internal.ts';
+import { describeEdge, describeSource } from '../core/internal.ts';
 import { element } from './dom.ts';
 
 export function livePanel(page: { selected(): string | undefined; agent(): string }): {
@@ -41,7 +41,8 @@ export function livePanel(page: { selected(): string | undefined; agent(): strin
           usageStatus.textContent = data.message ?? `The service answered ${response.status}.`;
           return;
         }
-        usageStatus.textContent = `${data.url} for ${data.agent.join(', ')}${data.page ? ` (page: HTTP ${data.page.status || data.page.error})` : ''}`;
+        const edge = data.page?.edge ? `, ${describeEdge(data.page.edge)}` : '';
+        usageStatus.textContent = `${data.url} for ${data.agent.join(', ')}${data.page ? ` (page: HTTP ${data.page.status || data.page.error}${edge})` : ''}`;
         const item = (name: string, ok: boolean | undefined, answer: string, why: string) => {
           const value = element('dd', ok === undefined ? 'unknown' : ok ? 'allow' : 'deny', answer);
           value.append(element('span', 'why', why));

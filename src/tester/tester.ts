@@ -3,8 +3,8 @@
  * same core as everything else, run in a worker (tester-worker.js) so that typing never waits
  * for them; "Fetch" and "Check its page" ask the service.
  */
-import { crawlerNames, type Diagnostic, type ProfileName } from '../core/index.ts';
-import { NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
+import { crawlerNames, type Diagnostic, type Edge, type ProfileName } from '../core/index.ts';
+import { describeEdge, NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { livePanel } from './live-usage.ts';
 import type { TesterAnswer, TesterRequest, VerdictRow } from './protocol.ts';
@@ -373,6 +373,8 @@ $<HTMLFormElement>('fetch-form').addEventListener('submit', async (event) => {
       body?: string;
       bodyOmitted?: string;
       message?: string;
+      edge?: Edge;
+      reading?: 'unreachable' | 'literal';
     };
     if (!response.ok) {
       fetchStatus.textContent = `${data.message ?? `The service answered ${response.status}.`}${readAs}`;
@@ -402,13 +404,23 @@ $<HTMLFormElement>('fetch-form').addEventListener('submit', async (event) => {
     // Unreachable with no earlier copy: Google crawls nothing (with one, it uses that copy).
     const unreachable = data.outcome === 'error' && !data.body;
     fetched = { text: robotsInput.value, unreachable, origin };
+    // A wall (or a 402) in the file's place: what it is, its evidence, and how it was read.
+    const wall =
+      data.edge && data.reading
+        ? `${data.robotsUrl}: ${describeEdge(data.edge)}. ${
+            data.reading === 'unreachable'
+              ? 'Counted as unreachable: a crawler fetches nothing of the site for now.'
+              : 'Read literally, as Google reads its status.'
+          }`
+        : undefined;
     fetchStatus.textContent =
       (bare ? `${given} read as ${url}. ` : '') +
-      (data.outcome === 'ok'
-        ? `${data.robotsUrl}: HTTP ${data.status}`
-        : data.outcome === 'not-found'
-          ? `${data.robotsUrl}: no robots.txt (HTTP ${data.status}), so nothing is restricted`
-          : `${data.robotsUrl}: unreachable, so Google would crawl nothing for now`);
+      (wall ??
+        (data.outcome === 'ok'
+          ? `${data.robotsUrl}: HTTP ${data.status}`
+          : data.outcome === 'not-found'
+            ? `${data.robotsUrl}: no robots.txt (HTTP ${data.status}), so nothing is restricted`
+            : `${data.robotsUrl}: unreachable, so Google would crawl nothing for now`));
     render();
   } catch (error) {
     fetchStatus.textContent = `Could not fetch: ${(error as Error).message}`;

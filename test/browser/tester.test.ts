@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServeProcess } from '../helpers/service-process.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { edgeSite } from '../helpers/edge-sites.ts';
 
 let service: Awaited<ReturnType<typeof startServeProcess>>;
 let browser: Browser;
@@ -20,6 +21,8 @@ let down: TestServer;
 let other: TestServer;
 /** A site with page rules and a tdmrep.json, for the live panel. */
 let usageSite: TestServer;
+/** A site whose robots.txt a Cloudflare-style challenge answers. */
+let walled: TestServer;
 const apiCalls: string[] = [];
 
 before(async () => {
@@ -40,6 +43,7 @@ before(async () => {
       .writeHead(200, { 'content-type': 'text/html', 'x-robots-tag': 'noai' })
       .end('<html><head><meta name="robots" content="noindex"></head></html>');
   });
+  walled = await edgeSite('cloudflare');
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -70,6 +74,7 @@ after(async () => {
   await down?.close();
   await other?.close();
   await usageSite?.close();
+  await walled?.close();
 });
 
 const ROBOTS = [
@@ -237,6 +242,29 @@ describe('the web tester', () => {
     await page.waitForFunction(
       () => document.querySelectorAll('#results .verdict.disallowed').length === 1,
     );
+  });
+
+  test('a bot wall answering for robots.txt is named, with its evidence, and disallows for now', async () => {
+    await page.fill('#fetch-url', `${walled.origin}/`);
+    await page.click('#fetch');
+    await page.waitForFunction(() =>
+      /bot wall/.test(document.querySelector('#fetch-status')!.textContent!),
+    );
+    assert.match(
+      await page.locator('#fetch-status').innerText(),
+      /robots\.txt: a bot wall answered \(cloudflare\): status 403; cf-mitigated: challenge\. Counted as unreachable: a crawler fetches nothing of the site for now\./,
+    );
+    await page.fill('#urls', `${walled.origin}/\n${walled.origin}/any/page`);
+    await page.waitForFunction(
+      (origin) =>
+        [...document.querySelectorAll('#results tr')].filter(
+          (row) => row.textContent!.includes(origin) && row.querySelector('.verdict.disallowed'),
+        ).length === 2,
+      walled.origin,
+    );
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts/tester-wall.png'), fullPage: true });
+    await page.fill('#robots', 'User-agent: *\nDisallow: /any/\n');
   });
 
   test('Enter in the Fetch box fetches, a bare domain is read as https, the sample URLs give way', async () => {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { redactUrl } from '../../cache/internal.ts';
 import { CliError } from '../errors.ts';
 import { DEFAULT_USER_AGENT } from '../fetching.ts';
+import { Option } from '../toolkit.ts';
 import type { Output } from '../output.ts';
 
 interface ServeOptions {
@@ -17,6 +18,9 @@ interface ServeOptions {
   allowedHosts?: string[];
   rateLimit?: number;
   newOriginsPerMinute?: number;
+  challenge: 'unreachable' | 'literal';
+  webBotAuthKey?: string;
+  signatureAgent?: string;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -129,6 +133,19 @@ export function registerServe(program: Command, output: Output): void {
       'robots.txt fetches a client may start a minute (new origins), 0 for no limit; 429 with Retry-After past it (env REPKIT_NEW_ORIGINS_PER_MINUTE; default 1000)',
       integer('--new-origins-per-minute', 0, 10_000_000),
     )
+    .addOption(
+      new Option(
+        '--challenge <reading>',
+        'a bot wall or 402 answering for robots.txt: unreachable (nothing fetched for now) or literal (as Google reads its status)',
+      )
+        .choices(['unreachable', 'literal'])
+        .default('unreachable'),
+    )
+    .option(
+      '--web-bot-auth-key <file>',
+      "sign the service's fetches (Web Bot Auth) with this Ed25519 private key, a JWK file",
+    )
+    .option('--signature-agent <url>', 'the Signature-Agent URL sent with signed requests')
     .addHelpText(
       'after',
       `
@@ -149,6 +166,9 @@ option or environment variable, a missing package, or an address it cannot liste
         options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
       const allowPrivate =
         Boolean(options.allowPrivateAddresses) || envBoolean('REPKIT_ALLOW_PRIVATE_ADDRESSES');
+      if (options.signatureAgent !== undefined && options.webBotAuthKey === undefined) {
+        throw new CliError('--signature-agent needs --web-bot-auth-key (the key that signs)');
+      }
       const token = options.token ?? (env.REPKIT_TOKEN || undefined);
       if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token)) {
         throw new CliError(
@@ -195,6 +215,15 @@ option or environment variable, a missing package, or an address it cannot liste
           ...(rateLimit !== undefined ? { rateLimitPerMinute: rateLimit } : {}),
         },
         onWarning: (message) => output.err(`repkit: ${message}`),
+        challenge: options.challenge,
+        ...(options.webBotAuthKey
+          ? {
+              webBotAuth: {
+                key: options.webBotAuthKey,
+                ...(options.signatureAgent ? { signatureAgent: options.signatureAgent } : {}),
+              },
+            }
+          : {}),
       }).catch((error: NodeJS.ErrnoException) => {
         const where = `${options.host}:${port}`;
         if (error.code === 'EADDRINUSE')

@@ -244,6 +244,8 @@ export function registerCheckRoutes(context: RouteContext): void {
       status: entry.status,
       source: state.source,
       ...(entry.error ? { error: entry.error } : {}),
+      ...(entry.edge ? { edge: entry.edge } : {}),
+      ...(entry.edgeRead ? { reading: entry.edgeRead } : {}),
       ...(elsewhere
         ? { bodyOmitted: `the robots.txt redirected to ${landed}, which is not a /robots.txt` }
         : { body: Buffer.from(used.body ?? '', 'base64').toString('utf8') }),
