@@ -26,6 +26,27 @@ export function edgeOf(options: EdgeOptions): EdgeOptions {
   };
 }
 
+/** The client options the edge options give (a wall's reading, a price, a signing key). */
+export function edgeClientOptions(
+  options: EdgeOptions,
+): Pick<RobotsClientOptions, 'challenge' | 'crawlerMaxPrice' | 'webBotAuth'> {
+  if (options.signatureAgent !== undefined && options.webBotAuthKey === undefined) {
+    throw new CliError('--signature-agent needs --web-bot-auth-key (the key that signs)');
+  }
+  return {
+    ...(options.challenge ? { challenge: options.challenge } : {}),
+    ...(options.crawlerMaxPrice ? { crawlerMaxPrice: options.crawlerMaxPrice } : {}),
+    ...(options.webBotAuthKey
+      ? {
+          webBotAuth: {
+            key: options.webBotAuthKey,
+            ...(options.signatureAgent ? { signatureAgent: options.signatureAgent } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
 export function parseMilliseconds(value: string): number {
   const ms = Number(value);
   if (!Number.isFinite(ms) || ms <= 0)
@@ -43,20 +64,8 @@ export function fetchClient(
   } & EdgeOptions,
   extra: Pick<RobotsClientOptions, 'store' | 'onFetch'> = {},
 ): RobotsClient {
-  if (options.signatureAgent !== undefined && options.webBotAuthKey === undefined) {
-    throw new CliError('--signature-agent needs --web-bot-auth-key (the key that signs)');
-  }
   return new RobotsClient({
-    ...(options.challenge ? { challenge: options.challenge } : {}),
-    ...(options.crawlerMaxPrice ? { crawlerMaxPrice: options.crawlerMaxPrice } : {}),
-    ...(options.webBotAuthKey
-      ? {
-          webBotAuth: {
-            key: options.webBotAuthKey,
-            ...(options.signatureAgent ? { signatureAgent: options.signatureAgent } : {}),
-          },
-        }
-      : {}),
+    ...edgeClientOptions(options),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     agent: options.agent,
     profile: options.profile,

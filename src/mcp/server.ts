@@ -47,7 +47,7 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
     {
       title: 'May this agent fetch this URL?',
       description:
-        "The URL's robots.txt (fetched and cached) as Google reads it: the verdict, the deciding line and rule, and the fetch state. An unreachable robots.txt disallows for now.",
+        "The URL's robots.txt (fetched and cached) as Google reads it: the verdict, the deciding line and rule, and the fetch state. An unreachable robots.txt disallows for now; so does a bot wall or a payment demand answering in its place (reason robots-txt-challenge, with `edge`: what answered and the evidence).",
       inputSchema: { url, agent },
       outputSchema: z
         .object({
@@ -108,12 +108,19 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
       if (text !== undefined) return answer({ robots: '(text)', ...lint(text) });
       if (url === undefined) throw new Error('give url (a site) or text (a robots.txt body)');
       const state = await client.robotsFor(url);
-      const body = Buffer.from(usedEntry(state.entry).body ?? '', 'base64');
-      return answer({
-        robots: state.location.robotsUrl,
-        status: state.entry.status,
-        ...lint(body),
-      });
+      const { entry } = state;
+      const used = usedEntry(entry);
+      const body = Buffer.from(used.body ?? '', 'base64');
+      const fetched = { robots: state.location.robotsUrl, status: entry.status };
+      // A wall in the file's place is the finding: crawlers cannot read the file.
+      if (entry.edge && entry.edgeRead) {
+        const wall = { ...fetched, edge: entry.edge, reading: entry.edgeRead };
+        if (used.outcome !== 'ok') {
+          return answer({ ...wall, errors: 1, warnings: 0, infos: 0, diagnostics: [] });
+        }
+        return answer({ ...wall, ...lint(body) });
+      }
+      return answer({ ...fetched, ...lint(body) });
     },
   );
 
@@ -154,7 +161,12 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
           reason: verdict.reason,
         };
       });
-      return answer({ robotsUrl: state.location.robotsUrl, crawlers });
+      const edge = state.entry.edge;
+      return answer({
+        robotsUrl: state.location.robotsUrl,
+        ...(edge ? { edge, reading: state.entry.edgeRead ?? 'literal' } : {}),
+        crawlers,
+      });
     },
   );
 

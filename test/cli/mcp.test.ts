@@ -1,6 +1,7 @@
 /**
- * `repkit mcp`: every tool called by the MCP SDK's own client over stdio, against loopback
- * sites: a disallowed URL, an unreachable robots.txt, the combined usage answer, an
+ * `repkit mcp`: every tool called by the MCP SDK's own client, over stdio and over Streamable
+ * HTTP, against loopback sites: a disallowed URL, an unreachable robots.txt, a bot wall in
+ * the robots.txt's place, a page that asks payment, the combined usage answer, an
  * explanation, lint (text and site) and the AI crawlers a site lets in.
  */
 import assert from 'node:assert/strict';
@@ -13,9 +14,14 @@ import { request } from 'node:http';
 import { MCP_TOOLS } from '../../src/mcp/index.ts';
 import { BIN } from '../helpers/cli.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
+import { answerAs, edgeSite } from '../helpers/edge-sites.ts';
 
 let site: TestServer;
 let down: TestServer;
+/** A Cloudflare-style challenge answers its robots.txt. */
+let walled: TestServer;
+/** Its robots.txt allows everything; /article answers 402 with a pay-per-crawl price. */
+let paid: TestServer;
 let client: Client;
 before(async () => {
   site = await httpServer(
@@ -28,6 +34,12 @@ before(async () => {
     ),
   );
   down = await httpServer(robotsRoute((_req, res) => res.writeHead(503).end()));
+  walled = await edgeSite('cloudflare');
+  paid = await edgeSite('User-agent: *\nAllow: /\n', (path, res) => {
+    if (path !== '/article') return false;
+    answerAs('pay-per-crawl', res);
+    return true;
+  });
   client = new Client({ name: 'repkit-test', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
@@ -39,60 +51,109 @@ before(async () => {
 });
 after(async () => {
   await client.close();
-  await Promise.all([site.close(), down.close()]);
+  await Promise.all([site.close(), down.close(), walled.close(), paid.close()]);
 });
 
-/** A tool's structured result. */
-async function call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args });
-  assert.equal(result.isError ?? false, false, JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
+type Call = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** A tool's structured result, through `mcp`. */
+function caller(mcp: Client): Call {
+  return async (name, args) => {
+    const result = await mcp.callTool({ name, arguments: args });
+    assert.equal(result.isError ?? false, false, JSON.stringify(result.content));
+    return result.structuredContent as Record<string, unknown>;
+  };
 }
 
-test('the tools the issue names, each with input and output schemas', async () => {
-  const { tools } = await client.listTools();
+/** Every tool on every kind of site, asserted alike over each transport. */
+async function everyTool(mcp: Client): Promise<void> {
+  const call = caller(mcp);
+  const { tools } = await mcp.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [...MCP_TOOLS].sort());
   for (const tool of tools) {
     assert.ok(tool.inputSchema, tool.name);
     assert.ok(tool.outputSchema, tool.name);
   }
-});
 
-test('check_url: a disallowed URL with its deciding line; an unreachable robots.txt defers', async () => {
+  // check_url: a disallowed URL with its deciding line; an unreachable robots.txt and a
+  // wall in its place defer; a paid page's robots.txt allows it.
   const blocked = await call('check_url', { url: `${site.origin}/private/a` });
   assert.deepEqual([blocked.allowed, blocked.line, blocked.agent], [false, 2, ['ExampleBot']]);
   const gpt = await call('check_url', { url: `${site.origin}/a`, agent: 'GPTBot' });
   assert.deepEqual([gpt.allowed, gpt.line], [false, 6]);
   const unreachable = await call('check_url', { url: `${down.origin}/a` });
   assert.deepEqual([unreachable.allowed, unreachable.reason], [false, 'robots-txt-unreachable']);
-});
+  const wall = await call('check_url', { url: `${walled.origin}/a` });
+  assert.deepEqual([wall.allowed, wall.reason], [false, 'robots-txt-challenge']);
+  assert.deepEqual(wall.edge, {
+    kind: 'challenge',
+    evidence: ['status 403', 'cf-mitigated: challenge'],
+    vendor: 'cloudflare',
+  });
+  const article = await call('check_url', { url: `${paid.origin}/article` });
+  assert.equal(article.allowed, true);
 
-test('usage and explain: the combined answer and the reasons, with their sources', async () => {
+  // usage: the combined answer with its sources; a paid page with its price.
   const usage = await call('usage', { url: `${site.origin}/page`, agent: 'ExampleBot' });
-  const trainAi = usage['train-ai'] as { preference: string };
-  assert.equal(trainAi.preference, 'disallowed');
-  const explained = await call('explain', { url: `${site.origin}/private/a` });
-  const explanation = explained.explanation as { matches: unknown[] };
-  assert.equal(explanation.matches.length, 1);
-});
+  assert.equal((usage['train-ai'] as { preference: string }).preference, 'disallowed');
+  const priced = await call('usage', { url: `${paid.origin}/article` });
+  const page = priced.page as { status: number; edge?: { price?: unknown } };
+  assert.equal(page.status, 402);
+  assert.deepEqual(page.edge?.price, { scheme: 'crawler-price', currency: 'USD', amount: '0.01' });
+  assert.equal((priced.index as { may: boolean }).may, false);
+  const walledUsage = await call('usage', { url: `${walled.origin}/a` });
+  assert.equal((walledUsage.fetch as { may: boolean }).may, false);
+  assert.equal((walledUsage.robotsTxt as { edge?: { kind: string } }).edge?.kind, 'challenge');
+  const unreachableUsage = await call('usage', { url: `${down.origin}/a` });
+  assert.equal((unreachableUsage.fetch as { may: boolean }).may, false);
 
-test('lint_robots_txt on text and on a site; ai_crawlers on a site', async () => {
+  // explain: everything behind the verdict; a wall's reason.
+  const explained = await call('explain', { url: `${site.origin}/private/a` });
+  assert.equal((explained.explanation as { matches: unknown[] }).matches.length, 1);
+  const explainedWall = await call('explain', { url: `${walled.origin}/a` });
+  assert.equal(explainedWall.reason, 'robots-txt-challenge');
+
+  // lint_robots_txt: text; a site; a site behind a wall (the wall is the error).
   const text = await call('lint_robots_txt', { text: 'Disallow: /x\n' });
   assert.equal(text.errors, 1);
   const fetched = await call('lint_robots_txt', { url: `${site.origin}/` });
   assert.equal(fetched.robots, `${site.origin}/robots.txt`);
+  const lintedWall = await call('lint_robots_txt', { url: `${walled.origin}/` });
+  assert.deepEqual([lintedWall.errors, lintedWall.reading], [1, 'unreachable']);
+  assert.equal((lintedWall.edge as { kind: string }).kind, 'challenge');
+
+  // ai_crawlers: by each crawler's own group or *; behind a wall, none may.
   const crawlers = await call('ai_crawlers', { url: `${site.origin}/` });
   const byName = new Map(
     (crawlers.crawlers as { agent: string; allowed: boolean }[]).map((c) => [c.agent, c.allowed]),
   );
   assert.equal(byName.get('GPTBot'), false);
   assert.equal(byName.get('ClaudeBot'), true);
+  const walledCrawlers = await call('ai_crawlers', { url: `${walled.origin}/` });
+  assert.equal((walledCrawlers.edge as { kind: string }).kind, 'challenge');
+  for (const crawler of walledCrawlers.crawlers as { allowed: boolean; reason: string }[]) {
+    assert.equal(crawler.allowed, false, JSON.stringify(crawler));
+  }
+}
+
+test('over stdio: every tool, on a disallowed URL, an unreachable robots.txt, a wall, a paid page', async () => {
+  await everyTool(client);
 });
 
 test('--http: the same tools over Streamable HTTP, behind the token and the Host check', async () => {
   const child = spawn(
     process.execPath,
-    [BIN, 'mcp', '--http', '0', '--token', 'secret', '--allow-private-addresses'],
+    [
+      BIN,
+      'mcp',
+      '--http',
+      '0',
+      '--token',
+      'secret',
+      '--allow-private-addresses',
+      '--user-agent',
+      'ExampleBot/1.0',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   try {
@@ -112,12 +173,7 @@ test('--http: the same tools over Streamable HTTP, behind the token and the Host
       }),
     );
     try {
-      const result = await http.callTool({
-        name: 'check_url',
-        arguments: { url: `${site.origin}/private/a` },
-      });
-      const verdict = result.structuredContent as { allowed: boolean; line: number };
-      assert.deepEqual([verdict.allowed, verdict.line], [false, 2]);
+      await everyTool(http);
     } finally {
       await http.close();
     }

@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import { loadWithPeer } from '../../core/internal.ts';
 import { isPublicAddress, RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
-import { DEFAULT_USER_AGENT, parseMilliseconds } from '../fetching.ts';
+import { edgeClientOptions, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents } from '../robots-source.ts';
 import { packageVersion } from '../version.ts';
 
-interface McpOptions {
+interface McpOptions extends EdgeOptions {
   agent?: string[];
   http?: number;
   host: string;
@@ -26,16 +26,13 @@ function parsePort(value: string): number {
 }
 
 export function registerMcp(program: Command, output: Output): void {
-  program
-    .command('mcp')
+  fetchOptions(program.command('mcp'))
     .description("serve repkit's answers as MCP tools over stdio, for AI agents")
     .option(
       '-a, --agent <name>',
       "the crawler the tools ask for when a call names none (default: --user-agent's)",
       collectAgents,
     )
-    .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
-    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000)
     .option(
       '--allow-private-addresses',
       'fetch from private, loopback and link-local addresses too',
@@ -76,6 +73,7 @@ error (a missing package).`,
         timeoutMs: options.timeout,
         allowAddress: options.allowPrivateAddresses ? () => true : isPublicAddress,
         onStoreError: () => {},
+        ...edgeClientOptions(options),
       });
       if (options.allowPrivateAddresses) {
         output.err(
