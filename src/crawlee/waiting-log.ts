@@ -40,7 +40,7 @@ export class WaitingLog {
     const why =
       admission.why === 'robots-txt-unreachable'
         ? admission.result?.reason === 'robots-txt-challenge'
-          ? `a bot wall answered for its robots.txt (${admission.result.error ?? 'challenge'}); the client tries again then`
+          ? `its robots.txt cannot be read: ${admission.result.error ?? 'a bot wall answered'} (the client tries again then)`
           : 'its robots.txt cannot be read (the client tries again then)'
         : admission.why === 'store-error'
           ? `the store failed (${admission.error ?? 'error'}); nothing is requested without a verdict and a turn`

@@ -8,25 +8,19 @@ import {
   type RobotsTxt,
   type Verdict,
 } from '../core/index.ts';
-import { ANY_ADDRESS } from './addresses.ts';
 import { InvalidUrlError, isRefusedAddressError } from './errors.ts';
-import { HostResolver } from './resolver.ts';
-import { agentsFor, readLater, verdictFromState, type CheckResult } from './verdict.ts';
+import type { HostResolver } from './resolver.ts';
+import { agentsFor, redirectRefusal, verdictFromState, type CheckResult } from './verdict.ts';
+import { connections } from './connections.ts';
 import type { AgentMode } from './state.ts';
-import { RobotsHttp, type FetchOutcome } from './http.ts';
+import type { RobotsHttp, FetchOutcome } from './http.ts';
 import { EntryCache } from './entry-cache.ts';
 import { PageFetches } from './pages.ts';
 import { RequestIdentity } from './identity.ts';
 import { TdmrepFiles } from './tdmrep-files.ts';
 import { locate, type RobotsLocation } from './location.ts';
 import { ParsedFiles, type HotEntry } from './parsed-files.ts';
-import {
-  checkedOptions,
-  positive,
-  proxyFromEnvironment,
-  readNames,
-  type RobotsClientOptions,
-} from './options.ts';
+import { checkedOptions, positive, readNames, type RobotsClientOptions } from './options.ts';
 
 export type { FetchReport, RobotsClientOptions } from './options.ts';
 export type { RobotsState, TdmrepState } from './state.ts';
@@ -114,27 +108,11 @@ export class RobotsClient {
       positive('maxParsedBytes', options.maxParsedBytes ?? 64 * 1024 * 1024),
     );
     this.agentMode = agentMode;
-    const allowAddress = options.allowAddress ?? ANY_ADDRESS;
-    this.resolver = new HostResolver({
-      allowAddress,
-      ...(options.lookup ? { lookup: options.lookup } : {}),
-      ...(options.dns?.maxConcurrent ? { maxConcurrent: options.dns.maxConcurrent } : {}),
-      timeoutMs: options.dns?.timeoutMs ?? Math.min(5_000, request.timeoutMs),
-      ...(options.dns?.ttlMs !== undefined ? { ttlMs: options.dns.ttlMs } : {}),
-    });
-    this.http = new RobotsHttp({
-      connectTimeoutMs: Math.min(connectTimeoutMs, request.timeoutMs),
-      resolver: this.resolver,
-      allowAddress,
-      dispatcher: options.dispatcher,
-      ...(options.proxy === 'env'
-        ? {
-            proxy: proxyFromEnvironment(),
-            ownsDispatcher: true,
-            guardProxied: options.allowAddress !== undefined,
-          }
-        : {}),
-    });
+    ({ resolver: this.resolver, http: this.http } = connections(
+      options,
+      request.timeoutMs,
+      connectTimeoutMs,
+    ));
     this.maxBytes = request.maxBytes;
     this.politeness = { ...DEFAULT_POLITENESS, ...options.politeness };
     this.turns = turnKeeper(store);
@@ -350,16 +328,7 @@ export class RobotsClient {
     } catch (error) {
       return { reason: error instanceof Error ? error.message : String(error), retryLater: false };
     }
-    if (result.allowed) return undefined;
-    return readLater(result)
-      ? {
-          reason: `its robots.txt (${result.robotsUrl}) cannot be read now${result.error ? ` (${result.error})` : ''}`,
-          retryLater: true,
-        }
-      : {
-          reason: `its robots.txt disallows it${result.line ? ` (${result.robotsUrl} line ${result.line})` : ''}`,
-          retryLater: false,
-        };
+    return redirectRefusal(result);
   }
 
   /** `beforeHop` for the client's own fetches: a refused redirect's reason, in words. */

@@ -93,6 +93,25 @@ export interface CheckResult {
   notRobotsTxt?: NotRobotsTxt;
 }
 
+/**
+ * Why a redirect to the URL of `result` is not followed, in words, and whether asking again
+ * later may change that (its robots.txt cannot be read now); undefined when it is allowed.
+ */
+export function redirectRefusal(
+  result: CheckResult,
+): { reason: string; retryLater: boolean } | undefined {
+  if (result.allowed) return undefined;
+  return readLater(result)
+    ? {
+        reason: `its robots.txt (${result.robotsUrl}) cannot be read now${result.error ? ` (${result.error})` : ''}`,
+        retryLater: true,
+      }
+    : {
+        reason: `its robots.txt disallows it${result.line ? ` (${result.robotsUrl} line ${result.line})` : ''}`,
+        retryLater: false,
+      };
+}
+
 /** The names a file's verdicts are made for (all of them when none has a group of its own). */
 export function agentsFor(
   robots: RobotsTxt | undefined,

@@ -107,3 +107,31 @@ test('a host held by a 503 robots.txt: one line when it is deferred (why, until 
   assert.equal(resumed.length, 1, mine.map((l) => l.message).join('\n'));
   assert.equal(resumed[0]!.message, `repkit: ${origin.origin} resumes`);
 });
+
+test('a bot wall in the robots.txt place holds the host like an outage, and the line says it is a wall', async () => {
+  const origin = await site((n) =>
+    n === 0
+      ? {
+          status: 403,
+          body: '<!DOCTYPE html><html><head><title>Just a moment...</title></head></html>',
+          headers: { 'content-type': 'text/html', 'cf-mitigated': 'challenge', 'retry-after': '1' },
+        }
+      : { status: 200, body: 'User-agent: *\nAllow: /\n' },
+  );
+  const { crawler, capture } = crawl();
+  await crawler.run(Array.from({ length: 5 }, (_, i) => `${origin.origin}/p${i}`));
+  const mine = capture.lines.filter(
+    (l) => l.level <= LogLevel.INFO && l.message.startsWith('repkit:'),
+  );
+  const deferred = mine.filter((l) => l.message.includes('deferred until'));
+  assert.equal(deferred.length, 1, mine.map((l) => l.message).join('\n'));
+  assert.match(
+    deferred[0]!.message,
+    /: its robots\.txt cannot be read: a bot wall answered \(cloudflare\): status 403; cf-mitigated: challenge \(the client tries again then\)$/,
+  );
+  // No page was requested while the wall stood: every page came after the robots.txt that
+  // let it through.
+  const paths = origin.requests.map((r) => r.path);
+  assert.deepEqual(paths.slice(0, 2), ['/robots.txt', '/robots.txt']);
+  assert.equal(paths.filter((p) => p.startsWith('/p')).length, 5);
+});
