@@ -76,11 +76,12 @@ export function fetchClient(
   });
 }
 
-/** The options of every command that may fetch: the User-Agent header and the time limit. */
-export function fetchOptions(command: Command): Command {
-  return command
-    .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
-    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000)
+/**
+ * The edge flags: how a wall answering for robots.txt is read, Web Bot Auth signing, and (for
+ * commands whose caller is the one who pays: not the service) the price offered for pages.
+ */
+export function edgeFlags(command: Command, price: boolean): Command {
+  command
     .addOption(
       new Option(
         '--challenge <reading>',
@@ -90,12 +91,22 @@ export function fetchOptions(command: Command): Command {
         .default('unreachable'),
     )
     .option(
-      '--crawler-max-price <price>',
-      "the most a page may cost, as 'USD 0.01', sent as crawler-max-price (default: never pay)",
-    )
-    .option(
       '--web-bot-auth-key <file>',
       'sign every request (Web Bot Auth) with this Ed25519 private key, a JWK file',
     )
     .option('--signature-agent <url>', 'the Signature-Agent URL sent with signed requests');
+  return price
+    ? command.option(
+        '--crawler-max-price <price>',
+        "the most a page may cost, as 'USD 0.01', sent as crawler-max-price (default: never pay)",
+      )
+    : command;
+}
+
+/** The options of every command that may fetch: the User-Agent header and the time limit. */
+export function fetchOptions(command: Command): Command {
+  command
+    .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
+    .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000);
+  return edgeFlags(command, true);
 }

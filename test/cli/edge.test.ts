@@ -6,8 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { verify } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { TEST_KEY, verifyRequest } from '../helpers/web-bot-auth.ts';
 import { edgeSite, type EdgeKind } from '../helpers/edge-sites.ts';
 import { jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
 import type { TestServer } from '../helpers/servers.ts';
@@ -80,12 +79,8 @@ test('lint <site> on a wall: an error naming the wall and the reading, text and 
 });
 
 test('--web-bot-auth-key signs the CLI requests; --crawler-max-price offers on pages', async () => {
-  const key = {
-    kty: 'OKP',
-    crv: 'Ed25519',
-    d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU',
-    x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
-  };
+  const key = TEST_KEY;
+
   const file = scratchFiles('repkit-cli-wba-')('key.json', JSON.stringify(key));
   const server = await site('User-agent: *\nAllow: /\n');
   const { code, stderr } = await runCli([
@@ -101,15 +96,8 @@ test('--web-bot-auth-key signs the CLI requests; --crawler-max-price offers on p
     'USD 0.02',
   ]);
   assert.equal(code, 0, stderr);
-  const verifier = await verifierFromJWK({ kty: 'OKP', crv: 'Ed25519', x: key.x });
   for (const request of server.requests) {
-    const headers = Object.fromEntries(
-      Object.entries(request.headers).filter(
-        (e): e is [string, string] => typeof e[1] === 'string',
-      ),
-    );
-    const url = `http://${request.headers.host}${request.path}`;
-    await verify({ method: 'GET', url, headers }, verifier);
+    await verifyRequest(request);
     assert.equal(request.headers['signature-agent'], '"https://bot.example"');
   }
   const page = server.requests.find((r) => r.path === '/article');

@@ -10,25 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CheerioCrawler, Configuration, log } from 'crawlee';
-import { verify } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { withRepkitRobots } from '../../src/crawlee/index.ts';
 import { RobotsClient, type RobotsClientOptions } from '../../src/fetch/index.ts';
 import { guardPage, robotsFetch, robotsInterceptor } from '../../src/guards/index.ts';
 import { chromium } from 'playwright-core';
 import { Agent, request as undiciRequest } from 'undici';
 import { httpServer, type RecordedRequest, type TestServer } from '../helpers/servers.ts';
+import { TEST_KEY, TEST_PUBLIC_KEY, verifyRequest } from '../helpers/web-bot-auth.ts';
 
 log.setLevel(log.LEVELS.OFF);
 
-/** RFC 9421's Ed25519 test key (Appendix B.1.4), as a JWK. */
-const PRIVATE_KEY = {
-  kty: 'OKP',
-  crv: 'Ed25519',
-  d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU',
-  x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
-};
-const PUBLIC_KEY = { kty: 'OKP', crv: 'Ed25519', x: PRIVATE_KEY.x };
+const PRIVATE_KEY = TEST_KEY;
 /** Another key: a signature made with it must not verify as ours. */
 const OTHER_PUBLIC_KEY = {
   kty: 'OKP',
@@ -69,18 +61,13 @@ function client(options: Partial<RobotsClientOptions> = {}): RobotsClient {
   return made;
 }
 
-/** Verifies a request as the site received it: the signature, over its authority. */
+/** Whether a request as the site received it verifies (see `verifyRequest`). */
 async function verifies(
   request: RecordedRequest,
-  key: JsonWebKey = PUBLIC_KEY,
+  key: JsonWebKey = TEST_PUBLIC_KEY,
 ): Promise<{ ok: boolean; error?: string }> {
-  const url = `http://${request.headers.host}${request.path}`;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers[name] = value;
-  }
   try {
-    await verify({ method: 'GET', url, headers }, await verifierFromJWK(key));
+    await verifyRequest(request, key);
     return { ok: true };
   } catch (error) {
     return { ok: false, error: (error as Error).message };

@@ -5,8 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { verify } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { TEST_KEY, verifyRequest } from '../helpers/web-bot-auth.ts';
 import { startService } from '../../src/server/index.ts';
 import { answerAs, edgeSite, type EdgeKind } from '../helpers/edge-sites.ts';
 import type { TestServer } from '../helpers/servers.ts';
@@ -104,23 +103,11 @@ test('/v1/usage: a page answering 402 comes with its price', async () => {
 });
 
 test("the service's fetches are signed when it runs with a key", async () => {
-  const key = {
-    kty: 'OKP',
-    crv: 'Ed25519',
-    d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU',
-    x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
-  };
   const plain = await site('User-agent: *\nAllow: /\n');
-  const running = await service({ webBotAuth: { key } });
+  const running = await service({ webBotAuth: { key: TEST_KEY } });
   const url = `${plain.origin}/page`;
   await fetch(`${running.url}/v1/check?agent=ExampleBot&url=${encodeURIComponent(url)}`);
   const [request] = plain.requests;
   assert.ok(request);
-  const headers = Object.fromEntries(
-    Object.entries(request.headers).filter((e): e is [string, string] => typeof e[1] === 'string'),
-  );
-  await verify(
-    { method: 'GET', url: `http://${request.headers.host}${request.path}`, headers },
-    await verifierFromJWK({ kty: 'OKP', crv: 'Ed25519', x: key.x }),
-  );
+  await verifyRequest(request);
 });

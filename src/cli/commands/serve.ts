@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { redactUrl } from '../../cache/internal.ts';
 import { CliError } from '../errors.ts';
-import { DEFAULT_USER_AGENT } from '../fetching.ts';
-import { Option } from '../toolkit.ts';
+import { DEFAULT_USER_AGENT, edgeClientOptions, edgeFlags } from '../fetching.ts';
 import type { Output } from '../output.ts';
 
 interface ServeOptions {
@@ -82,8 +81,7 @@ function envInteger(name: string, min: number, max: number): number | undefined 
 }
 
 export function registerServe(program: Command, output: Output): void {
-  program
-    .command('serve')
+  edgeFlags(program.command('serve'), false)
     .description(
       'run the repkit HTTP service: the JSON API under /v1, OpenAPI, health, metrics and the web tester at /',
     )
@@ -133,19 +131,6 @@ export function registerServe(program: Command, output: Output): void {
       'robots.txt fetches a client may start a minute (new origins), 0 for no limit; 429 with Retry-After past it (env REPKIT_NEW_ORIGINS_PER_MINUTE; default 1000)',
       integer('--new-origins-per-minute', 0, 10_000_000),
     )
-    .addOption(
-      new Option(
-        '--challenge <reading>',
-        'a bot wall or 402 answering for robots.txt: unreachable (nothing fetched for now) or literal (as Google reads its status)',
-      )
-        .choices(['unreachable', 'literal'])
-        .default('unreachable'),
-    )
-    .option(
-      '--web-bot-auth-key <file>',
-      "sign the service's fetches (Web Bot Auth) with this Ed25519 private key, a JWK file",
-    )
-    .option('--signature-agent <url>', 'the Signature-Agent URL sent with signed requests')
     .addHelpText(
       'after',
       `
@@ -166,9 +151,6 @@ option or environment variable, a missing package, or an address it cannot liste
         options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
       const allowPrivate =
         Boolean(options.allowPrivateAddresses) || envBoolean('REPKIT_ALLOW_PRIVATE_ADDRESSES');
-      if (options.signatureAgent !== undefined && options.webBotAuthKey === undefined) {
-        throw new CliError('--signature-agent needs --web-bot-auth-key (the key that signs)');
-      }
       const token = options.token ?? (env.REPKIT_TOKEN || undefined);
       if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token)) {
         throw new CliError(
@@ -215,15 +197,7 @@ option or environment variable, a missing package, or an address it cannot liste
           ...(rateLimit !== undefined ? { rateLimitPerMinute: rateLimit } : {}),
         },
         onWarning: (message) => output.err(`repkit: ${message}`),
-        challenge: options.challenge,
-        ...(options.webBotAuthKey
-          ? {
-              webBotAuth: {
-                key: options.webBotAuthKey,
-                ...(options.signatureAgent ? { signatureAgent: options.signatureAgent } : {}),
-              },
-            }
-          : {}),
+        ...edgeClientOptions(options),
       }).catch((error: NodeJS.ErrnoException) => {
         const where = `${options.host}:${port}`;
         if (error.code === 'EADDRINUSE')
