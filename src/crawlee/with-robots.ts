@@ -211,15 +211,22 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
               return route.fallback();
             }
             await this.#spaceSend(context.request.url);
-            const client = await this.robotsClient();
-            const response = await route.fetch({
-              maxRedirects: 0,
-              headers: {
-                ...routed.headers(),
-                ...(identify ? { 'user-agent': options.userAgent } : {}),
-                ...(await client.requestHeaders(routed.url())),
-              },
-            });
+            let response;
+            try {
+              const client = await this.robotsClient();
+              response = await route.fetch({
+                maxRedirects: 0,
+                headers: {
+                  ...routed.headers(),
+                  ...(identify ? { 'user-agent': options.userAgent } : {}),
+                  // A signature that cannot be made fails the navigation: never sent unsigned.
+                  ...(await client.requestHeaders(routed.url())),
+                },
+              });
+            } catch (error) {
+              this.log.warning(`repkit: ${routed.url()} not loaded: ${(error as Error).message}`);
+              return route.abort('failed');
+            }
             const location = response.headers()['location'];
             if (response.status() >= 300 && response.status() < 400 && location) {
               try {

@@ -7,7 +7,9 @@ import { after, test } from 'node:test';
 import { Configuration, PlaywrightCrawler, log } from 'crawlee';
 import { chromium } from 'playwright-core';
 import { withRepkitRobots } from '../../src/crawlee/index.ts';
+import { RobotsClient } from '../../src/fetch/index.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
+import { TEST_KEY, verifyRequest } from '../helpers/web-bot-auth.ts';
 
 log.setLevel(log.LEVELS.OFF);
 const servers: TestServer[] = [];
@@ -101,4 +103,38 @@ test('PlaywrightCrawler: a navigation redirecting into a disallowed path is not 
   const paths = site.requests.map((r) => r.path);
   assert.ok(!paths.some((p) => p.startsWith('/private/')), paths.join());
   assert.equal(paths.filter((p) => p === '/in').length, 1, 'not retried');
+});
+
+test("PlaywrightCrawler: the browser's navigations carry the client's Web Bot Auth signature", async () => {
+  const site = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nAllow: /\n');
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>page</title>');
+  });
+  servers.push(site);
+  const client = new RobotsClient({
+    userAgent: 'ExampleBot/1.0',
+    allowAddress: () => true,
+    webBotAuth: { key: TEST_KEY, signatureAgent: 'https://bot.example' },
+  });
+  const Crawler = withRepkitRobots(PlaywrightCrawler, { userAgent: 'ExampleBot/1.0', client });
+  const crawler = new Crawler(
+    {
+      respectRobotsTxtFile: true,
+      launchContext: {
+        launcher: chromium,
+        launchOptions: { executablePath: '/usr/bin/chromium', headless: true },
+      },
+      requestHandler: async () => {},
+    },
+    new Configuration({ persistStorage: false, purgeOnStart: true }),
+  );
+  try {
+    await crawler.run([`${site.origin}/page`]);
+  } finally {
+    await client.close();
+  }
+  const page = site.requests.find((r) => r.path === '/page');
+  assert.ok(page, 'the page was loaded');
+  await verifyRequest(page);
+  assert.equal(page.headers['signature-agent'], '"https://bot.example"');
 });
