@@ -39,7 +39,13 @@ export async function mayRequest(
       await new Promise((done) => setTimeout(done, admission.ms));
       continue;
     }
-    throw new DeferredError(url, admission.why, admission.ms, deferredBecause(admission));
+    throw new DeferredError(
+      url,
+      admission.why,
+      admission.ms,
+      deferredBecause(admission),
+      admission.result?.edge,
+    );
   }
 }
 

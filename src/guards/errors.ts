@@ -1,4 +1,4 @@
-import { RepkitError } from '../core/index.ts';
+import { RepkitError, type Edge } from '../core/index.ts';
 import type { CheckResult } from '../fetch/index.ts';
 
 /**
@@ -36,9 +36,12 @@ export function isDisallowedError(error: unknown): error is DisallowedError {
  * Thrown by the guards for a request that may not go now: its robots.txt cannot be read
  * (5xx, 429, a timeout: never taken as "allowed"), its host asked to slow down (a 429 or 503
  * page's `Retry-After`), its Crawl-delay turn is further off than the guard waits, or the store
- * that keeps the turns failed. Nothing was sent; ask again after `retryAfterMs`.
+ * that keeps the turns failed. Nothing was sent; ask again after `retryAfterMs`. `edge`:
+ * what answered in the robots.txt's place, when a bot wall or a 402 did (see `classifyEdge`).
  */
 export class DeferredError extends RepkitError {
+  readonly edge?: Edge;
+
   constructor(
     /** The URL that was not requested. */
     readonly url: string,
@@ -46,11 +49,13 @@ export class DeferredError extends RepkitError {
     /** How long to wait before asking again. */
     readonly retryAfterMs: number,
     detail: string,
+    edge?: Edge,
   ) {
     super(
       'deferred',
       `${url} not requested now: ${detail}; ask again in ${Math.ceil(retryAfterMs / 1000)} s`,
     );
+    if (edge) this.edge = edge;
   }
 }
 

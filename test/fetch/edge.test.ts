@@ -158,6 +158,11 @@ test('the guard defers a request to a walled site and never sends it', async () 
   await assert.rejects(guarded(`${server.origin}/page`), (error: unknown) => {
     assert.ok(isDeferredError(error));
     assert.match(String((error as Error).message), /bot wall/);
+    assert.deepEqual((error as { edge?: unknown }).edge, {
+      kind: 'challenge',
+      evidence: ['status 403', 'cf-mitigated: challenge'],
+      vendor: 'cloudflare',
+    });
     return true;
   });
   assert.deepEqual(sent, []);
