@@ -424,9 +424,11 @@ describe('the web tester', () => {
       'User-Agent: *\nAllow: /\nContent-Usage: /ai-ok/ train-ai=y\nContent-Signal: ai-train=no, search=yes\n',
     );
     await page.fill('#urls', 'https://example.com/ai-ok/test');
-    await page.waitForFunction(() =>
-      document.querySelector('#results td.usage')?.textContent?.includes('Content-Signal'),
-    );
+    // The rows of the URLs before may still show the new file's answer: wait for the one URL.
+    await page.waitForFunction(() => {
+      const cells = document.querySelectorAll('#results td.usage');
+      return cells.length === 1 && cells[0]!.textContent!.includes('Content-Signal');
+    });
     assert.deepEqual(await page.locator('#results td.usage').allInnerTexts(), [
       'train-ai: no (line 3; Content-Signal: ai-train=no) · search: yes (Content-Signal: search=yes)',
     ]);
