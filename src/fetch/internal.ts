@@ -28,3 +28,4 @@ export type { UsageDecision, UsageSource, UsageStatement, Permission } from './u
 export { DEFAULT_POLITENESS, SLOW_DOWN, type PolitenessPolicy, type Turn } from './politeness.ts';
 export { DEFAULT_POLICY, type CachePolicy } from './policy.ts';
 export type { AddressFilter } from './addresses.ts';
+export { crawlerAccess, type CrawlerAccess } from './known-crawlers.ts';

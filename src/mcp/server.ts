@@ -10,6 +10,7 @@ import { lint } from '../core/index.ts';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { usedEntry } from '../cache/internal.ts';
 import type { RobotsClient } from '../fetch/index.ts';
+import { crawlerAccess } from '../fetch/internal.ts';
 
 /** The tools' names: outside tools call them. */
 export const MCP_TOOLS = [
@@ -138,28 +139,12 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
     async ({ url }) => {
       const state = await client.robotsFor(url);
       const crawlers = KNOWN_AGENTS.map((known) => {
-        const verdict = client.verdict(url, state, [known.name]);
-        // Google's special-case crawlers take no rule from the * group.
-        const ignoresStar =
-          known.ignoresGlobalGroup === true &&
-          state.robots?.groupsFor(known.name).scope === 'global';
-        if (ignoresStar)
-          return {
-            agent: known.name,
-            owner: known.owner,
-            purpose: known.purpose,
-            allowed: true,
-            line: 0,
-            reason: 'ignores-global-group',
-          };
-        return {
-          agent: known.name,
-          owner: known.owner,
-          purpose: known.purpose,
-          allowed: verdict.allowed,
-          line: verdict.line,
-          reason: verdict.reason,
-        };
+        const {
+          ignoresStar: _ignoresStar,
+          group: _group,
+          ...access
+        } = crawlerAccess(known, state.robots, client.verdict(url, state, [known.name]));
+        return { agent: known.name, owner: known.owner, purpose: known.purpose, ...access };
       });
       const edge = state.entry.edge;
       return answer({

@@ -115,3 +115,13 @@ test('--web-bot-auth-key signs the CLI requests; --crawler-max-price offers on p
   assert.equal(alone.code, 2);
   assert.match(alone.stderr, /--signature-agent needs --web-bot-auth-key/);
 });
+
+test('agents <site>: a wall blocks every crawler by default; --challenge literal is heard', async () => {
+  const server = await site('cloudflare');
+  const walled = await runCli(['agents', server.origin, '--json']);
+  const records = jsonLines(walled.stdout);
+  assert.ok(records.length > 100);
+  assert.ok(records.every((r) => r.allowed === false));
+  const literal = await runCli(['agents', server.origin, '--json', '--challenge', 'literal']);
+  assert.ok(jsonLines(literal.stdout).every((r) => r.allowed === true));
+});

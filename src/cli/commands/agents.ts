@@ -3,7 +3,8 @@ import type { Output } from '../output.ts';
 import { isValidProductToken, productToken } from '../../core/index.ts';
 import { KNOWN_AGENTS, type KnownAgent } from '../../core/agents-entry.ts';
 import { describeFetch, loadRobots, notRobotsTxtNote, verdictFrom } from '../robots-source.ts';
-import { fetchOptions } from '../fetching.ts';
+import { edgeOf, fetchOptions, type EdgeOptions } from '../fetching.ts';
+import { crawlerAccess } from '../../fetch/internal.ts';
 import { CliError } from '../errors.ts';
 
 export function registerAgents(program: Command, output: Output): void {
@@ -36,7 +37,7 @@ export function registerAgents(program: Command, output: Output): void {
           purpose?: KnownAgent['purpose'][];
           userAgent: string;
           timeout: number;
-        },
+        } & EdgeOptions,
       ) => {
         if (options.blocked && options.allowed) {
           throw new CliError('--blocked and --allowed together list nothing; give one of them');
@@ -46,6 +47,7 @@ export function registerAgents(program: Command, output: Output): void {
           profile: 'google',
           userAgent: options.userAgent,
           timeout: options.timeout,
+          ...edgeOf(options),
         });
         const { color } = output;
         if (!options.json) {
@@ -58,24 +60,16 @@ export function registerAgents(program: Command, output: Output): void {
         }
         for (const agent of KNOWN_AGENTS) {
           if (options.purpose && !options.purpose.includes(agent.purpose)) continue;
-          const verdict = verdictFrom(loaded, options.path, [agent.name], true);
-          const group = verdict.explanation?.group;
-          // Google's special-case crawlers never take the * group's rules.
-          const ignoresStar = Boolean(agent.ignoresGlobalGroup) && group?.scope === 'global';
-          const notes = agentNotes(agent, ignoresStar);
+          const verdict = verdictFrom(loaded, options.path, [agent.name]);
+          const access = crawlerAccess(agent, loaded.robots, verdict);
+          const notes = agentNotes(agent, access.ignoresStar);
           const record = {
             agent: agent.name,
             owner: agent.owner,
             purpose: agent.purpose,
-            allowed: ignoresStar ? true : verdict.allowed,
-            line: ignoresStar ? 0 : verdict.line,
-            group: ignoresStar
-              ? 'none'
-              : group
-                ? group.scope === 'specific'
-                  ? 'own'
-                  : '*'
-                : 'none',
+            allowed: access.allowed,
+            line: access.line,
+            group: access.group,
             source: agent.source,
             ...(isValidProductToken(agent.name) ? {} : { readsAs: productToken(agent.name) }),
             ...(agent.respectsRobotsTxt !== undefined
@@ -96,9 +90,9 @@ export function registerAgents(program: Command, output: Output): void {
             const state = record.allowed ? color.green('allowed') : color.red('blocked');
             const why = record.line
               ? `line ${record.line}`
-              : ignoresStar
+              : access.ignoresStar
                 ? 'no rule'
-                : verdict.reason;
+                : access.reason;
             const note = notes.length > 0 ? color.yellow(`  ${notes.join('; ')}`) : '';
             output.out(
               `${state}  ${agent.name.padEnd(24)} ${shortOwner(agent.owner).padEnd(OWNER_WIDTH)} ${agent.purpose.padEnd(13)} ${color.dim(`${why}, ${record.group === 'own' ? 'its own group' : record.group === '*' ? 'the * group' : 'no group'}`)}${note}`,
