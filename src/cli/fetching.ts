@@ -15,17 +15,6 @@ export interface EdgeOptions {
 /** What the CLI sends when it fetches a robots.txt, unless --user-agent says otherwise. */
 export const DEFAULT_USER_AGENT = REPKIT_USER_AGENT;
 
-/** The edge options of a command's options, to pass on. */
-export function edgeOf(options: EdgeOptions): EdgeOptions {
-  const { challenge, crawlerMaxPrice, webBotAuthKey, signatureAgent } = options;
-  return {
-    ...(challenge ? { challenge } : {}),
-    ...(crawlerMaxPrice ? { crawlerMaxPrice } : {}),
-    ...(webBotAuthKey ? { webBotAuthKey } : {}),
-    ...(signatureAgent ? { signatureAgent } : {}),
-  };
-}
-
 /** The client options the edge options give (a wall's reading, a price, a signing key). */
 export function edgeClientOptions(
   options: EdgeOptions,

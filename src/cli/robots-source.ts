@@ -20,7 +20,7 @@ import {
 } from '../fetch/internal.ts';
 import { usedEntry } from '../cache/internal.ts';
 import { CliError } from './errors.ts';
-import { edgeOf, fetchClient, type EdgeOptions } from './fetching.ts';
+import { fetchClient, type EdgeOptions } from './fetching.ts';
 
 export const PROFILE_NAMES: readonly ProfileName[] = ['google', 'rfc9309', 'legacy'];
 
@@ -172,12 +172,11 @@ export async function loadRobots(source: string, options: SourceOptions): Promis
     const label = source === '-' ? '(stdin)' : source;
     return { label, bytes, robots: parse(bytes, { profile: options.profile }) };
   }
+  // The edge flags (a wall's reading, signing, a price) go to the client as given.
   const client = fetchClient({
+    ...options,
     agent: options.agent ?? ['repkit'],
-    profile: options.profile,
-    userAgent: options.userAgent,
     timeout: options.timeout ?? 15_000,
-    ...edgeOf(options),
   });
   try {
     const state = await client.robotsFor(source);

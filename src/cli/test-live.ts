@@ -5,7 +5,7 @@
  * is no robots.txt (a page, a challenge), a 4xx or an unreachable one is its own failure:
  * crawlers would read it as no rules, or as everything disallowed.
  */
-import { edgeOf, type EdgeOptions } from './fetching.ts';
+import type { EdgeOptions } from './fetching.ts';
 import { describeFetch, loadRobots, type LoadedRobots } from './robots-source.ts';
 import { runSpec } from './test-run.ts';
 import type { Spec } from './spec.ts';
@@ -20,12 +20,7 @@ export async function liveRun(
   site: string,
   options: { userAgent: string; timeout: number } & EdgeOptions,
 ): Promise<{ run: SpecRun; report: string[] }> {
-  const served = await loadRobots(site, {
-    profile: 'google',
-    userAgent: options.userAgent,
-    timeout: options.timeout,
-    ...edgeOf(options),
-  });
+  const served = await loadRobots(site, { ...options, profile: 'google' });
   const state = served.fetched!;
   const problem =
     state.entry.outcome !== 'ok'

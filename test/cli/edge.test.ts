@@ -125,3 +125,13 @@ test('agents <site>: a wall blocks every crawler by default; --challenge literal
   const literal = await runCli(['agents', server.origin, '--json', '--challenge', 'literal']);
   assert.ok(jsonLines(literal.stdout).every((r) => r.allowed === true));
 });
+
+test('fetch <site> --json: the edge and its reading, and --challenge is heard', async () => {
+  const server = await site('pay-per-crawl');
+  const walled = jsonLines((await runCli(['fetch', server.origin, '--json'])).stdout)[0];
+  assert.deepEqual([walled?.outcome, walled?.reading], ['error', 'unreachable']);
+  assert.equal((walled?.edge as { kind?: string })?.kind, 'payment-required');
+  const literal = await runCli(['fetch', server.origin, '--json', '--challenge', 'literal']);
+  const read = jsonLines(literal.stdout)[0];
+  assert.deepEqual([read?.outcome, read?.reading], ['not-found', 'literal']);
+});

@@ -3,7 +3,7 @@ import type { Output } from '../output.ts';
 import { isValidProductToken, productToken } from '../../core/index.ts';
 import { KNOWN_AGENTS, type KnownAgent } from '../../core/agents-entry.ts';
 import { describeFetch, loadRobots, notRobotsTxtNote, verdictFrom } from '../robots-source.ts';
-import { edgeOf, fetchOptions, type EdgeOptions } from '../fetching.ts';
+import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 import { crawlerAccess } from '../../fetch/internal.ts';
 import { CliError } from '../errors.ts';
 
@@ -43,12 +43,7 @@ export function registerAgents(program: Command, output: Output): void {
           throw new CliError('--blocked and --allowed together list nothing; give one of them');
         }
         const tally = new Map<string, { blocked: number; allowed: number }>();
-        const loaded = await loadRobots(source, {
-          profile: 'google',
-          userAgent: options.userAgent,
-          timeout: options.timeout,
-          ...edgeOf(options),
-        });
+        const loaded = await loadRobots(source, { ...options, profile: 'google' });
         const { color } = output;
         if (!options.json) {
           output.out(

@@ -4,7 +4,7 @@ import { DEFAULT_POLICY, freshLifetime } from '../../fetch/internal.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
 import { describeFetch, isUrl, loadRobots } from '../robots-source.ts';
-import { fetchOptions } from '../fetching.ts';
+import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 
 function duration(ms: number): string {
   if (ms % 86_400_000 === 0) return `${ms / 86_400_000} d`;
@@ -47,7 +47,10 @@ Examples:
 Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reached (server error), 2 usage error.`,
     )
     .action(
-      async (url: string, options: { json?: boolean; userAgent: string; timeout: number }) => {
+      async (
+        url: string,
+        options: { json?: boolean; userAgent: string; timeout: number } & EdgeOptions,
+      ) => {
         if (!isUrl(url)) {
           // A bare domain (`example.com`) is what people type: read as its https site.
           if (!isBareHost(url)) throw new CliError(`not a URL: "${url}"`);
@@ -55,11 +58,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
           output.err(`repkit: note: read ${url} as ${site}`);
           url = site;
         }
-        const loaded = await loadRobots(url, {
-          profile: 'google',
-          userAgent: options.userAgent,
-          timeout: options.timeout,
-        });
+        const loaded = await loadRobots(url, { ...options, profile: 'google' });
         const state = loaded.fetched!;
         const { entry } = state;
         const lifetime = entry.expiresAt - entry.fetchedAt;
@@ -83,6 +82,8 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
               lifetimeMs: lifetime,
               defaultLifetimeMs: freshLifetime({}, entry.fetchedAt, DEFAULT_POLICY),
               ...(entry.error ? { error: entry.error } : {}),
+              ...(entry.edge ? { edge: entry.edge } : {}),
+              ...(entry.edgeRead ? { reading: entry.edgeRead } : {}),
               ...(htmlWarning ? { warning: htmlWarning } : {}),
               groups,
               sitemaps: loaded.robots.sitemaps,

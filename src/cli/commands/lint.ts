@@ -6,7 +6,7 @@ import { lint, type Diagnostic, type LintReport } from '../../core/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
 import { describeFetch, loadRobots, wallWords, type LoadedRobots } from '../robots-source.ts';
-import { edgeOf, fetchOptions, type EdgeOptions } from '../fetching.ts';
+import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 
 export function registerLint(program: Command, output: Output): void {
   fetchOptions(program.command('lint'))
@@ -88,12 +88,7 @@ async function loadSource(
   source: string,
   options: { userAgent: string; timeout: number } & EdgeOptions,
 ): Promise<LoadedRobots> {
-  const loaded = await loadRobots(source, {
-    profile: 'google',
-    userAgent: options.userAgent,
-    timeout: options.timeout,
-    ...edgeOf(options),
-  });
+  const loaded = await loadRobots(source, { ...options, profile: 'google' });
   const fetched = loaded.fetched;
   // A wall is the finding itself (crawlers cannot read the file): reported, not refused.
   if (

@@ -2,7 +2,7 @@ import { readFile, writeFile, access } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
-import { edgeOf, fetchOptions, type EdgeOptions } from '../fetching.ts';
+import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { describeFetch, isUrl, loadRobots, type LoadedRobots } from '../robots-source.ts';
 import { parseSpec, type Spec } from '../spec.ts';
@@ -97,12 +97,7 @@ async function robotsFor(spec: Spec, options: TestOptions): Promise<LoadedRobots
     options.robots || isUrl(given) || isAbsolute(given)
       ? given
       : resolve(dirname(spec.file), given);
-  const loaded = await loadRobots(source, {
-    profile: 'google',
-    userAgent: options.userAgent,
-    timeout: options.timeout,
-    ...edgeOf(options),
-  });
+  const loaded = await loadRobots(source, { ...options, profile: 'google' });
   const state = loaded.fetched;
   if (state && state.entry.outcome === 'error' && !state.entry.lastGood) {
     throw new CliError(`${loaded.label}: ${describeFetch(state)}; nothing to test`);
@@ -143,12 +138,7 @@ async function init(file: string, options: TestOptions, output: Output): Promise
   );
   if (exists)
     throw new CliError(`${file} exists: not overwritten (remove it, or name another file)`);
-  const loaded = await loadRobots(options.robots, {
-    profile: 'google',
-    userAgent: options.userAgent,
-    timeout: options.timeout,
-    ...edgeOf(options),
-  });
+  const loaded = await loadRobots(options.robots, { ...options, profile: 'google' });
   const spec = initialSpec(loaded, options.robots);
   await writeFile(
     file,
