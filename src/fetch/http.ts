@@ -199,7 +199,6 @@ export class RobotsHttp {
         });
         const status = response.statusCode;
         const headers = keptHeaders(response.headers, options.keepHeaders);
-        const edgeHeaders = keptHeaders(response.headers, EDGE_HEADERS, true);
         if (status >= 300 && status < 400) {
           discard(response.body);
           const next = redirectTarget(current, headers['location']);
@@ -226,7 +225,11 @@ export class RobotsHttp {
             headers['content-encoding'],
             options.maxBytes,
           );
-          const edge = classifyEdge({ status, headers: edgeHeaders, body: bytes });
+          const edge = classifyEdge({
+            status,
+            headers: pickHeaders(response.headers, EDGE_HEADERS, ', '),
+            body: bytes,
+          });
           return {
             outcome: 'ok',
             status,
@@ -239,7 +242,7 @@ export class RobotsHttp {
         }
         const edge = classifyEdge({
           status,
-          headers: edgeHeaders,
+          headers: pickHeaders(response.headers, EDGE_HEADERS, ', '),
           ...(EDGE_STATUSES.has(status)
             ? { body: await readHead(response.body, headers['content-encoding']) }
             : (discard(response.body), {})),
@@ -281,34 +284,51 @@ function withEdge(edge: ReturnType<typeof classifyEdge>): { edge?: NonNullable<t
   return edge ? { edge } : {};
 }
 
+/** How long the head of an error's body is waited for: its status stands without it. */
+const EDGE_HEAD_WAIT_MS = 1_000;
+
 /**
- * The head of a body not otherwise read (a 403's, a 402's), for `classifyEdge`; a body that
- * fails to arrive or decode is none.
+ * The head of a body not otherwise read (a 403's, a 402's), for `classifyEdge`, waited for at
+ * most `EDGE_HEAD_WAIT_MS`: a 503 whose body trickles must still be the 503 it is (with its
+ * Retry-After), not a timeout. A body that fails to arrive or decode in time is none.
  */
 async function readHead(body: Readable, encoding: string | undefined): Promise<Uint8Array> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Uint8Array>((done) => {
+    timer = setTimeout(() => done(new Uint8Array(0)), EDGE_HEAD_WAIT_MS);
+  });
   try {
-    return (await readBody(body, encoding, EDGE_HEAD_BYTES)).bytes;
+    return await Promise.race([
+      readBody(body, encoding, EDGE_HEAD_BYTES).then((read) => read.bytes),
+      late,
+    ]);
   } catch {
-    discard(body);
     return new Uint8Array(0);
+  } finally {
+    clearTimeout(timer);
+    discard(body);
   }
 }
 
 function keptHeaders(
   raw: Record<string, string | string[] | undefined>,
   extra: readonly string[] = [],
-  only = false,
 ): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of only ? [] : KEPT_HEADERS) {
-    const value = raw[name];
-    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
   // Rule-carrying fields keep their repeated values apart (one per line): a new
   // X-Robots-Tag field starts over with no crawler scope.
-  for (const name of extra) {
+  return { ...pickHeaders(raw, KEPT_HEADERS, ', '), ...pickHeaders(raw, extra, '\n') };
+}
+
+/** The fields `names` of `raw` that are present, repeated values joined by `separator`. */
+function pickHeaders(
+  raw: Record<string, string | string[] | undefined>,
+  names: readonly string[],
+  separator: string,
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of names) {
     const value = raw[name];
-    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join('\n') : value;
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(separator) : value;
   }
   return kept;
 }

@@ -225,3 +225,23 @@ test('usage(): with crawlerMaxPrice the offer is sent and the charge reported', 
   assert.throws(() => client({ crawlerMaxPrice: '5 dollars' }), /crawlerMaxPrice.*as 'USD 0\.01'/);
   assert.throws(() => client({ challenge: 'ignore' as never }), /challenge/);
 });
+
+test('a 503 whose body trickles is still the 503 it is, with its Retry-After, not a timeout', async () => {
+  const server = await httpServer((req, res) => {
+    res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '3600' });
+    res.write('<html>');
+    const drip = setInterval(() => res.write(' '), 200);
+    req.on('close', () => clearInterval(drip));
+    res.on('close', () => clearInterval(drip));
+  });
+  closing.push(server);
+  const clock = new TestClock(Date.now());
+  const started = performance.now();
+  const result = await client({ timeoutMs: 5_000, now: clock.now }).check(`${server.origin}/a`);
+  assert.ok(performance.now() - started < 3_000, `${performance.now() - started} ms`);
+  assert.deepEqual(
+    [result.status, result.reason, result.error],
+    [503, 'robots-txt-unreachable', 'HTTP 503'],
+  );
+  assert.equal(result.expiresAt - clock.now(), 3_600_000);
+});
