@@ -115,9 +115,11 @@ function reportWall(output: Output, loaded: LoadedRobots, json: boolean | undefi
     const { edge, edgeRead: reading, status } = entry;
     const record = { robots: loaded.label, status, edge, reading };
     // Read literally, a 2xx wall's page is linted as the file Google reads.
-    if (entry.outcome === 'ok')
-      return (output.out(JSON.stringify({ ...record, ...lint(loaded.bytes) })), true);
-    output.out(JSON.stringify({ ...record, errors: 1, warnings: 0, infos: 0, diagnostics: [] }));
+    const report =
+      entry.outcome === 'ok'
+        ? lint(loaded.bytes)
+        : { errors: 1, warnings: 0, infos: 0, diagnostics: [] };
+    output.out(JSON.stringify({ ...record, ...report }));
     return true;
   }
   output.out(`${loaded.label}: ${output.color.red('error')}  ${words}`);
