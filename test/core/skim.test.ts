@@ -65,7 +65,70 @@ function groupsFromDirectives(text: string) {
   return { groups, orphans };
 }
 
+/** Lines of a page served as robots.txt: most cannot begin a key; a few can, or are extras. */
+const pageLine = fc.constantFrom(
+  '<html>',
+  '  <div class="a">',
+  '\t\t<p>text</p>',
+  ' \v\f <br>',
+  '',
+  '   ',
+  'plain words',
+  'Crawl-delay: 5',
+  '  crawl-delay: 7 # c',
+  'Disallow: /page',
+  '  User-agent: bot',
+  'deny: x',
+  ' allow /a',
+  '#',
+);
+const page = fc.array(fc.tuple(pageLine, eol), { maxLength: 40 }).chain((lines) =>
+  fc.boolean().map((endsWithBreak) => {
+    const text = lines.map(([l, e]) => l + e).join('');
+    return endsWithBreak || lines.length === 0 ? text : text + lines[0]![0];
+  }),
+);
+
+/** What the full tokenizer sees of a text: every directive's kind, line and value, and the line count. */
+function directivesOf(text: string) {
+  const seen: [string, number, string][] = [];
+  const { lineCount } = tokenizeBody(text, {
+    directive: (d) =>
+      void seen.push([d.kind === 'unknown' ? d.key.toLowerCase() : d.kind, d.line, shown(d.value)]),
+  });
+  return { seen, lineCount };
+}
+
 describe('the skimming tokenizer', () => {
+  test('passes over a page served as robots.txt line for line, as the full tokenizer reads it', () => {
+    fc.assert(
+      fc.property(page, (text) => {
+        const robots = parse(text);
+        const { seen, lineCount } = directivesOf(text);
+        assert.equal(robots.lineCount, lineCount);
+        // Extras are read from the runs of lines passed over: same keys, values and lines.
+        const extras = seen.filter(
+          ([key]) => !['user-agent', 'allow', 'disallow', 'sitemap'].includes(key),
+        );
+        assert.deepEqual(
+          robots.extras.map((e) => [e.key, e.line, e.value]),
+          extras.filter(([key]) => robots.extras.some((e) => e.key === key)),
+        );
+        const rules = seen.filter(([key]) => key === 'allow' || key === 'disallow');
+        const ruleLines = [
+          ...robots.orphanRuleLines,
+          ...robots.groups.flatMap((g) => g.rules.map((r) => r.line)),
+        ].sort((a, b) => a - b);
+        assert.deepEqual(
+          ruleLines,
+          rules.map(([, line]) => line),
+        );
+        assert.deepEqual(parse(new TextEncoder().encode(text)).extras, robots.extras);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   test('gives the groups the full tokenizer gives, on lines of every shape', () => {
     fc.assert(
       fc.property(body, (text) => {
