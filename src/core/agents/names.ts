@@ -22,11 +22,15 @@ export function productToken(userAgent: string): string {
  * would make it.
  */
 export function asciiLowerCase(text: string): string {
+  let upper = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) return text.slice(0, i) + text.slice(i).replace(UPPER, lower);
+    // Beyond ASCII, only the ASCII letters may change: a regex replace of them alone.
+    if (c > 0x7f) return text.replace(UPPER, lower);
+    if (c >= 0x41 && c <= 0x5a) upper = true;
   }
-  return text;
+  // ASCII text: the engine's own lower-casing is the same, and it makes one string.
+  return upper ? text.toLowerCase() : text;
 }
 
 const UPPER = /[A-Z]+/g;

@@ -34,7 +34,7 @@ export class RuleIndex {
   /** Positions matched by the last linear scan (see `scan`), reused between checks. */
   private readonly found: number[] = [];
   /** What the long path being checked holds, learned as its wildcard patterns ask. */
-  private readonly held = new PathChars('');
+  private held: PathChars | undefined;
   /** The path `held` was made for: the same path checked again (one comparison) reuses it. */
   private heldFor: string | undefined;
   /** Literal prefixes in sorted order, once sorted. */
@@ -102,7 +102,8 @@ export class RuleIndex {
   /** What a long path holds (see path-chars.ts); undefined for a short one. */
   private heldBy(path: string): PathChars | undefined {
     if (path.length < LONG_PATH) return undefined;
-    const held = this.held;
+    // Made on the first long path: most indexes never see one.
+    const held = (this.held ??= new PathChars(''));
     if (path === this.heldFor) return held;
     held.reset(path);
     this.heldFor = path;

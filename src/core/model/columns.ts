@@ -61,6 +61,14 @@ export class IntColumn {
     return this.#data[index]!;
   }
 
+  /**
+   * The storage itself, for loops over many cells: read once, it spares a call and a
+   * private-field read per cell. Valid until the next push.
+   */
+  get cells(): ArrayLike<number> {
+    return this.#data;
+  }
+
   /** Gives back unused capacity once the column is complete. */
   seal(): void {
     // An empty column never grew: nothing to give back.

@@ -121,7 +121,7 @@ export class RuleTable implements IndexedRules {
     held: PathChars | undefined,
     out: number[],
   ): number {
-    const cells = this.#cells;
+    const cells = this.#cells.cells;
     const text = this.source.text;
     const p0 = path.charCodeAt(0);
     const p1 = path.charCodeAt(1);
@@ -130,8 +130,8 @@ export class RuleTable implements IndexedRules {
     let match: 1 | 0 | -1 = 0;
     for (let k = 0; k < count; k++) {
       const id = first + k;
-      const start = cells.at(3 * id);
-      if (cells.at(3 * id + 1) - start >= 2) {
+      const start = cells[3 * id]!;
+      if (cells[3 * id + 1]! - start >= 2) {
         const c0 = text.charCodeAt(start);
         const c1 = text.charCodeAt(start + 1);
         // A plain character (not `%`, `*`, `$` or non-ASCII) that differs from the path's
@@ -149,11 +149,11 @@ export class RuleTable implements IndexedRules {
 
   /** Rules `a` and `b` have the same value as written. */
   sameValue(a: number, b: number): boolean {
-    const cells = this.#cells;
-    const start = cells.at(3 * a);
-    const other = cells.at(3 * b);
-    const length = cells.at(3 * a + 1) - start;
-    if (length !== cells.at(3 * b + 1) - other) return false;
+    const cells = this.#cells.cells;
+    const start = cells[3 * a]!;
+    const other = cells[3 * b]!;
+    const length = cells[3 * a + 1]! - start;
+    if (length !== cells[3 * b + 1]! - other) return false;
     if (this.#byteValues && (this.#byteValues.has(a) || this.#byteValues.has(b))) return false;
     const text = this.source.text;
     for (let i = 0; i < length; i++) {
@@ -173,8 +173,9 @@ export class RuleTable implements IndexedRules {
    * path holds, for a long path (see path-chars.ts).
    */
   matchInPlace(id: number, path: string, limit: number, held?: PathChars): 1 | 0 | -1 {
-    const start = this.#cells.at(3 * id);
-    const end = this.#cells.at(3 * id + 1);
+    const cells = this.#cells.cells;
+    const start = cells[3 * id]!;
+    const end = cells[3 * id + 1]!;
     if (end - start > limit || this.#byteValues?.has(id)) return -1;
     const text = this.source.text;
     const wildcards = this.profile.wildcards;

@@ -99,6 +99,8 @@ export function chooseByName(groups: GroupsToChoose, names: readonly string[]): 
   const { size, agentTokens, agentStart } = groups;
   const named: number[] = [];
   const global: number[] = [];
+  // The usual call names one crawler: compared as it is, without a search of the list.
+  const only = names.length === 1 ? names[0]! : undefined;
   for (let g = 0; g < size; g++) {
     const end = g + 1 < size ? agentStart[g + 1]! : agentTokens.length;
     let isNamed = false;
@@ -106,7 +108,7 @@ export function chooseByName(groups: GroupsToChoose, names: readonly string[]): 
     for (let a = agentStart[g]!; a < end; a++) {
       const token = agentTokens[a]!;
       if (token === GLOBAL_TOKEN) isGlobal = true;
-      else if (names.includes(token)) isNamed = true;
+      else if (only !== undefined ? token === only : names.includes(token)) isNamed = true;
     }
     if (isNamed) named.push(g);
     else if (isGlobal && named.length === 0) global.push(g);
