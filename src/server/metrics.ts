@@ -2,21 +2,37 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { MemoryStoreStats } from '../cache/internal.ts';
 import type { CheckResult } from '../fetch/index.ts';
 import type { FetchReport } from '../fetch/internal.ts';
+import { RequestHistogram } from './request-histogram.ts';
+
+/** Sets a counter's series to `counts` (those above 0), read when `/metrics` is. */
+function setCounts(counter: Counter, label: string, counts: Record<string, number>): void {
+  counter.reset();
+  for (const [value, count] of Object.entries(counts)) {
+    if (count > 0) counter.inc({ [label]: value }, count);
+  }
+}
 
 /** The service's Prometheus metrics: checks, cache hits and misses, fetches, fetch latency. */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly checks = new Counter({
+  // Checks are counted here and handed to their counters when `/metrics` is read:
+  // prom-client hashes the labels on every increment, even through a bound series, which
+  // showed on the cached check's path.
+  readonly #verdicts = { allowed: 0, disallowed: 0 };
+  readonly #sources = { hit: 0, miss: 0, stale: 0 };
+  private readonly checks: Counter = new Counter({
     name: 'repkit_checks_total',
     help: 'URL checks answered, by verdict',
     labelNames: ['verdict'],
     registers: [this.registry],
+    collect: () => setCounts(this.checks, 'verdict', this.#verdicts),
   });
-  private readonly cache = new Counter({
+  private readonly cache: Counter = new Counter({
     name: 'repkit_cache_total',
     help: 'Checks by where their robots.txt came from: hit (fresh copy), miss (fetched), stale',
     labelNames: ['result'],
     registers: [this.registry],
+    collect: () => setCounts(this.cache, 'result', this.#sources),
   });
   private readonly fetches = new Counter({
     name: 'repkit_fetches_total',
@@ -24,13 +40,7 @@ export class ServiceMetrics {
     labelNames: ['class'],
     registers: [this.registry],
   });
-  private readonly requests = new Histogram({
-    name: 'repkit_http_request_duration_seconds',
-    help: 'HTTP requests answered, by route (its pattern: bounded), method and status',
-    labelNames: ['route', 'method', 'status'],
-    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10],
-    registers: [this.registry],
-  });
+  private readonly requests = new RequestHistogram([0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10]);
   private readonly latency = new Histogram({
     name: 'repkit_fetch_duration_seconds',
     help: 'robots.txt fetch time, redirects and body included',
@@ -45,6 +55,7 @@ export class ServiceMetrics {
    */
   constructor(memoryStore?: () => MemoryStoreStats, storeUp?: () => boolean) {
     collectDefaultMetrics({ register: this.registry });
+    this.registry.registerMetric(this.requests.asMetric());
     new Gauge({
       name: 'repkit_store_up',
       help: 'Whether the cache store answers: 1, or 0 while Redis is down or hung (the per-process cache answers then)',
@@ -76,42 +87,22 @@ export class ServiceMetrics {
     );
   }
 
-  // Each label set's series, looked up once: prom-client hashes the labels on every call
-  // otherwise, which showed on the cached check's path.
-  private readonly allowed = this.checks.labels('allowed');
-  private readonly disallowed = this.checks.labels('disallowed');
-  private readonly bySource = {
-    cache: this.cache.labels('hit'),
-    fetched: this.cache.labels('miss'),
-    stale: this.cache.labels('stale'),
-  };
-  /** Per route, method and status (all bounded: route patterns, not URLs). */
-  private readonly requestSeries = new Map<string, ReturnType<Histogram['labels']>>();
-
-  /** Checks answered together (a batch): each series counted once, by how many. */
+  /** Checks answered together (a batch). */
   checksAnswered(results: readonly Pick<CheckResult, 'allowed' | 'source'>[]): void {
-    let allowed = 0;
-    const sources = { cache: 0, fetched: 0, stale: 0 };
+    const verdicts = this.#verdicts;
+    const sources = this.#sources;
     for (const result of results) {
-      if (result.allowed) allowed++;
-      sources[result.source]++;
-    }
-    if (allowed > 0) this.allowed.inc(allowed);
-    if (allowed < results.length) this.disallowed.inc(results.length - allowed);
-    for (const source of ['cache', 'fetched', 'stale'] as const) {
-      if (sources[source] > 0) this.bySource[source].inc(sources[source]);
+      if (result.allowed) verdicts.allowed++;
+      else verdicts.disallowed++;
+      if (result.source === 'cache') sources.hit++;
+      else if (result.source === 'fetched') sources.miss++;
+      else sources.stale++;
     }
   }
 
   /** One answered request; `route` is the route's pattern (`/v1/check`), or `unmatched`. */
   request(route: string, method: string, status: number, seconds: number): void {
-    const key = `${route} ${method} ${status}`;
-    let series = this.requestSeries.get(key);
-    if (!series) {
-      series = this.requests.labels(route, method, String(status));
-      this.requestSeries.set(key, series);
-    }
-    series.observe(seconds);
+    this.requests.observe(route, method, status, seconds);
   }
 
   fetch(report: FetchReport): void {

@@ -1,0 +1,88 @@
+/**
+ * The service's metrics are counted in plain numbers and handed to prom-client when read
+ * (see metrics.ts, request-histogram.ts): what `/metrics` shows must be what prom-client's
+ * own counters and histogram show for the same events.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Counter, Histogram, Registry } from 'prom-client';
+import { ServiceMetrics } from '../../src/server/index.ts';
+
+/** The lines of `text` that belong to metric `name` (its samples, HELP and TYPE). */
+function linesOf(text: string, name: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(name) || line.includes(` ${name} `))
+    .filter((line) => line.trim() !== '');
+}
+
+describe('service metrics', () => {
+  test('request durations: the same buckets, sums and counts as prom-client’s histogram', async () => {
+    const metrics = new ServiceMetrics();
+    const reference = new Registry();
+    const histogram = new Histogram({
+      name: 'repkit_http_request_duration_seconds',
+      help: 'HTTP requests answered, by route (its pattern: bounded), method and status',
+      labelNames: ['route', 'method', 'status'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10],
+      registers: [reference],
+    });
+    const events: [string, string, number, number][] = [
+      ['/v1/check', 'GET', 200, 0.0004],
+      ['/v1/check', 'GET', 200, 0.001], // on a bound: counted in it
+      ['/v1/check', 'GET', 200, 0.0031],
+      ['/v1/check', 'POST', 200, 0.2],
+      ['/v1/check', 'GET', 400, 0.002],
+      ['unmatched', 'GET', 404, 12], // past the last bound: +Inf only
+      ['/v1/usage', 'GET', 200, 0.75],
+    ];
+    for (const [route, method, status, seconds] of events) {
+      metrics.request(route, method, status, seconds);
+      histogram.observe({ route, method, status: String(status) }, seconds);
+    }
+    const name = 'repkit_http_request_duration_seconds';
+    const ours = linesOf(await metrics.registry.metrics(), name);
+    assert.deepEqual(ours, linesOf(await reference.metrics(), name));
+    assert.ok(ours.includes(`${name}_count{route="/v1/check",method="GET",status="200"} 3`));
+    assert.ok(
+      ours.includes(`${name}_bucket{le="0.001",route="/v1/check",method="GET",status="200"} 2`),
+    );
+  });
+
+  test('checks by verdict and by source, as prom-client counts them', async () => {
+    const metrics = new ServiceMetrics();
+    metrics.checksAnswered([
+      { allowed: true, source: 'cache' },
+      { allowed: false, source: 'cache' },
+      { allowed: true, source: 'fetched' },
+    ]);
+    metrics.checksAnswered([{ allowed: true, source: 'cache' }]);
+    const reference = new Registry();
+    const checks = new Counter({
+      name: 'repkit_checks_total',
+      help: 'URL checks answered, by verdict',
+      labelNames: ['verdict'],
+      registers: [reference],
+    });
+    const cache = new Counter({
+      name: 'repkit_cache_total',
+      help: 'Checks by where their robots.txt came from: hit (fresh copy), miss (fetched), stale',
+      labelNames: ['result'],
+      registers: [reference],
+    });
+    checks.inc({ verdict: 'allowed' }, 3);
+    checks.inc({ verdict: 'disallowed' }, 1);
+    cache.inc({ result: 'hit' }, 3);
+    cache.inc({ result: 'miss' }, 1);
+    const text = await metrics.registry.metrics();
+    const expected = await reference.metrics();
+    for (const name of ['repkit_checks_total', 'repkit_cache_total']) {
+      assert.deepEqual(linesOf(text, name), linesOf(expected, name));
+    }
+    // Read twice, the counts are not doubled.
+    assert.deepEqual(
+      linesOf(await metrics.registry.metrics(), 'repkit_checks_total'),
+      linesOf(expected, 'repkit_checks_total'),
+    );
+  });
+});
