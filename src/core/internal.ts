@@ -11,6 +11,7 @@ export {
 } from './answers/robots-txt-usage.ts';
 export { statementPreferences as usagePreferences } from './match/content-usage.ts';
 export { isGlobalAgent } from './agents/names.ts';
+export { serialisedOrigin } from './match/url.ts';
 export { NOT_ROBOTS_TXT_WORDS } from './text/file-kind.ts';
 export { describeEdge, EDGE_HEAD_BYTES, type EdgeInput } from './edge/classify.ts';
 export { parsePriceHeader } from './edge/price.ts';

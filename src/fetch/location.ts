@@ -1,3 +1,4 @@
+import { serialisedOrigin } from '../core/internal.ts';
 import { InvalidUrlError } from './errors.ts';
 
 const SCHEMES = new Set(['http:', 'https:', 'ftp:']);
@@ -22,6 +23,11 @@ export function robotsUrl(pageUrl: string): string {
 }
 
 export function locate(pageUrl: string): RobotsLocation {
+  // A URL whose scheme, host and port the parser would keep as they are (most a crawler
+  // meets) is read without a parse: this runs for every check, cached ones included.
+  const serialised = serialisedOrigin(String(pageUrl));
+  if (serialised !== undefined)
+    return { origin: serialised, robotsUrl: `${serialised}/robots.txt` };
   let url: URL;
   try {
     url = new URL(pageUrl);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { InvalidUrlError, robotsUrl } from '../../src/fetch/index.ts';
 import { locate } from '../../src/fetch/location.ts';
 import { RepkitError } from '../../src/core/index.ts';
@@ -47,5 +48,80 @@ describe('robotsUrl(pageUrl)', () => {
         input,
       );
     }
+  });
+});
+
+describe('locate(pageUrl) without a parse', () => {
+  /** The origin as the WHATWG parser gives it (the way every URL took before the fast one). */
+  function parsedOrigin(page: string): string | undefined {
+    let url: URL;
+    try {
+      url = new URL(page);
+    } catch {
+      return undefined;
+    }
+    if (!['http:', 'https:', 'ftp:'].includes(url.protocol)) return undefined;
+    const name = url.hostname.replace(/\.+$/, '');
+    if (name === '') return undefined;
+    return `${url.protocol}//${url.port ? `${name}:${url.port}` : name}`;
+  }
+
+  test('gives the parser’s origin for URLs of every shape, and refuses what it refuses', () => {
+    const url = fc
+      .tuple(
+        fc.constantFrom('', ' ', '\t'),
+        fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', 'http:/', 'http:\\\\'),
+        fc.constantFrom('', 'u@', 'u:p@'),
+        fc.constantFrom(
+          'example.com',
+          'a-b.c0m',
+          'sub.example.co.uk',
+          'Example.COM',
+          '127.0.0.1',
+          '010.0.0.1',
+          '1.2.3',
+          '256.1.1.1',
+          'a.1',
+          '0x7f.1',
+          'xn--bcher-kva.example',
+          'site.test.',
+          'ex\tample.com',
+          'a..b',
+          '',
+          '[::1]',
+          'bücher.example',
+          'a'.repeat(64) + '.com',
+        ),
+        fc.constantFrom('', ':80', ':443', ':8080', ':0', ':08', ':65535', ':65536', ':', ':21'),
+        fc.constantFrom(
+          '',
+          '/',
+          '/a/../b',
+          '/%2e%2e/x',
+          '/é',
+          '/a b',
+          '?',
+          '?q',
+          '#x',
+          '\\x',
+          '/x\n',
+        ),
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(url, (page) => {
+        const expected = parsedOrigin(page);
+        let got: string | undefined;
+        try {
+          const location = locate(page);
+          got = location.origin;
+          assert.equal(location.robotsUrl, `${got}/robots.txt`);
+        } catch (error) {
+          assert.ok(error instanceof InvalidUrlError, String(error));
+        }
+        assert.equal(got, expected, page);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

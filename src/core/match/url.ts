@@ -36,6 +36,17 @@ function firstOf(url: string, from: number): number {
   return -1;
 }
 
+/**
+ * `scheme://host[:port]` of an http(s) URL as the WHATWG parser would give it (see
+ * `serialisedAuthorityEnd`), read without a parse; undefined where that is not sure (then
+ * parse it).
+ */
+export function serialisedOrigin(url: string): string | undefined {
+  // Only the authority is read: a long path costs nothing here.
+  const end = serialisedAuthorityEnd(url);
+  return end > 0 ? url.slice(0, end) : undefined;
+}
+
 /** A URL as a crawler will request it (see `requestTarget`). */
 export interface RequestTarget {
   /**
@@ -90,15 +101,15 @@ export function requestTarget(url: string): RequestTarget | undefined {
 }
 
 /**
- * Where the path starts in a URL the WHATWG parser would give back unchanged, or -1 when
- * that is not sure (then the URL is parsed). Sure means: `http://` or `https://`, a host of
- * lower-case letters, digits, `-` and `.` whose last label starts with a letter (so it is no
- * IPv4 address in another form) and is not punycode, a port with no leading zero that is not
- * the scheme's default, then a path of characters the parser keeps, with no `.` or `..`
- * segment and no `%2e`, and a query, if any, that is not empty and keeps its characters too.
- * No fragment, no user info. Anything else goes the slow way.
+ * Where the authority ends (at the path's `/`) in a URL whose `scheme://host[:port]` the
+ * WHATWG parser would give back unchanged, or -1 when that is not sure: `http://` or
+ * `https://`, a host of lower-case letters, digits, `-` and `.` whose last label starts with
+ * a letter (so it is no IPv4 address in another form) and is not punycode, or an IPv4 address
+ * as the parser writes it, then a port with no leading zero that is not the scheme's default.
+ * No user info. Whatever follows the `/`, the parser keeps that origin: it changes or
+ * %-encodes a path, it never refuses one.
  */
-function serialisedPathStart(url: string): number {
+function serialisedAuthorityEnd(url: string): number {
   const n = url.length;
   // `http://` or `https://`, read by hand (`startsWith` is a slow call here).
   if (
@@ -143,8 +154,23 @@ function serialisedPathStart(url: string): number {
     if (port.length === 0 || port.length > 5 || port.charCodeAt(0) === 0x30) return -1;
     if (Number(port) > 65535 || port === (https ? '443' : '80')) return -1;
   }
-  const pathStart = i;
-  if (codeAt(url, i) !== 0x2f) return -1;
+  return codeAt(url, i) === 0x2f ? i : -1;
+}
+
+/**
+ * Where the path starts in a URL the WHATWG parser would give back unchanged, or -1 when
+ * that is not sure (then the URL is parsed). Sure means: `http://` or `https://`, a host of
+ * lower-case letters, digits, `-` and `.` whose last label starts with a letter (so it is no
+ * IPv4 address in another form) and is not punycode, a port with no leading zero that is not
+ * the scheme's default, then a path of characters the parser keeps, with no `.` or `..`
+ * segment and no `%2e`, and a query, if any, that is not empty and keeps its characters too.
+ * No fragment, no user info. Anything else goes the slow way.
+ */
+function serialisedPathStart(url: string): number {
+  const n = url.length;
+  const pathStart = serialisedAuthorityEnd(url);
+  if (pathStart < 0) return -1;
+  let i = pathStart;
   let inQuery = false;
   for (; i < n; i++) {
     const c = url.charCodeAt(i);
