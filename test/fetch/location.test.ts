@@ -91,6 +91,8 @@ describe('locate(pageUrl) without a parse', () => {
           '[::1]',
           'bücher.example',
           'a'.repeat(64) + '.com',
+          'a.'.repeat(125) + 'com',
+          'a.'.repeat(130) + 'com',
         ),
         fc.constantFrom('', ':80', ':443', ':8080', ':0', ':08', ':65535', ':65536', ':', ':21'),
         fc.constantFrom(

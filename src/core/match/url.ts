@@ -126,7 +126,10 @@ function serialisedAuthorityEnd(url: string): number {
   i += 3;
   const hostStart = i;
   let labelStart = i;
-  for (; i < n; i++) {
+  // A host is read up to one character past DNS's 253: longer ones are refused below
+  // without reading the rest (an origin is read with no bound on the URL's length).
+  const hostLimit = Math.min(n, hostStart + 254);
+  for (; i < hostLimit; i++) {
     const c = url.charCodeAt(i);
     // No punycode label (`xn--`): the parser checks it and may refuse the URL.
     if (
