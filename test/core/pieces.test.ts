@@ -10,12 +10,14 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { snapshot } from '../helpers/parsed.ts';
 import { parse, type RobotsTxt } from '../../src/core/index.ts';
-import { LARGE_BODY } from '../../src/core/text/source.ts';
+import { LARGE_BODY, Source } from '../../src/core/text/source.ts';
 
 const utf8 = new TextEncoder();
 
 const word = fc
-  .array(fc.constantFrom('a', '/', 'é', 'ツ', '*', '$', '%41', ' ', '#', ':'), { maxLength: 5 })
+  .array(fc.constantFrom('a', '/', 'é', 'ツ', '*', '$', '%41', ' ', '#', ':', 'index.html'), {
+    maxLength: 5,
+  })
   .map((p) => p.join(''));
 const line = fc.oneof(
   word.map((w) => `User-agent: ${w}`),
@@ -70,10 +72,16 @@ describe('a large body of bytes, read in pieces', () => {
         const bytes = utf8.encode(text);
         const fromBytes = parse(bytes, { profile, maxBytes: 4_000_000 });
         const fromText = parse(text, { profile, maxBytes: 4_000_000 });
-        // Checked before anything else reads the file: a first check reads it as it was left.
+        // Checked before anything else reads the file: a first check reads the rules where
+        // they stand, in their pieces (see `Source.stretchAt`).
         for (const path of pathsFor(fromText)) {
           const url = `https://example.com${path.startsWith('/') ? '' : '/'}${path}`;
-          assert.deepEqual(fromBytes.verdict(url, 'Bot'), fromText.verdict(url, 'Bot'), url);
+          const withRule = { withRule: true };
+          assert.deepEqual(
+            fromBytes.verdict(url, 'Bot', withRule),
+            fromText.verdict(url, 'Bot', withRule),
+            url,
+          );
         }
         assert.deepEqual(snapshot(fromBytes), snapshot(fromText));
       }),
@@ -89,6 +97,32 @@ describe('a large body of bytes, read in pieces', () => {
         assert.deepEqual(snapshot(parse(bytes, { maxBytes })), snapshot(parse(text, { maxBytes })));
       }),
       { numRuns: 30 },
+    );
+  });
+
+  test('its stretches tile the text, each a piece of it, and the whole text is one stretch', () => {
+    fc.assert(
+      fc.property(body, (text) => {
+        const bytes = utf8.encode(text);
+        const source = Source.ofLargeBytes(bytes);
+        for (let at = 0; at < source.length;) at += source.readPiece(at).length;
+        const whole = Buffer.from(bytes).toString('latin1');
+        let pieces = 0;
+        for (let at = 0; at < source.length; pieces++) {
+          const stretch = source.stretchAt(at);
+          assert.equal(stretch.start, at);
+          assert.ok(stretch.end > at && stretch.end <= source.length);
+          assert.equal(stretch.text, whole.slice(stretch.start, stretch.end));
+          // Every offset inside it finds it again.
+          assert.equal(source.stretchAt(stretch.end - 1), stretch);
+          at = stretch.end;
+        }
+        assert.ok(pieces > 1);
+        assert.equal(source.text, whole);
+        const joined = source.stretchAt(source.length - 1);
+        assert.deepEqual(joined, { text: whole, start: 0, end: whole.length });
+      }),
+      { numRuns: 20 },
     );
   });
 

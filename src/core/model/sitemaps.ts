@@ -32,10 +32,9 @@ export class SitemapTable {
   list(): readonly string[] {
     if (this.#urls) return this.#urls;
     const seen = new Set<string>();
-    const text = this.source.text;
     for (let cell = 0; cell < this.#spans.length; cell += 2) {
       const bytes = this.#byteValues?.get(cell);
-      const value = bytes ?? text.slice(this.#spans.at(cell), this.#spans.at(cell + 1));
+      const value = bytes ?? this.source.slice(this.#spans.at(cell), this.#spans.at(cell + 1));
       // Text may hold lone surrogates; shown as U+FFFD, as its UTF-8 bytes would be.
       const url = this.source.shown(value, bytes !== undefined);
       if (url.length > 0) seen.add(url);

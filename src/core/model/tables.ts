@@ -4,7 +4,7 @@ import type { IndexedRules } from '../match/indexed-rules.ts';
 import { matchesPatternIn } from '../match/wildcard.ts';
 import type { PathChars } from '../match/path-chars.ts';
 import { IntColumn } from './columns.ts';
-import type { Source } from '../text/source.ts';
+import type { Source, Stretch } from '../text/source.ts';
 
 /**
  * A parsed file, column by column. Thousands of small objects (one per rule, per agent, per
@@ -43,6 +43,8 @@ export class RuleTable implements IndexedRules {
   #aliases: Map<number, string> | undefined;
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
   inert: Set<number> | undefined;
+  /** The stretch of the source a value was read from last (see `Source.stretchAt`). */
+  #stretch: Stretch | undefined;
 
   /** @param source what was tokenized: the spans refer to its text. */
   constructor(
@@ -86,12 +88,23 @@ export class RuleTable implements IndexedRules {
   #holds(id: number, part: string): boolean {
     const bytes = this.#byteValues?.get(id);
     if (bytes !== undefined) return bytes.includes(part);
-    const text = this.source.text;
-    const last = this.#cells.at(3 * id + 1) - part.length;
-    for (let i = this.#cells.at(3 * id); i <= last; i++) {
+    const start = this.#cells.at(3 * id);
+    const { text, start: base } = this.#stretchOf(start);
+    const last = this.#cells.at(3 * id + 1) - part.length - base;
+    for (let i = start - base; i <= last; i++) {
       if (text.charCodeAt(i) === 0x2f && text.startsWith(part, i)) return true;
     }
     return false;
+  }
+
+  /**
+   * The stretch of the source that holds offset `at`: the one read last, most often (rules
+   * are read in file order), so a large body's text is never joined for a check.
+   */
+  #stretchOf(at: number): Stretch {
+    const last = this.#stretch;
+    if (last !== undefined && at >= last.start && at < last.end) return last;
+    return (this.#stretch = this.source.stretchAt(at));
   }
 
   line(id: number): number {
@@ -122,18 +135,27 @@ export class RuleTable implements IndexedRules {
     out: number[],
   ): number {
     const cells = this.#cells.cells;
-    const text = this.source.text;
     const p0 = path.charCodeAt(0);
     const p1 = path.charCodeAt(1);
     let written = 0;
     let previous = -1;
     let match: 1 | 0 | -1 = 0;
+    // The stretch of the text being read, moved on as the rules' offsets pass its end.
+    let text = '';
+    let base = 0;
+    let stretchEnd = -1;
     for (let k = 0; k < count; k++) {
       const id = first + k;
       const start = cells[3 * id]!;
       if (cells[3 * id + 1]! - start >= 2) {
-        const c0 = text.charCodeAt(start);
-        const c1 = text.charCodeAt(start + 1);
+        if (start >= stretchEnd || start < base) {
+          const stretch = this.#stretchOf(start);
+          text = stretch.text;
+          base = stretch.start;
+          stretchEnd = stretch.end;
+        }
+        const c0 = text.charCodeAt(start - base);
+        const c1 = text.charCodeAt(start - base + 1);
         // A plain character (not `%`, `*`, `$` or non-ASCII) that differs from the path's
         // decides: the pattern's prefix up to it is the value's.
         if (c0 !== p0 ? isPlain(c0) : c1 !== p1 && isPlain(c1)) continue;
@@ -155,9 +177,12 @@ export class RuleTable implements IndexedRules {
     const length = cells[3 * a + 1]! - start;
     if (length !== cells[3 * b + 1]! - other) return false;
     if (this.#byteValues && (this.#byteValues.has(a) || this.#byteValues.has(b))) return false;
-    const text = this.source.text;
+    const { text, start: base } = this.#stretchOf(start);
+    const { text: otherText, start: otherBase } = this.#stretchOf(other);
     for (let i = 0; i < length; i++) {
-      if (text.charCodeAt(start + i) !== text.charCodeAt(other + i)) return false;
+      if (text.charCodeAt(start - base + i) !== otherText.charCodeAt(other - otherBase + i)) {
+        return false;
+      }
     }
     return true;
   }
@@ -177,19 +202,22 @@ export class RuleTable implements IndexedRules {
     const start = cells[3 * id]!;
     const end = cells[3 * id + 1]!;
     if (end - start > limit || this.#byteValues?.has(id)) return -1;
-    const text = this.source.text;
+    const stretch = this.#stretchOf(start);
+    const text = stretch.text;
+    const s = start - stretch.start;
+    const e = end - stretch.start;
     const wildcards = this.profile.wildcards;
-    for (let i = start; i < end; i++) {
+    for (let i = s; i < e; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x25 || c >= 0x80) return -1;
-      if (wildcards && (c === 0x2a || (c === 0x24 && i === end - 1))) {
-        for (let j = i + 1; j < end; j++) {
+      if (wildcards && (c === 0x2a || (c === 0x24 && i === e - 1))) {
+        for (let j = i + 1; j < e; j++) {
           const d = text.charCodeAt(j);
           if (d === 0x25 || d >= 0x80) return -1;
         }
-        return matchesPatternIn(text, start, end, path, held) ? 1 : 0;
+        return matchesPatternIn(text, s, e, path, held) ? 1 : 0;
       }
-      if (path.charCodeAt(i - start) !== c) return 0;
+      if (path.charCodeAt(i - s) !== c) return 0;
     }
     return 1;
   }
@@ -218,8 +246,9 @@ export class RuleTable implements IndexedRules {
   #written(id: number): { value: string; isBytes: boolean } {
     const bytes = this.#byteValues?.get(id);
     if (bytes !== undefined) return { value: bytes, isBytes: true };
-    const value = this.source.text.slice(this.#cells.at(3 * id), this.#cells.at(3 * id + 1));
-    return { value, isBytes: false };
+    const start = this.#cells.at(3 * id);
+    const { text, start: base } = this.#stretchOf(start);
+    return { value: text.slice(start - base, this.#cells.at(3 * id + 1) - base), isBytes: false };
   }
 
   /** Gives back unused capacity once parsing is done. */

@@ -12,6 +12,13 @@ export const LARGE_BODY = 120 * 1024;
 /** The size a piece of a large body aims at. */
 const PIECE_BYTES = 64 * 1024;
 
+/** A stretch of a source's text: `text` stands at offsets `[start, end)` of the whole. */
+export interface Stretch {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
 /**
  * What the tokenizer runs over, and what its slices stand for: the one text model of the
  * parse. Tables keep offsets into `text`; a slice becomes bytes (for matching) or readable
@@ -31,7 +38,9 @@ export class Source {
   #text: string | undefined;
   /** A large body's bytes while it is read (see `ofLargeBytes`), then the pieces read. */
   #bytes: Uint8Array | undefined;
-  #pieces: string[] | undefined;
+  #pieces: Stretch[] | undefined;
+  /** The whole text as one stretch, once there is a whole text. */
+  #whole: Stretch | undefined;
   /** Characters in the text. */
   readonly length: number;
 
@@ -62,23 +71,43 @@ export class Source {
 
   /**
    * A large body of bytes (more than `LARGE_BODY`), read in pieces of about 64 KiB that
-   * each end with a line break, and made one string only when `text` is first asked for:
-   * an engine puts a string of more than about 128 KiB in fresh memory of its own, which
-   * made copying the corpus's 21 large files cost as much as copying the other 4,210, and
-   * most large bodies are pages served as robots.txt that no check reads again. The bytes
-   * are read (by `readPiece`) before the parse returns; only the pieces are kept.
+   * each end with a line break, and made one string only when `text` is first asked for
+   * (checks read rules from their piece, see `stretchAt`): an engine puts a string of more
+   * than about 128 KiB in fresh memory of its own, which made copying the corpus's 21 large
+   * files cost as much as copying the other 4,210 (and joining a 500 KiB body's pieces, 2 ms
+   * on the machines measured, cost more than parsing it). The bytes are read (by
+   * `readPiece`) before the parse returns; only the pieces are kept.
    */
   static ofLargeBytes(bytes: Uint8Array): Source {
     return new Source(bytes, false, false);
   }
 
-  /** The whole text; offsets in the tables are into it. */
+  /**
+   * The whole text; offsets in the tables are into it. A large body's pieces are joined
+   * when this is first asked for (see `ofLargeBytes`).
+   */
   get text(): string {
     if (this.#text === undefined) {
-      this.#text = this.#pieces!.join('');
+      this.#text = this.#pieces!.map((piece) => piece.text).join('');
+      // From here on the whole text is the one stretch.
       this.#pieces = undefined;
     }
     return this.#text;
+  }
+
+  /**
+   * The stretch of the text that holds offset `at` (which is less than `length`, or 0): a
+   * piece of a large body, or else the whole text. A line is never split between pieces,
+   * so a value read within one stretch is read whole.
+   */
+  stretchAt(at: number): Stretch {
+    const pieces = this.#pieces;
+    if (pieces === undefined)
+      return (this.#whole ??= { text: this.text, start: 0, end: this.length });
+    // Pieces are about 64 KiB: a body has at most a few dozen.
+    let i = 0;
+    while (i < pieces.length - 1 && pieces[i]!.end <= at) i++;
+    return pieces[i]!;
   }
 
   /**
@@ -100,9 +129,15 @@ export class Source {
       if (at >= 0) end = at + 1;
     }
     const piece = byteStringOf(bytes, start, end);
-    this.#pieces!.push(piece);
+    this.#pieces!.push({ text: piece, start, end });
     if (end === this.length) this.#bytes = undefined;
     return piece;
+  }
+
+  /** `text.slice(start, end)` for a span within one line, read from its stretch. */
+  slice(start: number, end: number): string {
+    const stretch = this.stretchAt(start);
+    return stretch.text.slice(start - stretch.start, end - stretch.start);
   }
 
   /**
@@ -110,7 +145,7 @@ export class Source {
    * not joined for it).
    */
   head(count: number): string {
-    const first = this.#text ?? this.#pieces?.[0] ?? '';
+    const first = this.#text ?? this.#pieces?.[0]?.text ?? '';
     return first.length > count ? first.slice(0, count) : first;
   }
 
