@@ -5,8 +5,8 @@
  * and bodies bounded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { allowedHostSet, answersHost, bearerCheck, misdirectedMessage } from '../access/index.ts';
 import type { RobotsClient } from '../fetch/index.ts';
 import { createMcpServer } from './server.ts';
 
@@ -15,7 +15,10 @@ export interface McpHttpOptions {
   host: string;
   /** Requests must send `Authorization: Bearer <token>`. */
   token?: string;
-  /** Host names answered (default: the listening host, localhost and 127.0.0.1). */
+  /**
+   * Host header values answered (names, `name:port`, or `*` for any), as the service reads
+   * them: default the loopback names and `host`; any, when `host` is every address.
+   */
   allowedHosts?: readonly string[];
 }
 
@@ -44,28 +47,17 @@ export async function serveMcpHttp(
   version: string,
   options: McpHttpOptions,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const hosts = new Set(
-    (options.allowedHosts ?? [options.host, 'localhost', '127.0.0.1', '[::1]']).map((h) =>
-      h.toLowerCase(),
-    ),
-  );
-  const expected = options.token === undefined ? undefined : Buffer.from(options.token);
+  const allowed = allowedHostSet(options.allowedHosts, options.host);
+  const hasToken = options.token === undefined ? undefined : bearerCheck(options.token);
   const server = createServer((req, res) => {
     void (async () => {
-      const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
-      if (!hosts.has(host))
-        return refuse(
-          res,
-          421,
-          'misdirected-request',
-          `this server does not answer for the host "${host}"`,
-        );
-      if (expected) {
-        const given = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-        const bytes = Buffer.from(given ?? '');
-        if (bytes.length !== expected.length || !timingSafeEqual(bytes, expected)) {
-          return refuse(res, 401, 'unauthorized', 'send Authorization: Bearer <token>');
-        }
+      if (!answersHost(allowed, req.headers.host)) {
+        const message = misdirectedMessage(req.headers.host, 'this MCP server');
+        return refuse(res, 421, 'misdirected-request', message);
+      }
+      if (hasToken && !hasToken(req.headers.authorization)) {
+        res.setHeader('www-authenticate', 'Bearer realm="repkit"');
+        return refuse(res, 401, 'unauthorized', 'send Authorization: Bearer <token>');
       }
       if ((req.url ?? '').split('?')[0] !== '/mcp')
         return refuse(res, 404, 'not-found', 'the MCP endpoint is /mcp');

@@ -3,10 +3,10 @@
  * to (DNS rebinding), a per-client rate limit, and security headers for the tester's page.
  * Each from a well-kept fastify plugin where one exists.
  */
-import { timingSafeEqual } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { allowedHostSet, answersHost, bearerCheck, misdirectedMessage } from '../access/index.ts';
 
 export interface AccessOptions {
   /**
@@ -38,25 +38,19 @@ export async function registerAccess(
     // Hooks on every request are written with `done`, not async: a promise per hook per
     // request is measurable on the cached check's path.
     app.addHook('onRequest', (request, reply, done) => {
-      const host = (request.headers.host ?? '').toLowerCase();
-      if (allowed.has(host) || allowed.has(hostName(host))) return done();
+      if (answersHost(allowed, request.headers.host)) return done();
       reply.code(421).send({
         error: 'misdirected-request',
-        message: `this service does not answer for the host ${JSON.stringify(host)} (see --allowed-hosts)`,
+        message: misdirectedMessage(request.headers.host, 'this service'),
       });
     });
   }
 
-  const token = options.token;
-  if (token !== undefined) {
-    const expected = Buffer.from(token);
+  if (options.token !== undefined) {
+    const hasToken = bearerCheck(options.token);
     app.addHook('onRequest', (request, reply, done) => {
       if (OPEN.has(request.url.split('?')[0]!)) return done();
-      const given = bearer(request);
-      if (given !== undefined) {
-        const bytes = Buffer.from(given);
-        if (bytes.length === expected.length && timingSafeEqual(bytes, expected)) return done();
-      }
+      if (hasToken(request.headers.authorization)) return done();
       reply
         .code(401)
         .header('www-authenticate', 'Bearer realm="repkit"')
@@ -80,44 +74,6 @@ export async function registerAccess(
       }),
     });
   }
-}
-
-function bearer(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
-}
-
-/** `name` of `name:port` (and `[v6]` of `[v6]:port`). */
-function hostName(host: string): string {
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.lastIndexOf(':');
-  return colon < 0 ? host : host.slice(0, colon);
-}
-
-/** The Host values answered; undefined: any. */
-function allowedHostSet(
-  given: readonly string[] | undefined,
-  listenHost: string,
-): Set<string> | undefined {
-  if (given?.includes('*')) return undefined;
-  const hosts = new Set(['localhost', '127.0.0.1', '[::1]']);
-  if (given) {
-    for (const host of given) hosts.add(host.toLowerCase());
-    return hosts;
-  }
-  const listen = listenHost.toLowerCase();
-  // Listening on every address: the names it is reached by are the operator's to list
-  // (the start-up line says so); until then any is answered.
-  if (isWildcard(listen)) return undefined;
-  hosts.add(listen.includes(':') && !listen.startsWith('[') ? `[${listen}]` : listen);
-  return hosts;
-}
-
-/** Whether `host` means every address of the machine. */
-export function isWildcard(host: string): boolean {
-  return host === '0.0.0.0' || host === '::' || host === '' || host === '[::]';
 }
 
 /**

@@ -6,7 +6,7 @@ export {
   type RunningService,
 } from './service.ts';
 export { createApp, type AppOptions } from './app.ts';
-export { isWildcard, type AccessOptions } from './access.ts';
+export { type AccessOptions } from './access.ts';
 export { ServiceMetrics } from './metrics.ts';
 export { isPrivateAddress } from '../fetch/internal.ts';
 export { isPublicAddress } from '../fetch/index.ts';

@@ -213,3 +213,80 @@ test('--http: the same tools over Streamable HTTP, behind the token and the Host
     child.kill('SIGTERM');
   }
 });
+
+/** Starts `repkit mcp --http 0` with `args`; its endpoint, and a stop. */
+async function startMcpHttp(args: string[]): Promise<{ endpoint: string; stop(): void }> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const endpoint = await new Promise<string>((done, fail) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d;
+      const found = /serving MCP on (http:\/\/\S+)/.exec(err);
+      if (found) done(found[1]!);
+    });
+    child.on('exit', () => fail(new Error(err)));
+  });
+  return { endpoint, stop: () => child.kill('SIGTERM') };
+}
+
+/** A tools/list call to `endpoint` sent with this Host header (as a rebinding page's would). */
+function listToolsAs(
+  endpoint: string,
+  host: string,
+  authorization?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const target = new URL(endpoint);
+  return new Promise((done, fail) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          host,
+          ...(authorization ? { authorization } : {}),
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d));
+        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', fail);
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  });
+}
+
+test('mcp --http reads Host names and the token as the service does', async () => {
+  const listed = await startMcpHttp(['--allowed-hosts', 'repkit.test', '--token', 'secret']);
+  try {
+    const port = new URL(listed.endpoint).port;
+    // A listed name, with or without the port; a loopback name; another name refused.
+    for (const host of [`repkit.test:${port}`, 'REPKIT.TEST', `localhost:${port}`]) {
+      const answer = await listToolsAs(listed.endpoint, host, 'Bearer secret');
+      assert.equal(answer.status, 200, host);
+      assert.match(answer.body, /check_url/);
+    }
+    const other = await listToolsAs(listed.endpoint, `other.test:${port}`, 'Bearer secret');
+    assert.equal(other.status, 421);
+    assert.match(JSON.parse(other.body).message, /"other\.test:\d+" \(see --allowed-hosts\)/);
+    // A wrong token: refused, and told how to authenticate.
+    const wrong = await listToolsAs(listed.endpoint, 'repkit.test', 'Bearer secrets');
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.headers['www-authenticate'], 'Bearer realm="repkit"');
+  } finally {
+    listed.stop();
+  }
+  const any = await startMcpHttp(['--allowed-hosts', '*']);
+  try {
+    assert.equal((await listToolsAs(any.endpoint, 'anything.test')).status, 200);
+  } finally {
+    any.stop();
+  }
+});

@@ -15,6 +15,8 @@ const SRC = join(ROOT, 'src');
 /** Areas, lowest first: an area may import only areas of a lower rank. */
 const AREA_RANK: Record<string, number> = {
   core: 0,
+  // Who may call repkit's HTTP endpoints (the service and MCP's).
+  access: 1,
   cache: 1,
   meta: 1,
   fetch: 2,

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { loadWithPeer } from '../../core/internal.ts';
 import { isPublicAddress, RobotsClient } from '../../fetch/index.ts';
+import { isWildcard } from '../../access/index.ts';
 import { CliError } from '../errors.ts';
+import { hostList } from '../host-list.ts';
 import { edgeClientOptions, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents } from '../robots-source.ts';
@@ -12,6 +14,7 @@ interface McpOptions extends EdgeOptions {
   http?: number;
   host: string;
   token?: string;
+  allowedHosts?: string[];
   userAgent: string;
   timeout: number;
   allowPrivateAddresses?: boolean;
@@ -46,6 +49,11 @@ export function registerMcp(program: Command, output: Output): void {
     .option(
       '--token <token>',
       'with --http, require Authorization: Bearer <token> (default: REPKIT_TOKEN)',
+    )
+    .option(
+      '--allowed-hosts <names>',
+      'with --http, Host header values answered, comma-separated, * for any (env REPKIT_ALLOWED_HOSTS); default: loopback names and --host',
+      (value: string) => hostList(value, '--allowed-hosts'),
     )
     .addHelpText(
       'after',
@@ -82,14 +90,30 @@ error (a missing package).`,
       }
       if (options.http !== undefined) {
         const token = options.token ?? process.env.REPKIT_TOKEN;
+        const allowedHosts =
+          options.allowedHosts ??
+          (process.env.REPKIT_ALLOWED_HOSTS
+            ? hostList(process.env.REPKIT_ALLOWED_HOSTS, 'REPKIT_ALLOWED_HOSTS')
+            : undefined);
         const served = await serveMcpHttp(client, packageVersion(), {
           port: options.http,
           host: options.host,
           ...(token ? { token } : {}),
+          ...(allowedHosts ? { allowedHosts } : {}),
         });
         output.err(
           `repkit ${packageVersion()}: serving MCP on ${served.url}${token ? ' (token required)' : ''}`,
         );
+        // What an operator must change before the server is reachable by others (as `serve`).
+        if (isWildcard(options.host)) {
+          const missing = [
+            token ? '' : 'no --token: anyone who reaches it may use it',
+            allowedHosts ? '' : 'no --allowed-hosts: any Host name is answered',
+          ].filter((m) => m !== '');
+          if (missing.length > 0) {
+            output.err(`repkit: warning: listening on every address with ${missing.join('; ')}`);
+          }
+        }
         // Served until stopped.
         await new Promise<void>((done) => {
           process.once('SIGINT', done);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { isWildcard } from '../../access/index.ts';
 import { redactUrl } from '../../cache/internal.ts';
 import { CliError } from '../errors.ts';
+import { hostList } from '../host-list.ts';
 import { DEFAULT_USER_AGENT, edgeClientOptions, edgeFlags } from '../fetching.ts';
 import type { Output } from '../output.ts';
 
@@ -45,23 +47,6 @@ function redisUrl(value: string, from = '--redis-url'): string {
     throw new CliError(`${from} must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`);
   }
   return value;
-}
-
-/** A comma-separated list of Host names (`name` or `name:port`, `*` for any). */
-function hostList(value: string, from: string): string[] {
-  const hosts = value
-    .split(',')
-    .map((h) => h.trim())
-    .filter((h) => h !== '');
-  const bad = hosts.find(
-    (h) => h !== '*' && !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(h),
-  );
-  if (hosts.length === 0 || bad !== undefined) {
-    throw new CliError(
-      `${from} must be Host names (name or name:port), comma-separated, or *; got "${bad ?? value}"`,
-    );
-  }
-  return hosts;
 }
 
 /** A yes/no environment variable: true, false, 1, 0, yes or no (any case), else one line. */
@@ -166,21 +151,17 @@ option or environment variable, a missing package, or an address it cannot liste
       const newOrigins =
         options.newOriginsPerMinute ?? envInteger('REPKIT_NEW_ORIGINS_PER_MINUTE', 0, 10_000_000);
       // Loaded here: the service's dependencies would slow every other command's start-up.
-      const { startService, isWildcard } = await import('../../server/index.ts').catch(
-        (error: unknown) => {
-          // The service's packages are optional peers: the library and the other commands
-          // do not need them.
-          const missing = /Cannot find package '([^']+)'/.exec(
-            String((error as Error).message),
-          )?.[1];
-          if (missing) {
-            throw new CliError(
-              `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger @fastify/helmet @fastify/rate-limit prom-client piscina redis`,
-            );
-          }
-          throw error;
-        },
-      );
+      const { startService } = await import('../../server/index.ts').catch((error: unknown) => {
+        // The service's packages are optional peers: the library and the other commands
+        // do not need them.
+        const missing = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
+        if (missing) {
+          throw new CliError(
+            `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger @fastify/helmet @fastify/rate-limit prom-client piscina redis`,
+          );
+        }
+        throw error;
+      });
       const service = await startService({
         port,
         host: options.host,
