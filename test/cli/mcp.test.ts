@@ -141,31 +141,15 @@ test('over stdio: every tool, on a disallowed URL, an unreachable robots.txt, a 
 });
 
 test('--http: the same tools over Streamable HTTP, behind the token and the Host check', async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'mcp',
-      '--http',
-      '0',
-      '--token',
-      'secret',
-      '--allow-private-addresses',
-      '--user-agent',
-      'ExampleBot/1.0',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const served = await startMcpHttp([
+    '--token',
+    'secret',
+    '--allow-private-addresses',
+    '--user-agent',
+    'ExampleBot/1.0',
+  ]);
   try {
-    const endpoint = await new Promise<string>((done, fail) => {
-      let err = '';
-      child.stderr!.on('data', (d: Buffer) => {
-        err += d;
-        const found = /serving MCP on (http:\/\/\S+)/.exec(err);
-        if (found) done(found[1]!);
-      });
-      child.on('exit', () => fail(new Error(err)));
-    });
+    const endpoint = served.endpoint;
     const http = new Client({ name: 'repkit-test-http', version: '1.0.0' });
     await http.connect(
       new StreamableHTTPClientTransport(new URL(endpoint), {
@@ -190,27 +174,10 @@ test('--http: the same tools over Streamable HTTP, behind the token and the Host
     });
     assert.equal(anonymous.status, 401);
     // (fetch will not send another Host: a raw request does, as a rebinding page's would.)
-    const rebound = await new Promise<{ status: number }>((done, fail) => {
-      const target = new URL(endpoint);
-      const req = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: 'POST',
-          headers: { ...headers, authorization: 'Bearer secret', host: 'evil.example' },
-        },
-        (res) => {
-          res.resume();
-          done({ status: res.statusCode ?? 0 });
-        },
-      );
-      req.on('error', fail);
-      req.end(JSON.stringify(call));
-    });
+    const rebound = await listToolsAs(endpoint, 'evil.example', 'Bearer secret');
     assert.equal(rebound.status, 421);
   } finally {
-    child.kill('SIGTERM');
+    served.stop();
   }
 });
 
