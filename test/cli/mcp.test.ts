@@ -257,3 +257,26 @@ test('mcp --http reads Host names and the token as the service does', async () =
     any.stop();
   }
 });
+
+test('mcp --http on every address says what is open, as serve does', async () => {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '0', '--host', '0.0.0.0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  try {
+    const warning = await new Promise<string>((done, fail) => {
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => {
+        err += d;
+        const found = /^repkit: warning: listening on every address.*$/m.exec(err);
+        if (found) done(found[0]);
+      });
+      child.on('exit', () => fail(new Error(err)));
+    });
+    assert.equal(
+      warning,
+      'repkit: warning: listening on every address with no --token: anyone who reaches it may use it; no --allowed-hosts: any Host name is answered',
+    );
+  } finally {
+    child.kill('SIGTERM');
+  }
+});

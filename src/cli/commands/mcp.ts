@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { loadWithPeer } from '../../core/internal.ts';
 import { isPublicAddress, RobotsClient } from '../../fetch/index.ts';
-import { isWildcard } from '../../access/index.ts';
 import { CliError } from '../errors.ts';
-import { hostList } from '../host-list.ts';
+import { allowedHostsOf, hostList, openEndpointWarning } from '../endpoint.ts';
 import { edgeClientOptions, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents } from '../robots-source.ts';
@@ -90,11 +89,7 @@ error (a missing package).`,
       }
       if (options.http !== undefined) {
         const token = options.token ?? process.env.REPKIT_TOKEN;
-        const allowedHosts =
-          options.allowedHosts ??
-          (process.env.REPKIT_ALLOWED_HOSTS
-            ? hostList(process.env.REPKIT_ALLOWED_HOSTS, 'REPKIT_ALLOWED_HOSTS')
-            : undefined);
+        const allowedHosts = allowedHostsOf(options.allowedHosts);
         const served = await serveMcpHttp(client, packageVersion(), {
           port: options.http,
           host: options.host,
@@ -104,16 +99,11 @@ error (a missing package).`,
         output.err(
           `repkit ${packageVersion()}: serving MCP on ${served.url}${token ? ' (token required)' : ''}`,
         );
-        // What an operator must change before the server is reachable by others (as `serve`).
-        if (isWildcard(options.host)) {
-          const missing = [
-            token ? '' : 'no --token: anyone who reaches it may use it',
-            allowedHosts ? '' : 'no --allowed-hosts: any Host name is answered',
-          ].filter((m) => m !== '');
-          if (missing.length > 0) {
-            output.err(`repkit: warning: listening on every address with ${missing.join('; ')}`);
-          }
-        }
+        const open = openEndpointWarning(options.host, {
+          token: Boolean(token),
+          allowedHosts: allowedHosts !== undefined,
+        });
+        if (open) output.err(open);
         // Served until stopped.
         await new Promise<void>((done) => {
           process.once('SIGINT', done);

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { isWildcard } from '../../access/index.ts';
 import { redactUrl } from '../../cache/internal.ts';
 import { CliError } from '../errors.ts';
-import { hostList } from '../host-list.ts';
+import { allowedHostsOf, hostList, openEndpointWarning } from '../endpoint.ts';
 import { DEFAULT_USER_AGENT, edgeClientOptions, edgeFlags } from '../fetching.ts';
 import type { Output } from '../output.ts';
 
@@ -142,11 +141,7 @@ option or environment variable, a missing package, or an address it cannot liste
           `${options.token !== undefined ? '--token' : 'REPKIT_TOKEN'} must be at least 16 visible ASCII characters, without spaces`,
         );
       }
-      const allowedHosts =
-        options.allowedHosts ??
-        (env.REPKIT_ALLOWED_HOSTS
-          ? hostList(env.REPKIT_ALLOWED_HOSTS, 'REPKIT_ALLOWED_HOSTS')
-          : undefined);
+      const allowedHosts = allowedHostsOf(options.allowedHosts);
       const rateLimit = options.rateLimit ?? envInteger('REPKIT_RATE_LIMIT', 1, 10_000_000);
       const newOrigins =
         options.newOriginsPerMinute ?? envInteger('REPKIT_NEW_ORIGINS_PER_MINUTE', 0, 10_000_000);
@@ -193,17 +188,12 @@ option or environment variable, a missing package, or an address it cannot liste
       output.err(
         `repkit ${program.version() ?? ''}: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,
       );
-      // What an operator must change before the service is reachable by others.
-      if (isWildcard(options.host)) {
-        const missing = [
-          token === undefined ? 'no --token: anyone who reaches it may use it' : '',
-          allowedHosts === undefined ? 'no --allowed-hosts: any Host name is answered' : '',
-          rateLimit === undefined ? 'no --rate-limit' : '',
-        ].filter((m) => m !== '');
-        if (missing.length > 0) {
-          output.err(`repkit: warning: listening on every address with ${missing.join('; ')}`);
-        }
-      }
+      const open = openEndpointWarning(options.host, {
+        token: token !== undefined,
+        allowedHosts: allowedHosts !== undefined,
+        rateLimit: rateLimit !== undefined,
+      });
+      if (open) output.err(open);
       if (allowPrivate) {
         output.err(
           'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',

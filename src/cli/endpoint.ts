@@ -1,0 +1,49 @@
+/**
+ * What the commands that serve over HTTP (`serve`, `mcp --http`) read alike: the Host names
+ * answered, and the warning for an endpoint open on every address.
+ */
+import { isWildcard } from '../access/index.ts';
+import { CliError } from './errors.ts';
+
+/** A comma-separated list of Host names (`name` or `name:port`, `*` for any). */
+export function hostList(value: string, from: string): string[] {
+  const hosts = value
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
+  const bad = hosts.find(
+    (h) => h !== '*' && !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(h),
+  );
+  if (hosts.length === 0 || bad !== undefined) {
+    throw new CliError(
+      `${from} must be Host names (name or name:port), comma-separated, or *; got "${bad ?? value}"`,
+    );
+  }
+  return hosts;
+}
+
+/** `--allowed-hosts` as given, or else `REPKIT_ALLOWED_HOSTS`; undefined when neither is. */
+export function allowedHostsOf(given: string[] | undefined): string[] | undefined {
+  const fromEnv = process.env.REPKIT_ALLOWED_HOSTS;
+  return given ?? (fromEnv ? hostList(fromEnv, 'REPKIT_ALLOWED_HOSTS') : undefined);
+}
+
+/**
+ * What an operator must change before an endpoint listening on `listenHost` is reachable by
+ * others, as one warning line; undefined when it listens on one address or nothing is
+ * missing. `rateLimit` is left out where the endpoint has none to set.
+ */
+export function openEndpointWarning(
+  listenHost: string,
+  set: { token: boolean; allowedHosts: boolean; rateLimit?: boolean },
+): string | undefined {
+  if (!isWildcard(listenHost)) return undefined;
+  const missing = [
+    set.token ? '' : 'no --token: anyone who reaches it may use it',
+    set.allowedHosts ? '' : 'no --allowed-hosts: any Host name is answered',
+    set.rateLimit === false ? 'no --rate-limit' : '',
+  ].filter((m) => m !== '');
+  return missing.length > 0
+    ? `repkit: warning: listening on every address with ${missing.join('; ')}`
+    : undefined;
+}
