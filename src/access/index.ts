@@ -64,6 +64,12 @@ export function bearerCheck(token: string): (authorization: string | undefined) 
   };
 }
 
+/** The 401's `WWW-Authenticate` header and message, where the token is missing or wrong. */
+export const UNAUTHORIZED = {
+  challenge: 'Bearer realm="repkit"',
+  message: 'send Authorization: Bearer <token>',
+} as const;
+
 /** `name` of `name:port` (and `[v6]` of `[v6]:port`). */
 function hostName(host: string): string {
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);

@@ -6,7 +6,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { allowedHostSet, answersHost, bearerCheck, misdirectedMessage } from '../access/index.ts';
+import {
+  allowedHostSet,
+  answersHost,
+  bearerCheck,
+  misdirectedMessage,
+  UNAUTHORIZED,
+} from '../access/index.ts';
 import type { RobotsClient } from '../fetch/index.ts';
 import { createMcpServer } from './server.ts';
 
@@ -56,8 +62,8 @@ export async function serveMcpHttp(
         return refuse(res, 421, 'misdirected-request', message);
       }
       if (hasToken && !hasToken(req.headers.authorization)) {
-        res.setHeader('www-authenticate', 'Bearer realm="repkit"');
-        return refuse(res, 401, 'unauthorized', 'send Authorization: Bearer <token>');
+        res.setHeader('www-authenticate', UNAUTHORIZED.challenge);
+        return refuse(res, 401, 'unauthorized', UNAUTHORIZED.message);
       }
       if ((req.url ?? '').split('?')[0] !== '/mcp')
         return refuse(res, 404, 'not-found', 'the MCP endpoint is /mcp');

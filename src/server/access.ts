@@ -6,7 +6,13 @@
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { allowedHostSet, answersHost, bearerCheck, misdirectedMessage } from '../access/index.ts';
+import {
+  allowedHostSet,
+  answersHost,
+  bearerCheck,
+  misdirectedMessage,
+  UNAUTHORIZED,
+} from '../access/index.ts';
 
 export interface AccessOptions {
   /**
@@ -53,8 +59,8 @@ export async function registerAccess(
       if (hasToken(request.headers.authorization)) return done();
       reply
         .code(401)
-        .header('www-authenticate', 'Bearer realm="repkit"')
-        .send({ error: 'unauthorized', message: 'send Authorization: Bearer <token>' });
+        .header('www-authenticate', UNAUTHORIZED.challenge)
+        .send({ error: 'unauthorized', message: UNAUTHORIZED.message });
     });
   }
 
