@@ -96,9 +96,9 @@ export class Source {
   }
 
   /**
-   * The stretch of the text that holds offset `at` (which is less than `length`, or 0): a
-   * piece of a large body, or else the whole text. A line is never split between pieces,
-   * so a value read within one stretch is read whole.
+   * The stretch of the text that holds offset `at` (at most `length`: an empty value may
+   * stand at the end): a piece of a large body, or else the whole text. A line is never
+   * split between pieces, so a value read within one stretch is read whole.
    */
   stretchAt(at: number): Stretch {
     const pieces = this.#pieces;
