@@ -9,7 +9,9 @@ export type ByteString = string;
 // eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose
 const NON_ASCII = /[^\x00-\x7f]/;
 const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8');
+// The BOM kept: a value shows as written, and a U+FEFF inside it ends its product token as Google's
+// byte reading does (it is not a letter), where a plain decoder would drop it at the start.
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 // String.fromCharCode.apply has an argument-count limit; stay well below it.
 const CHUNK = 8192;
 
