@@ -23,6 +23,11 @@ export interface FetchResult<Body> {
   chain: string[];
   /** What went wrong, for `error` and for `not-found` caused by redirects. */
   error?: string;
+  /**
+   * A redirect target that was not requested, and why: its own robots.txt disallows it, or
+   * cannot be read now (`not-found`; files and pages whose hops are judged).
+   */
+  refusedHop?: { url: string; reason: string };
   /** What stood in the site's place, when something did (a bot wall, a page, a payment demand). */
   edge?: Edge;
   /**

@@ -13,8 +13,8 @@ import { describeEdge, NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
 import { InvalidUrlError, type CheckReason, type RobotsState } from '../fetch/index.ts';
 import {
   agentsFor,
-  fileVerdict,
   requestedForm,
+  formsVerdict,
   verdictFromState,
   type DiffSide,
 } from '../fetch/internal.ts';
@@ -58,20 +58,12 @@ export function verdictFrom(
   agents: readonly string[],
   explain = false,
 ): SourceVerdict {
-  const { checked, requestUrl } = requestedForm(url);
-  const requested = requestUrl ? { requestUrl } : {};
   if (loaded.fetched) {
-    const { requestUrl: _sameAsChecked, ...result } = verdictFromState(
-      checked,
-      loaded.fetched,
-      agents,
-      { explain },
-    );
-    return { ...result, ...requested };
+    return verdictFromState(url, loaded.fetched, agents, { explain });
   }
   // Several names are ordered fallbacks, as the fetch layer reads them.
   const agent = [...agentsFor(loaded.robots, agents)];
-  return { ...fileVerdict(loaded.robots, checked, agent, explain), agent, ...requested };
+  return { ...formsVerdict(loaded.robots, requestedForm(url), agent, explain), agent };
 }
 
 /** A loaded robots.txt as one side of a diff. */

@@ -42,7 +42,12 @@ const ERROR_DEFER_MS = 5_000;
 export async function admitRequest(
   client: RobotsClient,
   url: string,
-  options: { agent?: string | readonly string[]; turn?: boolean } = {},
+  options: {
+    agent?: string | readonly string[];
+    turn?: boolean;
+    /** `url` is the request exactly as it is sent (see `StateVerdictOptions.exact`). */
+    exact?: boolean;
+  } = {},
 ): Promise<Admission> {
   let state;
   try {
@@ -52,7 +57,11 @@ export async function admitRequest(
     return storeFailed(error);
   }
   const { agents, notes } = client.names(options.agent);
-  const result = client.verdict(url, state, agents, undefined, notes);
+  const result = client.verdict(url, state, {
+    agents,
+    agentNotes: notes,
+    ...(options.exact ? { exact: true } : {}),
+  });
   // A wall in the robots.txt's place waits as an unreachable file does: never a permission.
   if (readLater(result)) {
     const ms = Math.max(state.entry.expiresAt - Date.now(), MIN_DEFER_MS);

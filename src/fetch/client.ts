@@ -1,16 +1,16 @@
 import { MemoryStore, type CacheEntry } from '../cache/index.ts';
 import { BoundedMap } from '../core/internal.ts';
 import { usedEntry } from '../cache/internal.ts';
-import {
-  parse,
-  type Explanation,
-  type ProfileName,
-  type RobotsTxt,
-  type Verdict,
-} from '../core/index.ts';
+import { parse, type ProfileName, type RobotsTxt } from '../core/index.ts';
 import { InvalidUrlError, isRefusedAddressError } from './errors.ts';
 import type { HostResolver } from './resolver.ts';
-import { agentsFor, redirectRefusal, verdictFromState, type CheckResult } from './verdict.ts';
+import {
+  agentsFor,
+  redirectRefusal,
+  verdictFromState,
+  type CheckResult,
+  type StateVerdictOptions,
+} from './verdict.ts';
 import { connections } from './connections.ts';
 import type { AgentMode } from './state.ts';
 import type { RobotsHttp, FetchOutcome } from './http.ts';
@@ -156,7 +156,11 @@ export class RobotsClient {
   ): Promise<CheckResult> {
     const state = await this.robotsFor(url);
     const { agents, notes } = this.names(options.agent);
-    return this.verdict(url, state, agents, options.explain ? 'explain' : undefined, notes);
+    return this.verdict(url, state, {
+      agents,
+      agentNotes: notes,
+      explain: options.explain === true,
+    });
   }
 
   /**
@@ -375,22 +379,18 @@ export class RobotsClient {
   }
 
   /**
-   * The verdict for `url` from a state `robotsFor` gave, as `check` makes it. `answer`:
-   * `'explain'` to include the explanation, or the file's verdict or explanation when it was
-   * computed elsewhere (the service's worker threads).
+   * The verdict for `url` from a state `robotsFor` gave, as `check` makes it (see
+   * `StateVerdictOptions`).
    */
-  verdict(
-    url: string,
-    state: RobotsState,
-    agents: readonly string[] = this.agents,
-    answer?: 'explain' | Verdict | Explanation,
-    agentNotes: readonly string[] = this.agentNotes,
-  ): CheckResult {
+  verdict(url: string, state: RobotsState, options: StateVerdictOptions = {}): CheckResult {
+    const { agents = this.agents, agentNotes = this.agentNotes } = options;
     const result = verdictFromState(url, state, agents, {
       agentMode: this.agentMode,
       now: this.now(),
       unreachableWindow: this.policy.unreachableWindow,
-      ...(answer === 'explain' ? { explain: true } : answer ? { computed: answer } : {}),
+      ...(options.explain ? { explain: true } : {}),
+      ...(options.computed ? { computed: options.computed } : {}),
+      ...(options.exact ? { exact: true } : {}),
     });
     return agentNotes.length > 0 ? { ...result, agentNotes: [...agentNotes] } : result;
   }

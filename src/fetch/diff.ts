@@ -7,7 +7,13 @@
 import { productToken, type Group, type RobotsTxt, type RuleMatch } from '../core/index.ts';
 import { isGlobalAgent } from '../core/internal.ts';
 import type { RobotsState } from './state.ts';
-import { fileVerdict, requestedForm, verdictFromState, type CheckReason } from './verdict.ts';
+import {
+  formsVerdict,
+  requestedForm,
+  verdictFromState,
+  type CheckReason,
+  type RequestForms,
+} from './verdict.ts';
 
 /** The name compared for "any crawler without a group of its own": matches no product token. */
 export const ANY_OTHER_AGENT = '*';
@@ -117,12 +123,23 @@ export function groupChanges(changes: readonly VerdictChange[]): ChangeGroup[] {
   );
 }
 
-function sideVerdict(side: DiffSide, checked: string, names: readonly string[]): SideVerdict {
-  const { allowed, line, reason, rule } =
+function sideVerdict(
+  side: DiffSide,
+  url: string,
+  forms: RequestForms,
+  names: readonly string[],
+): SideVerdict & { requestUrl?: string } {
+  const { allowed, line, reason, rule, requestUrl } =
     side.kind === 'file'
-      ? fileVerdict(side.robots, checked, names)
-      : verdictFromState(checked, side.state, names);
-  return { allowed, line, reason, ...(rule ? { rule } : {}) };
+      ? formsVerdict(side.robots, forms, names)
+      : verdictFromState(url, side.state, names);
+  return {
+    allowed,
+    line,
+    reason,
+    ...(rule ? { rule } : {}),
+    ...(requestUrl ? { requestUrl } : {}),
+  };
 }
 
 /**
@@ -142,14 +159,16 @@ export function diffVerdicts(
           side.kind === 'file' ? [side.robots] : side.state.robots ? [side.state.robots] : [],
         ),
       );
-  const forms = urls.map(requestedForm);
+  const forms = urls.map((url) => requestedForm(url));
   const changes: VerdictChange[] = [];
   for (const agent of asked) {
     const names = agent === ANY_OTHER_AGENT ? [] : [agent];
-    forms.forEach(({ checked, requestUrl }, i) => {
-      const was = sideVerdict(before, checked, names);
-      const now = sideVerdict(after, checked, names);
+    forms.forEach((form, i) => {
+      const { requestUrl: wasAs, ...was } = sideVerdict(before, urls[i]!, form, names);
+      const { requestUrl: nowAs, ...now } = sideVerdict(after, urls[i]!, form, names);
       if (was.allowed === now.allowed) return;
+      // The form that decided the disallowing side (an empty query may go out either way).
+      const requestUrl = (was.allowed ? nowAs : wasAs) ?? form.requestUrl;
       changes.push({
         url: urls[i]!,
         ...(requestUrl ? { requestUrl } : {}),

@@ -4,7 +4,7 @@
  * inside these types are named by where they are: `RobotsClientOptions['politeness']`,
  * `UsageAnswer['train-ai']`.
  */
-export { type CheckResult, type CheckReason } from './verdict.ts';
+export { type CheckResult, type CheckReason, type StateVerdictOptions } from './verdict.ts';
 export { RobotsClient, type RobotsClientOptions, type RobotsState } from './client.ts';
 export { robotsUrl } from './location.ts';
 export type { UsageAnswer } from './usage.ts';

@@ -2,7 +2,14 @@
  * What repkit's other areas (the CLI, the service, the tester) use of fetch and users do not:
  * not a package entry, and not part of the public surface.
  */
-export { verdictFromState, agentsFor, fileVerdict, requestedForm, readLater } from './verdict.ts';
+export {
+  verdictFromState,
+  agentsFor,
+  fileVerdict,
+  formsVerdict,
+  requestedForm,
+  readLater,
+} from './verdict.ts';
 export {
   diffVerdicts,
   groupChanges,

@@ -22,7 +22,7 @@ import { pagePolicy, type PagePolicyResult } from '../meta/index.ts';
 import type { AppliedDirective } from '../meta/internal.ts';
 import type { FetchOutcome } from './http.ts';
 import type { RobotsState, TdmrepState } from './state.ts';
-import { readLater, type CheckResult } from './verdict.ts';
+import { readLater, type CheckResult, type StateVerdictOptions } from './verdict.ts';
 import { describeEdge, parsePriceHeader } from '../core/internal.ts';
 import type { Edge } from '../core/index.ts';
 
@@ -37,6 +37,14 @@ export interface Permission {
   source?: UsageSource;
 }
 
+/** What asking for an origin's tdmrep.json came to (see `UsageAnswer.tdm`). */
+export interface TdmrepFetch {
+  url: string;
+  /** HTTP status of the last answer; 0 when none arrived. */
+  status: number;
+  refusedHop?: { url: string; reason: string };
+}
+
 export interface UsageAnswer {
   /** The URL as given. */
   url: string;
@@ -48,8 +56,12 @@ export interface UsageAnswer {
   index: Permission;
   'train-ai': UsageDecision;
   search: UsageDecision;
-  /** W3C TDMRep: the site's tdmrep.json rule, then the page's headers and meta tags. */
-  tdm: TdmAnswer;
+  /**
+   * W3C TDMRep: the site's tdmrep.json rule, then the page's headers and meta tags. `file`:
+   * the origin's `/.well-known/tdmrep.json`, when it was asked for, with its status and the
+   * redirect hop not followed (its own robots.txt disallows it, or cannot be read now).
+   */
+  tdm: TdmAnswer & { file?: TdmrepFetch };
   /** The robots.txt: where, its status, where the copy came from, and what stood in its place (see `CheckResult.edge`). */
   robotsTxt: {
     url: string;
@@ -81,13 +93,7 @@ export interface UsageClient {
     agents: readonly string[];
     notes: readonly string[];
   };
-  verdict(
-    url: string,
-    state: RobotsState,
-    agents?: readonly string[],
-    explanation?: undefined,
-    agentNotes?: readonly string[],
-  ): CheckResult;
+  verdict(url: string, state: RobotsState, options?: StateVerdictOptions): CheckResult;
   tdmrepFor(url: string, options?: { agent?: string | readonly string[] }): Promise<TdmrepState>;
   fetchPage(
     url: string,
@@ -104,7 +110,7 @@ export async function usageFor(
 ): Promise<UsageAnswer> {
   const state = await client.robotsFor(url);
   const given = client.names(names);
-  const verdict = client.verdict(url, state, given.agents, undefined, given.notes);
+  const verdict = client.verdict(url, state, { agents: given.agents, agentNotes: given.notes });
   const agents = verdict.agent;
   const robots = state.robots;
   // Every rule is matched against the URL as it is requested, as the verdict was.
@@ -117,8 +123,11 @@ export async function usageFor(
   // TDMRep: the file's rule first (fetched only where robots.txt allows it), then the page.
   const tdmStatements: TdmStatement[] = [];
   const tdmrepUrl = `${state.location.origin}/.well-known/tdmrep.json`;
-  if (verdict.allowed && client.verdict(tdmrepUrl, state, agents).allowed) {
+  let tdmrepFetch: TdmrepFetch | undefined;
+  if (verdict.allowed && client.verdict(tdmrepUrl, state, { agents }).allowed) {
     const tdmrep = await client.tdmrepFor(url, { agent: agents });
+    const { status, refusedHop } = tdmrep.entry;
+    tdmrepFetch = { url: tdmrep.url, status, ...(refusedHop ? { refusedHop } : {}) };
     const rule = tdmrep.file?.match(requested);
     if (rule) {
       const source: TdmSource = {
@@ -177,7 +186,8 @@ export async function usageFor(
       });
     }
   }
-  const tdm = resolveTdm(tdmStatements);
+  const tdm: UsageAnswer['tdm'] = resolveTdm(tdmStatements);
+  if (tdmrepFetch) tdm.file = tdmrepFetch;
   if (tdm.decidedBy) {
     // Text and data mining covers training: a reservation says no to it, and its absence yes.
     said['train-ai'].push({

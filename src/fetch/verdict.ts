@@ -125,17 +125,78 @@ export function agentsFor(
   return agents;
 }
 
+/** How `RobotsClient.verdict` makes a verdict from a state. */
+export interface StateVerdictOptions {
+  /** The names to match groups by. Default: the client's. */
+  agents?: readonly string[];
+  /** How the names were read (see `CheckResult.agentNotes`). Default: the client's. */
+  agentNotes?: readonly string[];
+  /** Include the explanation. Default false. */
+  explain?: boolean;
+  /** The file's verdict or explanation, when it was computed elsewhere (a worker thread). */
+  computed?: Verdict | Explanation;
+  /**
+   * `url` is the request exactly as it is sent (a guard that sees the request line): judged
+   * as it is, not as a client would rewrite it (see `requestedForm`). Default false.
+   */
+  exact?: boolean;
+}
+
 /**
- * A URL or path as a crawler requests it (see `requestTarget`): `checked` is what verdicts are
- * made on, `requestUrl` is set when it differs from `given`. A path (`/a/../b`) is requested
- * as its site's URL would be (`/b`).
+ * A URL or path as it goes out (see `requestTarget`): `checked` is what verdicts are made on
+ * first, `requestUrl` is set when it differs from what was given, and `others` are the other
+ * forms the same request takes with some clients (an empty query), judged too: the request is
+ * disallowed if any form is.
  */
-export function requestedForm(given: string): { checked: string; requestUrl?: string } {
+export interface RequestForms {
+  checked: string;
+  requestUrl?: string;
+  others?: readonly string[];
+}
+
+/**
+ * The forms `given` (a URL, or a path: `/a/../b` is requested as its site's URL would be,
+ * `/b`) goes out as. `exact`: `given` is the request as it is sent (a guard that sees the
+ * request line), judged as it is, and as the WHATWG parser would write it where that differs,
+ * for a server that normalises what it receives.
+ */
+export function requestedForm(given: string, exact = false): RequestForms {
   const path = given.charCodeAt(0) === 0x2f; // `startsWith` costs more than the check here
   const target = requestTarget(path ? `http://h${given}` : given);
   if (!target) return { checked: given };
   const checked = path ? target.path : target.url;
-  return target.changed ? { checked, requestUrl: checked } : { checked };
+  if (exact) return checked === given ? { checked } : { checked: given, others: [checked] };
+  const forms: RequestForms = target.changed ? { checked, requestUrl: checked } : { checked };
+  const others = target.alternatives;
+  if (others) forms.others = path ? others.map((url) => url.slice('http://h'.length)) : others;
+  return forms;
+}
+
+/**
+ * `fileVerdict` over every form a request goes out as: the first form's, unless another is
+ * disallowed (then that one's, with `requestUrl` naming it). Fails closed.
+ */
+export function formsVerdict(
+  robots: RobotsTxt,
+  forms: RequestForms,
+  agents: readonly string[],
+  explain = false,
+  computed?: Verdict | Explanation,
+): FileVerdict & { requestUrl?: string } {
+  const first: FileVerdict & { requestUrl?: string } = fileVerdict(
+    robots,
+    forms.checked,
+    agents,
+    explain,
+    computed,
+  );
+  if (forms.requestUrl !== undefined) first.requestUrl = forms.requestUrl;
+  if (!first.allowed || forms.others === undefined) return first;
+  for (const other of forms.others) {
+    const found = fileVerdict(robots, other, agents, explain);
+    if (!found.allowed) return { ...found, requestUrl: other };
+  }
+  return first;
 }
 
 /** What a file's rules say of one request target (see `fileVerdict`). */
@@ -201,12 +262,14 @@ export function verdictFromState(
     computed?: Verdict | Explanation;
     /** How several names are read; default `fallback`. */
     agentMode?: AgentMode;
+    /** `url` is the request as it is sent (see `requestedForm`'s `exact`). */
+    exact?: boolean;
   } = {},
 ): CheckResult {
   const { entry, source, location } = state;
   const used = usedEntry(entry);
   agents = agentsFor(state.robots, agents, options.agentMode);
-  const target = requestTarget(url);
+  const forms = requestedForm(url, options.exact);
   // Built field by field, in one shape, rather than by spreads: this runs for every check,
   // and spreads of optional parts made it the costliest step of a cached service check.
   const result: CheckResult = {
@@ -221,20 +284,14 @@ export function verdictFromState(
     fetchedAt: used.fetchedAt,
     expiresAt: entry.expiresAt,
   };
-  if (target?.changed) result.requestUrl = target.url;
   if (entry.error) result.error = entry.error;
   const edge = entry.edge;
   if (edge !== undefined) result.edge = edge;
   // A wall read literally says so where no line of a file decided.
   const literalWall = entry.edgeRead === 'literal' && source !== 'stale';
   if (state.robots) {
-    const found = fileVerdict(
-      state.robots,
-      target?.url ?? url,
-      agents,
-      options.explain,
-      options.computed,
-    );
+    const found = formsVerdict(state.robots, forms, agents, options.explain, options.computed);
+    if (found.requestUrl !== undefined) result.requestUrl = found.requestUrl;
     result.allowed = found.allowed;
     result.line = found.line;
     result.reason = found.reason;
@@ -245,6 +302,7 @@ export function verdictFromState(
     if (literalWall && found.line === 0) result.reason = 'robots-txt-challenge-literal';
     return result;
   }
+  if (forms.requestUrl !== undefined) result.requestUrl = forms.requestUrl;
   if (used.outcome === 'not-found') {
     if (literalWall) result.reason = 'robots-txt-challenge-literal';
     return result;

@@ -16,7 +16,9 @@ export interface GuardOptions {
 }
 
 /**
- * Resolves when `url` may be requested now: its robots.txt allows it as it will be sent,
+ * Resolves when `url` may be requested now: its robots.txt allows it as it will be sent
+ * (`exact`: `url` is the request as it is sent, judged as it is; otherwise every form a
+ * client may send it in, see `requestedForm`),
  * and (with politeness) the host's turn is taken, waiting for it up to `maxWaitMs`. Throws
  * `DisallowedError` or `DeferredError` (the decision is `admitRequest`'s, as the Crawlee
  * adapter's); an error of the store is a deferral, never a permission.
@@ -25,11 +27,13 @@ export async function mayRequest(
   client: RobotsClient,
   url: string,
   options: GuardOptions = {},
+  exact = false,
 ): Promise<void> {
   const maxWaitMs = options.maxWaitMs ?? 30_000;
   const asked = {
     ...(options.agent === undefined ? {} : { agent: options.agent }),
     turn: options.politeness !== false,
+    exact,
   };
   for (;;) {
     const admission = await admitRequest(client, url, asked);

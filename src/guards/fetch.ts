@@ -34,18 +34,18 @@ export function robotsFetch(
   const send = options.fetch ?? globalThis.fetch;
   return async (input, init) => {
     let request = new Request(input, init);
-    if (!isHttp(request.url)) return send(request);
+    if (!isHttp(request.url)) return send(request.url, sendInit(request));
     const mode = request.redirect;
     // A body is read once: 307 and 308 send it again, so a copy is kept for them.
     let spare = request.body ? request.clone() : undefined;
     for (let hop = 0; ; hop++) {
       await mayRequest(client, request.url, options);
-      const sent = new Request(request, { redirect: 'manual' });
       // The client's signature (Web Bot Auth) and price offer, made for this hop's URL.
-      for (const [name, value] of Object.entries(await client.requestHeaders(sent.url))) {
-        sent.headers.set(name, value);
+      const headers = new Headers(request.headers);
+      for (const [name, value] of Object.entries(await client.requestHeaders(request.url))) {
+        headers.set(name, value);
       }
-      const response = await send(sent);
+      const response = await send(request.url, sendInit(request, headers));
       await reportStatus(
         client,
         request.url,
@@ -91,6 +91,24 @@ export function robotsFetch(
       }
     }
   };
+}
+
+/**
+ * What is sent, as a URL and plain options rather than a `Request`: a `fetch` of another
+ * realm (undici's own) does not take this realm's `Request`.
+ */
+function sendInit(request: Request, headers: Headers = request.headers): RequestInit {
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: request.method,
+    headers,
+    redirect: 'manual',
+    signal: request.signal,
+  };
+  if (request.body) {
+    init.body = request.body;
+    init.duplex = 'half';
+  }
+  return init;
 }
 
 function isHttp(url: string): boolean {

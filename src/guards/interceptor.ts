@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { RobotsClient } from '../fetch/index.ts';
+import { InvalidUrlError, type RobotsClient } from '../fetch/index.ts';
 import { mayRequest, reportStatus, type GuardOptions } from './decide.ts';
 
 /**
@@ -25,7 +25,12 @@ export function robotsInterceptor(
   return (dispatch) => (opts, handler) => {
     const url = urlOf(opts);
     if (url === undefined) return dispatch(opts, handler);
-    mayRequest(client, url, options)
+    if (url instanceof InvalidUrlError) {
+      fail(handler, url);
+      return true;
+    }
+    // The dispatched path is the request line's target as it is sent: judged as it is.
+    mayRequest(client, url, options, true)
       .then(() => client.requestHeaders(url))
       .then(
         (added) => dispatch(withHeaders(opts, added), watching(handler, client, url, options)),
@@ -64,15 +69,21 @@ function withHeaders(
   return { ...opts, headers: { ...headers, ...added } };
 }
 
-/** The request's URL as it will be sent, or undefined when it is not http(s). */
-function urlOf(opts: Dispatcher.DispatchOptions): string | undefined {
+/**
+ * The request's URL as it is sent: the origin, then the dispatched path as it stands (a path
+ * is not a reference: `//other.example/x` goes to this origin). Undefined when it is not
+ * http(s); an `InvalidUrlError` for a path that is not in origin form (`/...`), which is
+ * refused rather than sent unjudged.
+ */
+function urlOf(opts: Dispatcher.DispatchOptions): string | InvalidUrlError | undefined {
   const origin = String(opts.origin ?? '');
   if (!origin.startsWith('http:') && !origin.startsWith('https:')) return undefined;
-  try {
-    return new URL(opts.path, origin).href;
-  } catch {
-    return undefined;
+  const path = String(opts.path);
+  const base = origin.endsWith('/') ? origin.slice(0, -1) : origin;
+  if (path.charCodeAt(0) !== 0x2f) {
+    return new InvalidUrlError(`${base} ${path}`, 'the request path does not start with "/"');
   }
+  return base + path;
 }
 
 /** The handler, told of 429 and 503 answers on their way to it. */

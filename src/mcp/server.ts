@@ -143,7 +143,11 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
           ignoresStar: _ignoresStar,
           group: _group,
           ...access
-        } = crawlerAccess(known, state.robots, client.verdict(url, state, [known.name]));
+        } = crawlerAccess(
+          known,
+          state.robots,
+          client.verdict(url, state, { agents: [known.name] }),
+        );
         return { agent: known.name, owner: known.owner, purpose: known.purpose, ...access };
       });
       const edge = state.entry.edge;

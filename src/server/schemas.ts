@@ -31,6 +31,13 @@ const profile = {
   enum: ['google', 'rfc9309', 'legacy'],
   default: 'google',
 } as const;
+const refusedHop = {
+  type: 'object',
+  description:
+    'A redirect target not requested: its own robots.txt disallows it, or cannot be read now',
+  properties: { url: { type: 'string' }, reason: { type: 'string' } },
+} as const;
+
 const requestUrl = {
   type: 'string',
   description:
@@ -222,6 +229,16 @@ export const usage = {
             policy: { type: 'string' },
             decidedBy: { type: 'object', additionalProperties: true },
             statements: { type: 'array', items: { type: 'object', additionalProperties: true } },
+            file: {
+              type: 'object',
+              description:
+                "The origin's /.well-known/tdmrep.json, when it was asked for: its status, and a redirect hop not followed",
+              properties: {
+                url: { type: 'string' },
+                status: { type: 'integer' },
+                refusedHop,
+              },
+            },
           },
         },
         robotsTxt: {
@@ -239,12 +256,7 @@ export const usage = {
           properties: {
             status: { type: 'integer' },
             error: { type: 'string' },
-            refusedHop: {
-              type: 'object',
-              description:
-                'A redirect target not requested: its own robots.txt disallows it, or cannot be read now',
-              properties: { url: { type: 'string' }, reason: { type: 'string' } },
-            },
+            refusedHop,
             edge,
             charged: {
               type: 'object',

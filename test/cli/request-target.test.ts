@@ -97,3 +97,49 @@ describe('repkit on odd spellings of a disallowed URL', () => {
     assert.equal(site.requests.filter((r) => r.path === '/moved').length, 1);
   });
 });
+
+describe('an empty query, which clients send with or without its `?`', () => {
+  test('check, batch and check of a site judge both forms and fail closed', async () => {
+    const empty = join(mkdtempSync(join(tmpdir(), 'repkit-')), 'robots.txt');
+    writeFileSync(empty, 'User-agent: *\nDisallow: /bugs?\nDisallow: /shop$\n');
+    const urls = ['http://a.test/bugs?', 'http://a.test/bugs?#frag', 'http://a.test/shop?'];
+    const json = await runCli(['check', '--robots', empty, '--agent', 'bot', '--json', ...urls]);
+    assert.equal(json.code, 1, json.stderr);
+    const records = json.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { url: string; allowed: boolean; line: number; requestUrl?: string },
+      );
+    assert.deepEqual(
+      records.map((r) => [r.allowed, r.line, r.requestUrl]),
+      [
+        [false, 2, undefined],
+        [false, 2, undefined],
+        // `/shop?` is allowed as undici's fetch sends it; Node's fetch and got send `/shop`.
+        [false, 3, 'http://a.test/shop'],
+      ],
+    );
+    const text = await runCli([
+      'check',
+      '--robots',
+      empty,
+      '--agent',
+      'bot',
+      'http://a.test/shop?',
+    ]);
+    assert.match(text.stdout, /^disallowed .*\(requested as http:\/\/a\.test\/shop\)/);
+    const batch = await runCli(['batch', '--robots', empty, '--agent', 'bot'], {
+      stdin: urls.join('\n'),
+    });
+    const lines = batch.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { allowed: boolean });
+    assert.deepEqual(
+      lines.map((l) => l.allowed),
+      [false, false, false],
+    );
+  });
+});

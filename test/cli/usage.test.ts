@@ -162,3 +162,33 @@ test('usage: without --agent, the --user-agent header names the crawler, as in c
   assert.equal(neither.code, 2);
   assert.match(neither.stderr, /give the crawler to ask about/);
 });
+
+test('a tdmrep.json redirect that robots.txt disallows is not followed, and named', async () => {
+  const redirecting = await httpServer((req, res) => {
+    if (req.url === '/robots.txt')
+      return void res.writeHead(200).end('User-agent: *\nDisallow: /hidden/\n');
+    if (req.url === '/.well-known/tdmrep.json') {
+      return void res.writeHead(302, { location: '/hidden/tdm.json' }).end();
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>p</title>');
+  });
+  try {
+    const json = await runCli([
+      'usage',
+      `${redirecting.origin}/page`,
+      '--agent',
+      'GPTBot',
+      '--json',
+    ]);
+    const answer = JSON.parse(json.stdout) as { tdm: { file?: { refusedHop?: { url: string } } } };
+    assert.equal(answer.tdm.file?.refusedHop?.url, `${redirecting.origin}/hidden/tdm.json`);
+    const text = await runCli(['usage', `${redirecting.origin}/page`, '--agent', 'GPTBot']);
+    assert.match(
+      text.stdout,
+      /not sent\s+\S+\/hidden\/tdm\.json\s+\(tdmrep\.json redirect: .*its robots\.txt disallows it/,
+    );
+    assert.ok(redirecting.requests.every((r) => !r.path.startsWith('/hidden/')));
+  } finally {
+    await redirecting.close();
+  }
+});

@@ -11,6 +11,7 @@ import { httpServer, type TestServer } from '../helpers/servers.ts';
 
 let internal: TestServer;
 let site: TestServer;
+let redirecting: TestServer;
 let service: RunningService;
 
 before(async () => {
@@ -37,12 +38,23 @@ before(async () => {
       .writeHead(200, { 'content-type': 'text/html', 'x-robots-tag': 'noai' })
       .end('<html><head><meta name="robots" content="nosnippet"></head></html>');
   }, '127.0.0.2');
-  const publicForTest = (address: string) => address === '127.0.0.2' || isPublicAddress(address);
+  // Its tdmrep.json redirects into a path its robots.txt disallows.
+  redirecting = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      return void res.writeHead(200).end('User-agent: *\nDisallow: /hidden/\n');
+    }
+    if (req.url === '/.well-known/tdmrep.json') {
+      return void res.writeHead(301, { location: '/hidden/tdmrep.json' }).end();
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>page</title>');
+  }, '127.0.0.3');
+  const publicForTest = (address: string) =>
+    address === '127.0.0.2' || address === '127.0.0.3' || isPublicAddress(address);
   service = await startService({ port: 0, allowAddress: publicForTest });
 });
 after(async () => {
   await service.close();
-  await Promise.all([internal.close(), site.close()]);
+  await Promise.all([internal.close(), site.close(), redirecting.close()]);
 });
 
 async function usage(path: string, agent = 'ExampleBot') {
@@ -86,6 +98,20 @@ test('a page redirecting into the private network is not followed there', async 
   assert.equal(json.index.may, false);
   assert.equal(json.tdm.reservation, 'unset', 'nothing read from the internal answer');
   assert.equal(internal.requests.length, 0, 'the internal server was never reached');
+});
+
+test('a tdmrep.json redirect into a disallowed path is named, and not followed', async () => {
+  const response = await fetch(
+    `${service.url}/v1/usage?url=${encodeURIComponent(`${redirecting.origin}/a`)}&agent=ExampleBot`,
+  );
+  const json = (await response.json()) as UsageAnswer;
+  assert.equal(response.status, 200);
+  assert.equal(json.tdm.file?.url, `${redirecting.origin}/.well-known/tdmrep.json`);
+  assert.equal(json.tdm.file?.status, 301);
+  assert.equal(json.tdm.file?.refusedHop?.url, `${redirecting.origin}/hidden/tdmrep.json`);
+  assert.match(json.tdm.file?.refusedHop?.reason ?? '', /disallows/);
+  assert.ok(redirecting.requests.every((r) => !r.path.startsWith('/hidden/')));
+  assert.deepEqual(json.page, { status: 200 });
 });
 
 test('bad input is a 400 with the field named', async () => {

@@ -139,8 +139,18 @@ async function againstOne(
         continue;
       }
       // Judged as it will be requested (`/a/../b` is requested as `/b`).
-      const { checked, requestUrl } = requestedForm(url);
-      const { allowed, line, reason } = loaded.robots.verdict(checked, agent);
+      const forms = requestedForm(url);
+      let { checked, requestUrl } = forms;
+      let { allowed, line, reason } = loaded.robots.verdict(checked, agent);
+      // Another form the request may go out as (an empty query): disallowed if any is.
+      for (const other of (allowed && forms.others) || []) {
+        const found = loaded.robots.verdict(other, agent);
+        if (!found.allowed) {
+          ({ allowed, line, reason } = found);
+          checked = requestUrl = other;
+          break;
+        }
+      }
       const rule = line > 0 ? ruleFor(checked, line) : '';
       const requested = requestUrl ? `,"requestUrl":${JSON.stringify(requestUrl)}` : '';
       const json = `{"url":${JSON.stringify(url)}${requested},"allowed":${allowed},"line":${line}${rule},"reason":"${reason}"${tail}`;

@@ -92,4 +92,11 @@ function printUsage(output: Output, answer: UsageAnswer): void {
       ? 'no tdmrep.json rule, header or meta tag'
       : 'the URL may not be fetched';
   row('tdm', `${reserved}  ${color.dim(tdmWhy + (tdm.policy ? `; policy ${tdm.policy}` : ''))}`);
+  // A redirect not followed, of the tdmrep.json or of the page: named, with why.
+  for (const [what, hop] of [
+    ['tdmrep.json', tdm.file?.refusedHop],
+    ['page', answer.page?.refusedHop],
+  ] as const) {
+    if (hop) row('not sent', `${hop.url}  ${color.dim(`(${what} redirect: ${hop.reason})`)}`);
+  }
 }

@@ -61,6 +61,13 @@ export interface RequestTarget {
    * `RobotsTxt` reads it: a check of the string as given would have judged another URL.
    */
   readonly changed: boolean;
+  /**
+   * The same request as other clients put it on the wire, where clients differ: only an
+   * empty query (`/bugs?`), which undici's `fetch` and browsers send as `/bugs?` (`url`) and
+   * Node's bundled `fetch`, `http.get`, `undici.request` and got send as `/bugs` (here). A
+   * crawler that cannot say which client sends judges every form and fails closed.
+   */
+  readonly alternatives?: readonly string[];
 }
 
 const REQUESTABLE = new Set(['http:', 'https:', 'ftp:']);
@@ -71,10 +78,17 @@ const SCAN_AT_MOST = 256;
  * What a crawler requests for `url`. Every HTTP client a crawler uses (fetch, undici, got,
  * browsers) first parses the URL as the WHATWG URL Standard says, and sends what that gives:
  * dot segments (`..`, `.`, `%2e%2e`) removed, `\` read as `/`, tabs and line breaks dropped,
- * non-ASCII and some ASCII characters %-encoded, the host lower-cased and in punycode, an
- * empty query (`?` alone) dropped. `RobotsTxt` matches a URL as given, as Google does; a
- * crawler that checks `requestTarget(url).url` instead checks exactly what it will request.
- * Undefined for a string that is not an absolute http, https or ftp URL with a host.
+ * non-ASCII and some ASCII characters %-encoded, the host lower-cased and in punycode. An
+ * empty query (`?` alone) is where they part: the URL keeps it (`url`), as undici's `fetch`
+ * and browsers send it, and `alternatives` has the form without it, as Node's `fetch`,
+ * `http` and got send it. `RobotsTxt` matches a URL as given, as Google does; a crawler
+ * that checks `requestTarget(url).url` (and its `alternatives`) instead checks exactly what
+ * it will request. Undefined for a string that is not an absolute http, https or ftp URL
+ * with a host.
+ *
+ * @example
+ * requestTarget('https://example.com/a/../caf\u00e9?'); // url 'https://example.com/caf%C3%A9?',
+ * // alternatives ['https://example.com/caf%C3%A9'], changed true
  */
 export function requestTarget(url: string): RequestTarget | undefined {
   url = String(url);
@@ -91,13 +105,23 @@ export function requestTarget(url: string): RequestTarget | undefined {
     return undefined;
   }
   if (!REQUESTABLE.has(parsed.protocol) || parsed.hostname === '') return undefined;
-  // The request line holds the path and the query; a `?` with nothing after it is not sent.
-  const path = parsed.pathname + parsed.search;
-  return {
-    url: `${parsed.protocol}//${parsed.host}${path}`,
+  // The request line holds the path and the query. The parser keeps a `?` with nothing after
+  // it (`search` is empty, `href` has it): clients differ on sending it.
+  const bare = parsed.pathname + parsed.search;
+  const href = parsed.href;
+  // The fragment starts at the first `#` of `href` (the parser encodes any other), and an
+  // empty one is not in `hash`.
+  const hashAt = href.indexOf('#');
+  const emptyQuery =
+    parsed.search === '' && href.charCodeAt((hashAt < 0 ? href.length : hashAt) - 1) === 0x3f;
+  const path = emptyQuery ? bare + '?' : bare;
+  const origin = `${parsed.protocol}//${parsed.host}`;
+  const target: RequestTarget = {
+    url: origin + path,
     path,
     changed: path !== pathParamsQuery(url),
   };
+  return emptyQuery ? { ...target, alternatives: [origin + bare] } : target;
 }
 
 /**

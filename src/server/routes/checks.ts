@@ -114,14 +114,14 @@ export function registerCheckRoutes(context: RouteContext): void {
       const state = states[i]!;
       const key = placement.key(state);
       if (key === undefined) {
-        results[i] = client.verdict(urls[i]!, state, agents, undefined, notes);
+        results[i] = client.verdict(urls[i]!, state, { agents, agentNotes: notes });
       } else if (placement.onWorker(key)) {
         const indexes = onWorker.get(key);
         if (indexes) indexes.push(i);
         else onWorker.set(key, [i]);
       } else {
         const start = performance.now();
-        results[i] = client.verdict(urls[i]!, state, agents, undefined, notes);
+        results[i] = client.verdict(urls[i]!, state, { agents, agentNotes: notes });
         placement.timed(key, performance.now() - start);
       }
     }
@@ -148,7 +148,11 @@ export function registerCheckRoutes(context: RouteContext): void {
           from,
         );
         indexes.forEach((index, k) => {
-          results[index] = client.verdict(urls[index]!, state, agents, found[k], notes);
+          results[index] = client.verdict(urls[index]!, state, {
+            agents,
+            agentNotes: notes,
+            computed: found[k]!,
+          });
         });
       });
       metrics.checksAnswered(results);
