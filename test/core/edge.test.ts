@@ -100,6 +100,42 @@ test('prices: read as a currency and a decimal', () => {
 });
 
 test('the body read is bounded: a mark past the first 16 KiB is not looked for', () => {
-  const late = bytes(`<html><body>${' '.repeat(20_000)}/cdn-cgi/challenge-platform/</body></html>`);
+  const late = bytes(`<html><body>${' '.repeat(20_000)}_cf_chl_opt</body></html>`);
   assert.equal(classifyEdge({ status: 200, headers: html, body: late })?.kind, 'html');
+});
+
+/** A single-page app's index.html, as servers answer `/robots.txt` with it when there is none. */
+function spaPage(extra: string): Uint8Array {
+  return bytes(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme</title>` +
+      `<meta name="robots" content="noindex">${extra}</head>` +
+      `<body><div id="root"></div><script type="module" src="/assets/index-3f2a.js"></script></body></html>`,
+  );
+}
+
+test('a page that merely embeds a CAPTCHA widget or says "verify you are human" is html, not a wall', () => {
+  for (const extra of [
+    '<script src="https://www.google.com/recaptcha/api.js" async defer></script>',
+    '<script src="https://js.hcaptcha.com/1/api.js" async defer></script>',
+    '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" defer></script>',
+    '<p>Please verify you are human before you send the form.</p>',
+    '<p>Checking your browser before accessing the shop is done by our partner.</p>',
+    // The script Cloudflare's bot management adds to every page it screens.
+    '<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>',
+  ]) {
+    for (const status of [200, 403]) {
+      const edge = classifyEdge({ status, headers: html, body: spaPage(extra) });
+      assert.equal(edge?.kind === 'challenge', false, `${status}: ${extra}`);
+    }
+    assert.equal(classifyEdge({ status: 200, headers: html, body: spaPage(extra) })?.kind, 'html');
+  }
+});
+
+test('a robots.txt served as text/html whose first line is an HTML comment is a robots.txt', () => {
+  const file = bytes(
+    '<!-- robots.txt for www.example.com -->\nUser-agent: *\nDisallow: /cdn-cgi/challenge-platform/\nDisallow: /recaptcha/\n',
+  );
+  for (const status of [200, 202]) {
+    assert.equal(classifyEdge({ status, headers: html, body: file }), undefined, `${status}`);
+  }
 });

@@ -38,7 +38,7 @@ const WALLS: { kind: EdgeKind; status: number; evidence: string; literallyAllowe
   {
     kind: 'cloudflare-200',
     status: 200,
-    evidence: 'body: /cdn-cgi/challenge-platform/',
+    evidence: 'body: _cf_chl_opt',
     literallyAllowed: true,
   },
   { kind: 'anubis', status: 202, evidence: 'body: id="anubis_challenge"', literallyAllowed: true },
@@ -244,4 +244,26 @@ test('a 503 whose body trickles is still the 503 it is, with its Retry-After, no
     [503, 'robots-txt-unreachable', 'HTTP 503'],
   );
   assert.equal(result.expiresAt - clock.now(), 3_600_000);
+});
+
+test("a single-page app answering /robots.txt with a page that embeds a CAPTCHA is read as Google reads it: no rules, and the page's own meta rules count", async () => {
+  const page =
+    '<!doctype html><html><head><title>Shop</title><meta name="robots" content="noindex">' +
+    '<script src="https://www.google.com/recaptcha/api.js" async defer></script></head>' +
+    '<body><div id="root"></div><form><p>Please verify you are human.</p></form></body></html>';
+  const server = await httpServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+  });
+  closing.push(server);
+  const made = client();
+  const result = await made.check(`${server.origin}/products/1`);
+  assert.equal(result.allowed, true);
+  assert.equal(result.reason, 'no-matching-group');
+  assert.equal(result.edge?.kind, 'html');
+  const usage = await made.usage(`${server.origin}/products/1`);
+  assert.equal(usage.fetch.may, true);
+  assert.equal(usage.page?.edge, undefined);
+  assert.equal(usage.index.may, false);
+  assert.match(usage.index.why, /noindex/);
+  assert.equal(usage.index.source?.kind, 'meta');
 });

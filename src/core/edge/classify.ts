@@ -14,7 +14,16 @@ export type Edge =
 
 /** Whose wall it is, when its marks say. */
 export type EdgeVendor =
-  'cloudflare' | 'anubis' | 'vercel' | 'aws-waf' | 'datadome' | 'human' | 'sucuri' | 'captcha';
+  | 'cloudflare'
+  | 'anubis'
+  | 'vercel'
+  | 'aws-waf'
+  | 'datadome'
+  | 'human'
+  | 'sucuri'
+  | 'radware'
+  /** Given by earlier versions (a CAPTCHA widget alone), and so still in entries they stored. */
+  | 'captcha';
 
 /** An HTTP answer as the classifier reads it: header names in lower case, the body's head. */
 export interface EdgeInput {
@@ -35,25 +44,26 @@ const WALL_HEADERS: readonly (readonly [string, readonly string[], EdgeVendor])[
 ];
 
 /**
- * Marks in an HTML body that only a wall's page carries (lower case, found as plain
- * substrings of the head: no pattern is made from the input).
+ * Marks in an HTML body that only a wall's interstitial page carries (lower case, found as
+ * plain substrings of the head: no pattern is made from the input). Not a widget or a phrase
+ * an ordinary page may carry: a reCAPTCHA, hCaptcha or Turnstile script on a contact form,
+ * "verify you are human" in a sign-up page, or the script Cloudflare adds to every page it
+ * screens (`/cdn-cgi/challenge-platform/`) make no wall; a single-page app's `index.html`
+ * served for `/robots.txt` may carry any of them, and Google reads it as a file without rules.
  */
 const WALL_MARKS: readonly (readonly [string, EdgeVendor])[] = [
-  ['/cdn-cgi/challenge-platform/', 'cloudflare'],
   ['_cf_chl_opt', 'cloudflare'],
   ['cf-browser-verification', 'cloudflare'],
   ['<title>just a moment...</title>', 'cloudflare'],
-  ['challenges.cloudflare.com/turnstile', 'cloudflare'],
+  ['<title>attention required! | cloudflare</title>', 'cloudflare'],
   ['id="anubis_challenge"', 'anubis'],
   ['/.within.website/x/cmd/anubis/', 'anubis'],
-  ["making sure you're not a bot!", 'anubis'],
+  ["<title>making sure you're not a bot!</title>", 'anubis'],
   ['captcha-delivery.com', 'datadome'],
-  ['px-captcha', 'human'],
-  ['sucuri website firewall', 'sucuri'],
-  ['hcaptcha.com/1/api.js', 'captcha'],
-  ['www.google.com/recaptcha/', 'captcha'],
-  ['verify you are human', 'captcha'],
-  ['checking your browser before accessing', 'captcha'],
+  ['id="px-captcha"', 'human'],
+  ['<title>sucuri website firewall', 'sucuri'],
+  // Radware Bot Manager (ShieldSquare): its captcha page's assets.
+  ['captcha.perfdrive.com/captcha-public/', 'radware'],
 ];
 
 /**
@@ -62,9 +72,9 @@ const WALL_MARKS: readonly (readonly [string, EdgeVendor])[] = [
  * - `payment-required`: status 402; the price from `crawler-price` (Cloudflare's pay per
  *   crawl) or from x402 (the `PAYMENT-REQUIRED` header, or a JSON body with `x402Version`).
  * - `challenge`: a wall's header at any status (`cf-mitigated: challenge`,
- *   `x-vercel-mitigated`, `x-amzn-waf-action: challenge|captcha`); a wall's mark in an HTML
- *   body at 2xx, 403, 429 or 503 (see `WALL_MARKS`); or an HTML page with status 202, which
- *   no file is served with (Anubis).
+ *   `x-vercel-mitigated`, `x-amzn-waf-action: challenge|captcha`); a wall's interstitial
+ *   mark in an HTML body at 2xx, 403, 429 or 503 (see `WALL_MARKS`: a CAPTCHA widget or a
+ *   phrase is none); or an HTML page with status 202, which no file is served with (Anubis).
  * - `html`: any other HTML page with a 2xx status: a page served in a file's place.
  *
  * A plain 403 or 404 page is no edge: it is the site's own answer.
@@ -81,7 +91,7 @@ export function classifyEdge(answer: EdgeInput): Edge | undefined {
   const walled = status === 403 || status === 429 || status === 503;
   if (!(status >= 200 && status < 300) && !walled) return undefined;
   const head = answer.body?.subarray(0, EDGE_HEAD_BYTES);
-  const html = head !== undefined && head.length > 0 && isHtml(head, headers['content-type']);
+  const html = head !== undefined && head.length > 0 && isHtml(head);
   if (!html) return undefined;
   const text = new TextDecoder().decode(head).toLowerCase();
   for (const [mark, vendor] of WALL_MARKS) {
@@ -117,10 +127,13 @@ function paymentRequired(answer: EdgeInput): Edge {
   return edge;
 }
 
-/** An HTML body: by its first bytes, or labelled so and opening with markup. */
-function isHtml(head: Uint8Array, contentType: string | undefined): boolean {
-  if (notRobotsTxt(head) === 'html-content') return true;
-  return (contentType ?? '').toLowerCase().includes('text/html') && firstNonSpace(head) === 0x3c;
+/**
+ * An HTML body, by its first bytes (see `notRobotsTxt`), whatever it is labelled: a robots.txt
+ * served as `text/html` whose first line is an HTML comment is still a robots.txt, as Google
+ * reads it.
+ */
+function isHtml(head: Uint8Array): boolean {
+  return notRobotsTxt(head) === 'html-content';
 }
 
 function htmlEvidence(head: Uint8Array, headers: Readonly<Record<string, string>>): string {
@@ -128,13 +141,6 @@ function htmlEvidence(head: Uint8Array, headers: Readonly<Record<string, string>
   return type && type.toLowerCase().includes('html')
     ? `content-type: ${type}`
     : 'body: an HTML page';
-}
-
-function firstNonSpace(bytes: Uint8Array): number | undefined {
-  for (const byte of bytes) {
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return byte;
-  }
-  return undefined;
 }
 
 /** What an edge is, in words: `a Cloudflare challenge (cf-mitigated: challenge)`. */
