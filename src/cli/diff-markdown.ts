@@ -9,8 +9,29 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 }
 
+/**
+ * `text` as a code span GitHub shows as it is (links, images, @mentions and markup inert):
+ * fenced by one backtick more than its longest run of them, padded where it starts or ends
+ * with one (CommonMark's code spans).
+ */
+export function codeSpan(text: string): string {
+  if (text.trim() === '') return '(empty)';
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 0x60 ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  const fence = '`'.repeat(longest + 1);
+  const pad =
+    text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '))
+      ? ' '
+      : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
 function rule(v: SideVerdict): string {
-  return v.rule ? `line ${v.line}: ${v.rule.kind} \`${v.rule.value}\`` : v.reason;
+  return v.rule ? `line ${v.line}: ${v.rule.kind} ${codeSpan(v.rule.value)}` : v.reason;
 }
 
 export function diffMarkdown(
@@ -19,11 +40,11 @@ export function diffMarkdown(
   compared: string,
   agents: readonly string[],
 ): string {
-  const head = `### robots.txt: ${changes === 0 ? 'no verdict changes' : `${changes} verdict change(s)`}\n\nCompared ${compared} × ${agents.length} crawler(s): ${agents.map((a) => `\`${a}\``).join(', ')}.\n`;
+  const head = `### robots.txt: ${changes === 0 ? 'no verdict changes' : `${changes} verdict change(s)`}\n\nCompared ${compared} × ${agents.length} crawler(s): ${agents.map((a) => codeSpan(a)).join(', ')}.\n`;
   if (groups.length === 0) return head;
   const rows = groups.map(
     (g) =>
-      `| \`${cell(g.agent)}\` | ${g.after.allowed ? 'now allowed' : '**now blocked**'} | ${g.count} | ${cell(rule(g.before))} | ${cell(rule(g.after))} | \`${cell(g.example)}\` |`,
+      `| ${cell(codeSpan(g.agent))} | ${g.after.allowed ? 'now allowed' : '**now blocked**'} | ${g.count} | ${cell(rule(g.before))} | ${cell(rule(g.after))} | ${cell(codeSpan(g.example))} |`,
   );
   return `${head}\n| Crawler | Change | URLs | Before | After | Example |\n| --- | --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`;
 }

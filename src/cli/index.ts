@@ -19,7 +19,7 @@ import { registerTest } from './commands/test.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerUsage } from './commands/usage.ts';
 import { CliError } from './errors.ts';
-import { processOutput, type Output } from './output.ts';
+import { oneLine, processOutput, type Output } from './output.ts';
 import { packageVersion } from './version.ts';
 
 /**
@@ -87,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
       output.out(JSON.stringify({ error: failure }));
     } else if (!(error instanceof CommanderError)) {
       // (commander has written its own line.)
-      output.err(`repkit: ${failure.message}`);
+      output.err(`repkit: ${oneLine(failure.message)}`);
     }
     return failure.exitCode;
   }

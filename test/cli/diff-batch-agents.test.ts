@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import MarkdownIt from 'markdown-it';
 import { after, before, describe, test } from 'node:test';
 import { BIN, jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
@@ -144,6 +145,54 @@ describe('repkit diff', () => {
     assert.equal(same.code, 0);
     assert.match(same.stdout, /^### robots\.txt: no verdict changes\n/);
     assert.doesNotMatch(same.stdout, /\| Crawler/);
+  });
+
+  test('--format markdown: rule text and URLs stay code, whatever they hold', async () => {
+    // Rule values a request path can match (a backtick is %-encoded in any path sent), and
+    // URLs given, which the table shows as they were given.
+    const rules = [
+      '/a](https://evil.example)',
+      '/![x](https://evil.example/i.png)',
+      '/@octocat',
+      '/c|d',
+    ];
+    const urls = [
+      'https://example.com/a](https://evil.example)`x`',
+      'https://example.com/@octocat``',
+      'https://example.com/c|d`',
+    ];
+    const old = file('old-hostile.txt', 'User-agent: *\nAllow: /\n');
+    const next = file(
+      'new-hostile.txt',
+      `User-agent: *\n${rules.map((r) => `Disallow: ${r}`).join('\n')}\n`,
+    );
+    const probes = await runCli(['diff', old, next, '--format', 'markdown']);
+    const given = await runCli(['diff', old, next, '--urls', '-', '--format', 'markdown'], {
+      stdin: urls.join('\n'),
+    });
+    const md = new MarkdownIt();
+    const decode = (c: string) =>
+      c
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
+    for (const [run, shown] of [
+      [probes, rules],
+      [given, urls],
+    ] as const) {
+      assert.equal(run.code, 1, run.stderr);
+      const html = md.render(run.stdout);
+      // GitHub's renderer: no link, image or raw tag comes of the files' text or the URLs.
+      assert.doesNotMatch(html, /<a |<img /, html);
+      const code = [...html.matchAll(/<code>([^<]*)<\/code>/g)].map((m) => decode(m[1]!));
+      for (const value of shown) {
+        assert.ok(
+          code.some((c) => c.includes(value)),
+          `${value} shown as code: ${code.join(' ; ')}`,
+        );
+      }
+    }
   });
 
   test('an old file that cannot be fetched cannot be compared; a --urls line that is no URL is an error', async () => {

@@ -216,3 +216,25 @@ test('--live: the served file judged by the same spec and compared with the comm
     await site.close();
   }
 });
+
+test('under GITHUB_ACTIONS, a line break in a spec path or value starts no workflow command', async () => {
+  const robots = file('inject-robots.txt', ROBOTS);
+  // A spec whose file name and whose URL each carry a line break and a command after it.
+  const spec = file(
+    'inject\n::add-mask::secret\n.yaml',
+    `robots: ${robots}\nexpect:\n  - agent: Googlebot\n    allow: ["/private/x\\n::error::forged"]\n`,
+  );
+  const result = await runCli(['test', spec], { env: { GITHUB_ACTIONS: 'true' } });
+  assert.equal(result.code, 1, result.stderr);
+  const commands = (result.stdout + result.stderr)
+    .split('\n')
+    .filter((line) => line.startsWith('::'));
+  // Only repkit's own annotation, its values escaped as workflow commands need.
+  assert.equal(commands.length, 1, commands.join('\n'));
+  assert.match(
+    commands[0]!,
+    /^::error file=[^\n]*inject%0A%3A%3Aadd-mask%3A%3Asecret%0A\.yaml,line=4,/,
+  );
+  assert.match(commands[0]!, /::Googlebot \/private\/x%0A::error::forged: expected allowed/);
+  assert.match(result.stdout, /inject\\n::add-mask::secret\\n\.yaml:4 {2}fail/);
+});

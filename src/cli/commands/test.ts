@@ -3,7 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 import { fetchOptions, type EdgeOptions } from '../fetching.ts';
-import type { Output } from '../output.ts';
+import { oneLine, type Output } from '../output.ts';
 import { describeFetch, isUrl, loadRobots, type LoadedRobots } from '../robots-source.ts';
 import { parseSpec, type Spec } from '../spec.ts';
 import { initialSpec } from '../spec-init.ts';
@@ -64,7 +64,7 @@ file and line).`,
         // The served file, judged by the same expectations, and how it differs.
         const live = await liveRun(spec, committed, options.live, options);
         runs.push(live.run);
-        if (!options.json) for (const line of live.report) output.out(line);
+        if (!options.json) for (const line of live.report) output.out(oneLine(line));
       }
       for (const run of runs) report(output, run, options.json === true);
       if (options.junit) await writeFile(options.junit, junitXml(runs));
@@ -118,12 +118,14 @@ function report(output: Output, run: SpecRun, json: boolean): void {
     return;
   }
   const { color } = output;
+  // One line each, whatever the spec's values hold.
   output.out(
-    `${run.spec} (${run.robots}): ${failed.length === 0 ? color.green(`all ${run.outcomes.length} hold`) : color.red(`${failed.length} of ${run.outcomes.length} fail`)}`,
+    oneLine(`${run.spec} (${run.robots})`) +
+      `: ${failed.length === 0 ? color.green(`all ${run.outcomes.length} hold`) : color.red(`${failed.length} of ${run.outcomes.length} fail`)}`,
   );
   for (const o of failed) {
     output.out(
-      `${run.spec}:${o.line}  ${color.red('fail')}  ${o.name}: expected ${o.expected}, the file says ${o.actual} (${o.decidedBy})`,
+      `${oneLine(run.spec)}:${o.line}  ${color.red('fail')}  ${oneLine(`${o.name}: expected ${o.expected}, the file says ${o.actual} (${o.decidedBy})`)}`,
     );
   }
 }
