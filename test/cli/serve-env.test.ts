@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { startServeProcess } from '../helpers/service-process.ts';
 
 test('REDIS_URL=foo breaks neither --version nor check; serve names the variable', async () => {
   const env = { REDIS_URL: 'foo', PORT: 'abc' };
@@ -31,4 +32,19 @@ test('REDIS_URL=foo breaks neither --version nor check; serve names the variable
     assert.equal(serve.code, 2, serve.stderr);
     assert.match(serve.stderr, named);
   }
+});
+
+test('an empty HOST is unset (loopback), never every address; an empty --host is an error', async () => {
+  const served = await startServeProcess([], { HOST: '' });
+  try {
+    assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  } finally {
+    await served.stop();
+  }
+  const blank = await runCli(['serve', '--port', '0'], { env: { HOST: '   ' } });
+  assert.equal(blank.code, 2);
+  assert.match(blank.stderr, /HOST is empty/);
+  const flag = await runCli(['serve', '--port', '0', '--host', '']);
+  assert.equal(flag.code, 2);
+  assert.match(flag.stderr, /--host is empty: give an address \(0\.0\.0\.0 or :: for every one\)/);
 });

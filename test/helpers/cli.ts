@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { childEnv } from './child-env.ts';
 import { ROOT } from './shared.ts';
 
 /** The built binary, as `npx repkit` runs it (npm test builds before testing). */
@@ -14,8 +15,9 @@ export interface RunResult {
 }
 
 /**
- * Runs the built `repkit` binary with `args`, feeding `stdin`; colour off unless asked (a
- * FORCE_COLOR of the test runner's environment is not passed on).
+ * Runs the built `repkit` binary with `args`, feeding `stdin`, in a built environment (see
+ * `childEnv`: nothing of the runner's REDIS_URL, REPKIT_*, proxies or colour settings) with
+ * colour off unless `env` asks for it.
  */
 export function runCli(
   args: string[],
@@ -24,7 +26,7 @@ export function runCli(
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
+      env: childEnv({ NO_COLOR: '1', ...options.env }),
     });
     let stdout = '';
     let stderr = '';

@@ -7,7 +7,7 @@ import type { Output } from '../output.ts';
 
 interface ServeOptions {
   port?: number;
-  host: string;
+  host?: string;
   redisUrl?: string;
   allowPrivateAddresses?: boolean;
   userAgent: string;
@@ -58,6 +58,17 @@ function envBoolean(name: string): boolean {
   throw new CliError(`${name} must be true, false, 1, 0, yes or no, got "${value}"`);
 }
 
+/**
+ * An address to listen on. Empty is an error, never "every address" (which is what Node makes
+ * of an empty host): every address is asked for as 0.0.0.0 or ::.
+ */
+function hostAddress(value: string, name: string): string {
+  if (value.trim() === '') {
+    throw new CliError(`${name} is empty: give an address (0.0.0.0 or :: for every one)`);
+  }
+  return value.trim();
+}
+
 /** An integer environment variable within bounds; undefined when unset or empty. */
 function envInteger(name: string, min: number, max: number): number | undefined {
   const value = env[name];
@@ -70,7 +81,11 @@ export function registerServe(program: Command, output: Output): void {
       'run the repkit HTTP service: the JSON API under /v1, OpenAPI, health, metrics and the web tester at /',
     )
     .option('--port <n>', 'port (env PORT; default 8080)', integer('--port', 0, 65535))
-    .option('--host <address>', 'address to listen on (env HOST)', env.HOST ?? '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address to listen on (env HOST; default 127.0.0.1)',
+      (value: string) => hostAddress(value, '--host'),
+    )
     .option(
       '--redis-url <url>',
       'share the cache through this Redis (env REDIS_URL); default: in memory',
@@ -83,7 +98,7 @@ export function registerServe(program: Command, output: Output): void {
     .option(
       '--user-agent <header>',
       'User-Agent of robots.txt fetches (env REPKIT_USER_AGENT)',
-      env.REPKIT_USER_AGENT ?? DEFAULT_USER_AGENT,
+      env.REPKIT_USER_AGENT || DEFAULT_USER_AGENT,
     )
     .option(
       '--agent <name>',
@@ -131,6 +146,8 @@ option or environment variable, a missing package, or an address it cannot liste
       // The environment is read here, by `serve` alone: a bad REDIS_URL or PORT never breaks
       // a command that does not use them.
       const port = options.port ?? envInteger('PORT', 0, 65535) ?? 8080;
+      // An empty HOST is unset, as every variable here: never Node's "every address".
+      const host = options.host ?? (env.HOST ? hostAddress(env.HOST, 'HOST') : '127.0.0.1');
       const redis =
         options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
       const allowPrivate =
@@ -159,7 +176,7 @@ option or environment variable, a missing package, or an address it cannot liste
       });
       const service = await startService({
         port,
-        host: options.host,
+        host,
         ...(redis ? { redisUrl: redis } : {}),
         allowPrivateAddresses: allowPrivate,
         userAgent: options.userAgent,
@@ -175,7 +192,7 @@ option or environment variable, a missing package, or an address it cannot liste
         onWarning: (message) => output.err(`repkit: ${message}`),
         ...edgeClientOptions(options),
       }).catch((error: NodeJS.ErrnoException) => {
-        const where = `${options.host}:${port}`;
+        const where = `${host}:${port}`;
         if (error.code === 'EADDRINUSE')
           throw new CliError(`cannot listen on ${where}: the address is in use`);
         if (error.code === 'EACCES')
@@ -188,7 +205,7 @@ option or environment variable, a missing package, or an address it cannot liste
       output.err(
         `repkit ${program.version() ?? ''}: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,
       );
-      const open = openEndpointWarning(options.host, {
+      const open = openEndpointWarning(host, {
         token: token !== undefined,
         allowedHosts: allowedHosts !== undefined,
         rateLimit: rateLimit !== undefined,
