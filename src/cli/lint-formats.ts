@@ -4,6 +4,8 @@
  * annotations.
  */
 import type { Diagnostic, LintReport } from '../core/index.ts';
+import { isAbsolute, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { workflowText } from './github.ts';
 
 export interface LintedFile {
@@ -46,7 +48,7 @@ export function sarifLog(files: readonly LintedFile[], version: string): object 
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: label },
+                  artifactLocation: { uri: artifactUri(label) },
                   region: { startLine: d.line, startColumn: d.column },
                 },
               },
@@ -56,6 +58,17 @@ export function sarifLog(files: readonly LintedFile[], version: string): object 
       },
     ],
   };
+}
+
+/**
+ * A file's label as a SARIF artifact URI (a URI reference, RFC 3986): a URL as it is; an
+ * absolute path as a `file:` URL; a relative one with each segment %-encoded (a space, `%`,
+ * `#`, `?` or a non-ASCII letter would otherwise make another URI, or none).
+ */
+export function artifactUri(label: string): string {
+  if (/^https?:\/\//i.test(label)) return label;
+  if (isAbsolute(label)) return pathToFileURL(label).href;
+  return label.split(sep).map(encodeURIComponent).join('/');
 }
 
 const GITHUB_COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;

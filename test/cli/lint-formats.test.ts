@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, relative as relativePath } from 'node:path';
 import { test } from 'node:test';
 import { runCli, scratchFiles } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
@@ -70,4 +70,33 @@ test('--format github: an annotation per diagnostic, error, warning or notice', 
   ]);
   const bad = await runCli(['lint', robots, '--format', 'xml']);
   assert.equal(bad.code, 2);
+});
+
+test('--format sarif: artifact URIs are URI references, %-encoded where a path needs it', async () => {
+  const odd = file('a b#c?d%é.txt', 'User-agent: *\nDisallow /x\n');
+  const relative = relativePath(ROOT, odd);
+  const result = await runCli(['lint', relative, odd, '--format', 'sarif']);
+  const log = JSON.parse(result.stdout) as {
+    runs: {
+      results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[];
+    }[];
+  };
+  const uris = log.runs[0]!.results.map(
+    (r) => r.locations[0]!.physicalLocation.artifactLocation.uri,
+  );
+  const encoded = 'a%20b%23c%3Fd%25%C3%A9.txt';
+  assert.ok(
+    uris.some((u) => !u.startsWith('file:') && u.endsWith(`/${encoded}`)),
+    uris.join(),
+  );
+  assert.ok(
+    uris.some((u) => u.startsWith('file:///') && u.endsWith(`/${encoded}`)),
+    uris.join(),
+  );
+  for (const uri of uris) {
+    // Each parses as a URI reference and decodes back to the path given.
+    const parsed = new URL(uri, 'file:///root/');
+    assert.ok(decodeURIComponent(parsed.pathname).endsWith('/a b#c?d%é.txt'), uri);
+    assert.equal(parsed.search + parsed.hash, '', uri);
+  }
 });
