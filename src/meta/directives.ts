@@ -125,7 +125,8 @@ export function parseDirective(text: string): {
       }
     }
   }
-  const sets = FLAG_DIRECTIVES[name];
+  // Looked up as the table's own keys: `constructor` or `__proto__` is no directive.
+  const sets = FLAG_DIRECTIVES.get(name);
   if (sets && value === undefined) return ok(sets);
   return {
     problem: {
@@ -136,22 +137,22 @@ export function parseDirective(text: string): {
   };
 }
 
-const FLAG_DIRECTIVES: Record<string, Partial<PagePolicy>> = {
-  all: {},
-  index: { index: true },
-  follow: { follow: true },
-  none: { index: false, follow: false },
-  noindex: { index: false },
-  nofollow: { follow: false },
-  noarchive: { archive: false },
-  nocache: { archive: false },
-  nosnippet: { snippet: false, maxSnippet: 0 },
-  notranslate: { translate: false },
-  noimageindex: { imageIndex: false },
-  indexifembedded: { indexIfEmbedded: true },
-  noai: { ai: false, imageAi: false },
-  noimageai: { imageAi: false },
-};
+const FLAG_DIRECTIVES = new Map<string, Partial<PagePolicy>>([
+  ['all', {}],
+  ['index', { index: true }],
+  ['follow', { follow: true }],
+  ['none', { index: false, follow: false }],
+  ['noindex', { index: false }],
+  ['nofollow', { follow: false }],
+  ['noarchive', { archive: false }],
+  ['nocache', { archive: false }],
+  ['nosnippet', { snippet: false, maxSnippet: 0 }],
+  ['notranslate', { translate: false }],
+  ['noimageindex', { imageIndex: false }],
+  ['indexifembedded', { indexIfEmbedded: true }],
+  ['noai', { ai: false, imageAi: false }],
+  ['noimageai', { imageAi: false }],
+]);
 
 /**
  * `unavailable_after` dates in the formats Google documents: RFC 822/1123

@@ -231,6 +231,23 @@ describe('malformed input is reported, never thrown', () => {
     );
   });
 
+  test("names of Object.prototype's members are unknown directives, and change nothing", async () => {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+    const result = await pagePolicy(
+      {
+        headers: { 'x-robots-tag': names.join(', ') },
+        html: head(meta('robots', names.join(','))),
+      },
+      'x',
+    );
+    const clean = await pagePolicy({}, 'x');
+    assert.deepEqual(result.policy, clean.policy);
+    assert.deepEqual(
+      result.problems.map((p) => [p.kind, p.text]),
+      [...names, ...names].map((n) => ['unknown-directive', n]),
+    );
+  });
+
   test('broken HTML, empty input, missing attributes', async () => {
     for (const html of [
       '',
