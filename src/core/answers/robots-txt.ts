@@ -73,6 +73,8 @@ export class RobotsTxt {
   readonly #source: Source;
   #notRobotsTxt: NotRobotsTxt | 'no' | undefined;
   #groups: Group[] | undefined;
+  /** Views made one at a time (`groupsFor`) before the whole list was asked for. */
+  #groupViews: Map<number, Group> | undefined;
   /** The last selection asked for; most programs ask for one crawler only. */
   #lastKey: string | undefined;
   /** The last selection's name, when it was asked for by one string. */
@@ -117,12 +119,21 @@ export class RobotsTxt {
   /** The groups in file order. */
   get groups(): readonly Group[] {
     if (!this.#groups) {
-      this.#groups = [];
-      for (let g = 0; g < this.#groupTable.size; g++) {
-        this.#groups.push(groupView(this.#groupTable, this.#table, g));
-      }
+      const views: Group[] = [];
+      for (let g = 0; g < this.#groupTable.size; g++) views.push(this.#groupAt(g));
+      this.#groups = views;
+      this.#groupViews = undefined;
     }
     return this.#groups;
+  }
+
+  /** Group `g`'s view, made once (without the views of every other group). */
+  #groupAt(g: number): Group {
+    if (this.#groups) return this.#groups[g]!;
+    const views = (this.#groupViews ??= new Map());
+    let view = views.get(g);
+    if (!view) views.set(g, (view = groupView(this.#groupTable, this.#table, g)));
+    return view;
   }
 
   /** Sitemap URLs, in file order, without duplicates. */
@@ -240,27 +251,27 @@ export class RobotsTxt {
    */
   groupsFor(userAgent: UserAgent): { scope: 'specific' | 'global' | 'none'; groups: Group[] } {
     const selection = this.#select(userAgent);
-    return { scope: selection.scope, groups: selection.groups.map((g) => this.groups[g]!) };
+    return { scope: selection.scope, groups: selection.groups.map((g) => this.#groupAt(g)) };
   }
 
   /** Seconds from the first valid crawl-delay line of the groups that apply to the agent. */
   crawlDelay(userAgent: UserAgent): number | undefined {
-    for (const extra of this.#extrasFor(userAgent)) {
-      if (!CRAWL_DELAY_KEYS.has(extra.key)) continue;
-      const delay = parseCrawlDelay(extra.value);
-      if (delay !== undefined) return delay;
-    }
-    return undefined;
+    let delay: number | undefined;
+    this.#scanExtras(userAgent, (extra) => {
+      if (CRAWL_DELAY_KEYS.has(extra.key)) delay = parseCrawlDelay(extra.value);
+      return delay !== undefined;
+    });
+    return delay;
   }
 
   /** The first valid request-rate of the groups that apply to the agent. */
   requestRate(userAgent: UserAgent): RequestRate | undefined {
-    for (const extra of this.#extrasFor(userAgent)) {
-      if (extra.key !== 'request-rate') continue;
-      const rate = parseRequestRate(extra.value);
-      if (rate) return rate;
-    }
-    return undefined;
+    let rate: RequestRate | undefined;
+    this.#scanExtras(userAgent, (extra) => {
+      if (extra.key === 'request-rate') rate = parseRequestRate(extra.value);
+      return rate !== undefined;
+    });
+    return rate;
   }
 
   /** Content-Signal settings of the groups that apply to the agent, merged (first wins). */
@@ -311,11 +322,24 @@ export class RobotsTxt {
   }
 
   /** The extras of the groups chosen for `userAgent`: one pass over the file's, once per selection. */
+  /**
+   * The agent's extras in file order until `visit` answers true, read from its groups' own
+   * lines and only as far as needed: a politeness turn's crawl-delay lookup costs what the
+   * crawler's groups hold up to the first valid line, whatever the file's size.
+   */
+  #scanExtras(userAgent: UserAgent, visit: (extra: Extra) => boolean): void {
+    const selection = this.#select(userAgent);
+    if (selection.extras) {
+      for (const extra of selection.extras) if (visit(extra)) return;
+    } else if (selection.groups.length > 0) {
+      this.#extras.scanGroups(selection.groups, visit);
+    }
+  }
+
   #extrasFor(userAgent: UserAgent): readonly Extra[] {
     const selection = this.#select(userAgent);
     if (selection.extras) return selection.extras;
-    const chosen = new Set(selection.groups);
-    const extras = this.#extras.list().filter((e) => e.group !== undefined && chosen.has(e.group));
+    const extras = selection.groups.length === 0 ? [] : this.#extras.forGroups(selection.groups);
     selection.extras = extras;
     return extras;
   }

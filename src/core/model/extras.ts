@@ -88,16 +88,70 @@ export class ExtraTable {
     return (this.#extras ??= this.#materialize());
   }
 
+  /**
+   * The extras of `groups` (indexes in file order), in file order: read from their own rows
+   * alone, so that one crawler's extras cost what its groups hold, not what the file does.
+   */
+  forGroups(groups: readonly number[]): Extra[] {
+    const extras: Extra[] = [];
+    this.scanGroups(groups, (extra) => void extras.push(extra));
+    return extras;
+  }
+
+  /**
+   * Visits the extras of `groups` in file order until `visit` answers true (a crawl-delay
+   * lookup stops at the first valid line). Rows stand in file order, and so in group order:
+   * each group's rows are found by a binary search.
+   */
+  scanGroups(groups: readonly number[], visit: (extra: Extra) => boolean | void): void {
+    if (this.#extras) {
+      const chosen = new Set(groups);
+      for (const extra of this.#extras) {
+        if (extra.group !== undefined && chosen.has(extra.group) && visit(extra)) return;
+      }
+      return;
+    }
+    const rows = this.#cells.length / CELLS;
+    for (const group of [...groups].sort((a, b) => a - b)) {
+      const from = this.#firstRowOf(group, rows);
+      let to = from;
+      while (to < rows && this.#cells.at(to * CELLS + 1) === group) to++;
+      if (to > from && this.#read(from * CELLS, to * CELLS, visit)) return;
+    }
+  }
+
+  /** The first row whose group is `group` or later. */
+  #firstRowOf(group: number, rows: number): number {
+    let low = 0;
+    let high = rows;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#cells.at(middle * CELLS + 1) < group) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   #materialize(): Extra[] {
     const extras: Extra[] = [];
+    this.#read(0, this.#cells.length, (extra) => void extras.push(extra));
+    return extras;
+  }
+
+  /**
+   * The extras of the cells `[from, to)` handed to `visit` in order; true when `visit` asked
+   * to stop.
+   */
+  #read(from: number, to: number, visit: (extra: Extra) => boolean | void): boolean {
     const cells = this.#cells;
     let group = -1;
+    let stop = false;
     const keep = (d: Directive): void => {
-      this.#push(extras, d.line, group, d.key, d.value, d.valueIsBytes);
+      if (!stop) stop = visit(this.#extra(d.line, group, d.key, d.value, d.valueIsBytes)) === true;
     };
     const tokenizeLines = rangeTokenizer(this.source, { directive: keep });
     const text = this.source.text;
-    for (let at = 0; at < cells.length; at += CELLS) {
+    for (let at = from; at < to && !stop; at += CELLS) {
       const line = cells.at(at);
       group = cells.at(at + 1);
       if (cells.at(at + 2) === UNTOKENIZED) {
@@ -106,27 +160,26 @@ export class ExtraTable {
         const key = text.slice(cells.at(at + 2), cells.at(at + 3));
         const bytes = this.#byteValues?.get(at);
         const value = bytes ?? text.slice(cells.at(at + 4), cells.at(at + 5));
-        this.#push(extras, line, group, key, value, bytes !== undefined);
+        stop = visit(this.#extra(line, group, key, value, bytes !== undefined)) === true;
       }
     }
-    return extras;
+    return stop;
   }
 
-  #push(
-    extras: Extra[],
+  #extra(
     line: number,
     group: number,
     rawKey: string,
     rawValue: string,
     valueIsBytes: boolean,
-  ): void {
+  ): Extra {
     const key = this.source.shown(rawKey).toLowerCase();
-    extras.push({
+    return {
       key: COMMON_KEYS.get(key) ?? key,
       value: this.source.shown(rawValue, valueIsBytes),
       line,
       group: group < 0 ? undefined : group,
-    });
+    };
   }
 }
 
