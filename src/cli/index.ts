@@ -20,6 +20,8 @@ import { registerMcp } from './commands/mcp.ts';
 import { registerUsage } from './commands/usage.ts';
 import { CliError } from './errors.ts';
 import { oneLine, processOutput, type Output } from './output.ts';
+import { edgeClientOptions, type EdgeOptions } from './fetching.ts';
+import { checkWebBotAuth } from '../fetch/index.ts';
 import { packageVersion } from './version.ts';
 
 /**
@@ -43,6 +45,13 @@ export function buildProgram(output: Output, json = false): Command {
       // Under --json, usage errors are written by `main`, as JSON.
       outputError: (text, write) => (json ? undefined : write(text)),
     });
+  // A signing key is checked before any command fetches: a key that cannot be used is a
+  // usage error (exit 2, with its cause), never every robots.txt "unreachable" (exit 3).
+  program.hook('preAction', async (_program, command) => {
+    const { webBotAuthKey, signatureAgent } = command.opts<EdgeOptions>();
+    if (webBotAuthKey === undefined) return;
+    await checkWebBotAuth(edgeClientOptions({ webBotAuthKey, signatureAgent }).webBotAuth!);
+  });
   for (const register of [
     registerCheck,
     registerExplain,

@@ -123,22 +123,68 @@ export class RequestIdentity {
   }
 
   #loadSigner(): Promise<{ lib: WebBotAuth; signer: Signer }> {
-    const load = async () => {
-      const [lib, crypto] = await Promise.all([
-        loadWithPeer('web-bot-auth', 'webBotAuth (request signing)', () => import('web-bot-auth')),
-        loadWithPeer(
-          'web-bot-auth',
-          'webBotAuth (request signing)',
-          () => import('web-bot-auth/crypto'),
-        ),
-      ]);
-      const key = this.#key!;
-      const jwk =
-        typeof key === 'string' ? checkedJwk(JSON.parse(await readFile(key, 'utf8'))) : key;
-      return { lib, signer: await crypto.signerFromJWK(jwk) };
-    };
-    // A key that cannot be read fails every signed request alike (each fetch an error:
-    // unsigned requests are never sent in its place), not once and then unsigned.
-    return (this.#signer ??= load());
+    // A key that cannot be used fails every signed request alike (each fetch an error:
+    // unsigned requests are never sent in its place), not once and then unsigned. The error
+    // a request carries names neither the key's file nor its content: answers may reach
+    // anyone (the service's callers); `checkWebBotAuth` says why, at start-up.
+    return (this.#signer ??= loadSigner(this.#key!).catch(() => {
+      throw new InvalidOptionError(
+        'webBotAuth.key',
+        'cannot sign requests (the key or the web-bot-auth package cannot be used; checkWebBotAuth says why)',
+      );
+    }));
   }
+}
+
+/** The library and a signer for `key` (a JWK, or the path of its file). */
+async function loadSigner(key: JsonWebKey | string): Promise<{ lib: WebBotAuth; signer: Signer }> {
+  const [lib, crypto] = await Promise.all([
+    loadWithPeer('web-bot-auth', 'webBotAuth (request signing)', () => import('web-bot-auth')),
+    loadWithPeer(
+      'web-bot-auth',
+      'webBotAuth (request signing)',
+      () => import('web-bot-auth/crypto'),
+    ),
+  ]);
+  const jwk = typeof key === 'string' ? await jwkFile(key) : key;
+  try {
+    return { lib, signer: await crypto.signerFromJWK(jwk) };
+  } catch {
+    throw new InvalidOptionError('webBotAuth.key', 'is not a usable Ed25519 private key');
+  }
+}
+
+/** The JWK in the file at `path`; the error says what is wrong without quoting the file. */
+async function jwkFile(path: string): Promise<JsonWebKey> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InvalidOptionError(
+      'webBotAuth.key',
+      `the file ${path} cannot be read${code === 'ENOENT' ? ': no such file' : code ? ` (${code})` : ''}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InvalidOptionError('webBotAuth.key', `the file ${path} is not JSON (a JWK is)`);
+  }
+  return checkedJwk(parsed as JsonWebKey);
+}
+
+/**
+ * Checks that requests can be signed with `options`: the `web-bot-auth` package is there and
+ * the key is an Ed25519 private JWK (read from its file). Call it at start-up: a signing
+ * misconfiguration is then a usage error with its cause, not every robots.txt unreachable.
+ *
+ * @throws `MissingPeerError` without `web-bot-auth`; `InvalidOptionError` (`option:
+ * 'webBotAuth.key'`) for a key that cannot be read or used, saying why.
+ * @example
+ * await checkWebBotAuth({ key: './bot-key.jwk' }); // before new RobotsClient({ webBotAuth })
+ */
+export async function checkWebBotAuth(options: WebBotAuthOptions): Promise<void> {
+  await loadSigner(jwkOf(options.key) ?? options.key);
 }

@@ -20,6 +20,7 @@ export {
   isFetchBudgetError,
 } from './errors.ts';
 export { isPublicAddress } from './addresses.ts';
+export { checkWebBotAuth, type WebBotAuthOptions } from './identity.ts';
 
 /** The User-Agent repkit's own tools (CLI, service) send unless told otherwise. */
 export const REPKIT_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MemoryStore } from '../cache/index.ts';
 import {
+  checkWebBotAuth,
   isPublicAddress,
   REPKIT_USER_AGENT,
   RobotsClient,
@@ -76,6 +77,9 @@ export const DEFAULT_SERVICE_USER_AGENT = REPKIT_USER_AGENT;
 
 /** Starts the repkit HTTP service: the API, health, metrics and the web tester. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  // A signing key that cannot be used is a start-up error with its cause (before anything
+  // is opened), never a service whose every robots.txt is "unreachable".
+  if (options.webBotAuth) await checkWebBotAuth(options.webBotAuth);
   // The Redis store (and the `redis` package) is loaded only when Redis is asked for.
   const redis = options.redisUrl
     ? new (await import('../cache/redis-entry.ts')).RedisStore({

@@ -135,3 +135,28 @@ test('fetch <site> --json: the edge and its reading, and --challenge is heard', 
   const read = jsonLines(literal.stdout)[0];
   assert.deepEqual([read?.outcome, read?.reading], ['not-found', 'literal']);
 });
+
+test('a signing key that cannot be used is a usage error at start (exit 2, with the cause), not an outage', async () => {
+  const server = await site('html');
+  const files = scratchFiles('repkit-cli-badkey-');
+  const notJwk = files('key.txt', 'this is not a key SECRETBYTES');
+  const rsa = files('rsa.json', JSON.stringify({ kty: 'RSA', n: 'x', e: 'AQAB' }));
+  const missing = `${notJwk}.gone`;
+  for (const [key, cause] of [
+    [notJwk, /webBotAuth\.key.*is not JSON \(a JWK is\)/],
+    [rsa, /Ed25519 private key as a JWK/],
+    [missing, /cannot be read: no such file/],
+  ] as const) {
+    for (const args of [
+      ['check', `${server.origin}/page`, '--agent', 'ExampleBot'],
+      ['fetch', server.origin],
+      ['serve', '--port', '0'],
+    ]) {
+      const run = await runCli([...args, '--web-bot-auth-key', key]);
+      assert.equal(run.code, 2, `${args[0]} ${key}: ${run.stderr}`);
+      assert.match(run.stderr, cause);
+      assert.doesNotMatch(run.stderr, /SECRETBYTES/);
+    }
+  }
+  assert.deepEqual(server.requests, [], 'nothing was fetched');
+});

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CheerioCrawler, Configuration, log } from 'crawlee';
 import { withRepkitRobots } from '../../src/crawlee/index.ts';
-import { RobotsClient, type RobotsClientOptions } from '../../src/fetch/index.ts';
+import { checkWebBotAuth, RobotsClient, type RobotsClientOptions } from '../../src/fetch/index.ts';
 import { guardPage, robotsFetch, robotsInterceptor } from '../../src/guards/index.ts';
 import { chromium } from 'playwright-core';
 import { Agent, request as undiciRequest } from 'undici';
@@ -150,13 +150,39 @@ test('a key file is read; a key that cannot be read fails the fetch (never unsig
   assert.equal(server.requests[0]!.headers['signature-agent'], undefined);
 
   const missing = await site();
-  const broken = client({ webBotAuth: { key: join(tmpdir(), 'repkit-no-such-key.json') } });
+  const nowhere = join(tmpdir(), 'repkit-no-such-key.json');
+  const broken = client({ webBotAuth: { key: nowhere } });
   const result = await broken.check(`${missing.origin}/page`);
   assert.equal(result.allowed, false);
   assert.equal(result.reason, 'robots-txt-unreachable');
-  assert.match(result.error ?? '', /ENOENT/);
+  assert.match(result.error ?? '', /cannot sign requests/);
   assert.deepEqual(missing.requests, []);
   assert.throws(() => client({ webBotAuth: { key: { kty: 'RSA' } } }), /webBotAuth\.key.*Ed25519/);
+  // checkWebBotAuth says why, for the start-up.
+  await assert.rejects(
+    checkWebBotAuth({ key: nowhere }),
+    /the file .* cannot be read: no such file/,
+  );
+});
+
+test("a key file that is no JWK: the fetch's error names neither the file nor its content; checkWebBotAuth says what is wrong without quoting it", async () => {
+  const secret = join(tmpdir(), `repkit-wba-secret-${process.pid}.txt`);
+  writeFileSync(secret, 'hunter2-not-a-key-TOPSECRET');
+  const server = await site();
+  const result = await client({ webBotAuth: { key: secret } }).check(`${server.origin}/page`);
+  assert.equal(result.allowed, false);
+  for (const leaked of ['hunter2', 'TOPSECRET', secret, 'repkit-wba-secret']) {
+    assert.ok(!JSON.stringify(result).includes(leaked), `${leaked} in ${JSON.stringify(result)}`);
+  }
+  await assert.rejects(checkWebBotAuth({ key: secret }), (error: Error) => {
+    assert.match(error.message, /is not JSON \(a JWK is\)/);
+    assert.ok(!error.message.includes('hunter2'), error.message);
+    return true;
+  });
+  const rsa = join(tmpdir(), `repkit-wba-rsa-${process.pid}.json`);
+  writeFileSync(rsa, JSON.stringify({ kty: 'RSA', n: 'x', e: 'AQAB' }));
+  await assert.rejects(checkWebBotAuth({ key: rsa }), /Ed25519 private key as a JWK/);
+  await checkWebBotAuth({ key: PRIVATE_KEY });
 });
 
 test('robotsFetch signs the requests it lets through', async () => {
