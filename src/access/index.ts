@@ -76,3 +76,5 @@ function hostName(host: string): string {
   const colon = host.lastIndexOf(':');
   return colon < 0 ? host : host.slice(0, colon);
 }
+
+export { drainOf, DRAIN_GRACE_MS, type Drain } from './drain.ts';

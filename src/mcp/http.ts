@@ -10,6 +10,7 @@ import {
   allowedHostSet,
   answersHost,
   bearerCheck,
+  drainOf,
   misdirectedMessage,
   UNAUTHORIZED,
 } from '../access/index.ts';
@@ -56,6 +57,8 @@ export async function serveMcpHttp(
   const allowed = allowedHostSet(options.allowedHosts, options.host);
   const hasToken = options.token === undefined ? undefined : bearerCheck(options.token);
   const server = createServer((req, res) => {
+    // A GET opens a stream of server messages: no work, ended when stopping begins.
+    if (req.method === 'GET') drain.stream(res);
     void (async () => {
       if (!answersHost(allowed, req.headers.host)) {
         const message = misdirectedMessage(req.headers.host, 'this MCP server');
@@ -85,11 +88,16 @@ export async function serveMcpHttp(
       if (!res.headersSent) refuse(res, 500, 'internal-error', 'internal error');
     });
   });
+  const drain = drainOf(server);
   await new Promise<void>((done) => server.listen(options.port, options.host, done));
   const { port } = server.address() as { port: number };
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${shown}:${port}/mcp`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    close: async () => {
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      await drain.begin();
+      await closed;
+    },
   };
 }

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RedisStore } from '../cache/redis-entry.ts';
 import type { RobotsClient } from '../fetch/index.ts';
+import { drainOf, type Drain } from '../access/index.ts';
 import { registerAccess, type AccessOptions } from './access.ts';
 import { registerErrorAnswers } from './answers.ts';
 import type { ServiceMetrics } from './metrics.ts';
@@ -54,6 +55,11 @@ export interface AppOptions {
    */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
+  /**
+   * How long requests in flight may take to be answered once the service is closing; what
+   * is left is cut then. Default 10 s (`DRAIN_GRACE_MS`).
+   */
+  drainGraceMs?: number;
   /** Token, Host names answered, rate limit (see AccessOptions). */
   access?: AccessOptions;
   /** The address the service listens on, for the default Host names. Default 127.0.0.1. */
@@ -64,14 +70,15 @@ export interface AppOptions {
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { client, metrics } = options;
   const work = new WorkPool(options.work);
+  let drain: Drain | undefined;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const app = Fastify({
     logger: options.logger ?? false,
     // Node checks these limits every `connectionsCheckingInterval`: a slow client is cut off
     // within a second of its limit, however slowly it trickles bytes.
-    serverFactory: (handler) =>
-      createServer(
+    serverFactory: (handler) => {
+      const server = createServer(
         {
           requestTimeout,
           headersTimeout,
@@ -79,7 +86,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           connectionsCheckingInterval: Math.min(1_000, headersTimeout),
         },
         handler,
-      ),
+      );
+      drain = drainOf(server);
+      return server;
+    },
     bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
     // No type coercion: a number where text is expected is a 400, not a string.
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
@@ -133,6 +143,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     options.assetsDir ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'tester'),
   );
 
+  // Closing answers what is in flight, but never waits on silent or idle connections, and
+  // cuts what is left after the grace (see drainOf).
+  app.addHook('preClose', (done) => {
+    void drain?.begin(options.drainGraceMs);
+    done();
+  });
   app.addHook('onClose', () => work.close());
   return app;
 }
