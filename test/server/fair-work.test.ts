@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import { isWorkRefusedError, WorkPool } from '../../src/server/work/pool.ts';
 import { startService, type RunningService } from '../../src/server/index.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
 
@@ -98,4 +99,47 @@ test("a request's own large files wait their turn: 20 origins of 70 KiB on an 8-
   const { results } = JSON.parse(answer.body) as { results: { allowed: boolean }[] };
   assert.equal(results.length, 20);
   assert.ok(results.every((r) => r.allowed === false));
+});
+
+describe('the work pool, with tasks that take a known time', () => {
+  const sleeper = new URL('../fixtures/work/sleep-worker.mjs', import.meta.url).href;
+  /** Runs the test worker's `sleep` for `client` (the pool's task names are the service's). */
+  const sleep = (pool: WorkPool, ms: number, client: string) =>
+    pool.run(
+      'sleep' as 'lint',
+      { ms } as unknown as { robots: string },
+      client,
+    ) as unknown as Promise<number>;
+
+  test("another client's task waits one task, not the whole line, and its deadline counts only its work", async () => {
+    const pool = new WorkPool({ threads: 1, maxQueue: 32, deadlineMs: 3_000, module: sleeper });
+    closing.push(pool);
+    // One client's twelve tasks of 300 ms: 3.6 s of work, past the deadline if waits counted.
+    const flood = Array.from({ length: 12 }, () => sleep(pool, 300, 'a'));
+    await new Promise((done) => setTimeout(done, 50));
+    const order: string[] = [];
+    const other = sleep(pool, 10, 'b').then((ms) => (order.push('b'), ms));
+    const results = await Promise.allSettled(
+      flood.map((p) => p.then((ms) => (order.push('a'), ms))),
+    );
+    assert.equal(await other, 10);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(12).fill('fulfilled'),
+    );
+    // b's one task went second: the first of a's was on the thread when it came.
+    assert.ok(order.indexOf('b') <= 2, order.join(' '));
+  });
+
+  test('a task waiting longer than maxWaitMs is refused as busy, never run late', async () => {
+    const pool = new WorkPool({ threads: 1, maxQueue: 8, maxWaitMs: 200, module: sleeper });
+    closing.push(pool);
+    const long = sleep(pool, 1_000, 'a');
+    await assert.rejects(sleep(pool, 1, 'b'), (error: unknown) => {
+      assert.ok(isWorkRefusedError(error));
+      assert.equal(error.reason, 'busy');
+      return true;
+    });
+    assert.equal(await long, 1_000);
+  });
 });
