@@ -41,6 +41,11 @@ export interface AppOptions {
   logger?: boolean;
   /** Most verdicts one request may ask for (`/v1/diff`: URLs × agents × 2). Default 100,000. */
   maxVerdicts?: number;
+  /**
+   * Most bytes of changes one `/v1/diff` answer lists, as JSON; past them the answer says
+   * `truncated`, with the changes grouped. Default 4 MiB.
+   */
+  maxDiffBytes?: number;
   /** Worker threads for CPU-heavy work, with their deadline and queue. */
   work?: WorkPoolOptions;
   /**
@@ -128,6 +133,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     work,
     maxBatch: options.maxBatch ?? 1_000,
     maxVerdicts: options.maxVerdicts ?? 100_000,
+    maxDiffBytes: options.maxDiffBytes ?? 4 * 1024 * 1024,
     concurrency: options.concurrency ?? 32,
     placement: new CheckPlacement(options.largeFileLoopMs),
     originBudget:

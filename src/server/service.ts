@@ -50,7 +50,13 @@ export interface ServiceOptions {
   /** Per-request limits and worker threads (see AppOptions). */
   limits?: Pick<
     AppOptions,
-    'maxVerdicts' | 'work' | 'requestTimeoutMs' | 'headersTimeoutMs' | 'largeFileLoopMs'
+    | 'maxVerdicts'
+    | 'maxDiffBytes'
+    | 'work'
+    | 'requestTimeoutMs'
+    | 'headersTimeoutMs'
+    | 'largeFileLoopMs'
+    | 'drainGraceMs'
   >;
   /** Token, Host names answered, rate limit per client (see AccessOptions). */
   access?: AccessOptions;

@@ -92,3 +92,40 @@ test("POST /v1/diff without urls compares the paths from both bodies' rules, as 
   );
   assert.equal(answer.probed, 7);
 });
+
+test('POST /v1/diff is bounded by bytes: past them a truncated list and a summary, streamed', async () => {
+  // Long rules, each deciding for many URLs and crawlers: the full answer would be over
+  // 40 MB for a request of about 400 KB.
+  // Runs of `*` match nothing more, but stand in the rule's text.
+  const long = '*'.repeat(4_000);
+  const rules = Array.from({ length: 90 }, (_, i) => `Disallow: /${i}/${long}`).join('\n');
+  const oldBody = `User-agent: *\n${rules}\n`;
+  const newBody = 'User-agent: *\nAllow: /\n';
+  const urls = Array.from({ length: 1_000 }, (_, i) => `/${i % 90}/${i}`);
+  const agents = Array.from({ length: 10 }, (_, i) => `Bot${String.fromCharCode(97 + i)}`);
+  const response = await fetch(`${service.url}/v1/diff`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ old: oldBody, new: newBody, urls, agents }),
+  });
+  assert.equal(response.status, 200);
+  const text = await response.text();
+  assert.ok(text.length <= 4.5 * 1024 * 1024, `${text.length} bytes answered`);
+  const answer = JSON.parse(text) as {
+    changes: unknown[];
+    checked: number;
+    truncated?: { total: number; listed: number; maxBytes: number; summary: { count: number }[] };
+  };
+  assert.equal(answer.checked, 10_000);
+  assert.equal(answer.truncated?.total, 10_000);
+  assert.equal(answer.truncated?.listed, answer.changes.length);
+  assert.ok(answer.changes.length > 0 && answer.changes.length < 10_000);
+  assert.equal(answer.truncated?.maxBytes, 4 * 1024 * 1024);
+  // The summary counts every change, grouped.
+  assert.equal(
+    answer.truncated!.summary.reduce((sum, g) => sum + g.count, 0),
+    10_000,
+  );
+  const health = await fetch(`${service.url}/healthz`);
+  assert.equal(health.status, 200);
+});

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { ProfileName } from '../../core/index.ts';
 import * as schema from '../schemas.ts';
 import { WorkRefusedError } from '../work/pool.ts';
@@ -26,7 +27,7 @@ export function registerBodyRoutes(context: RouteContext): void {
     work.run('lint', { robots: (request.body as { robots: string }).robots }, clientOf(request)),
   );
 
-  app.post('/v1/diff', { schema: schema.diff(maxBatch) }, async (request) => {
+  app.post('/v1/diff', { schema: schema.diff(maxBatch) }, async (request, reply) => {
     const body = request.body as Omit<DiffTask, 'profile' | 'maxVerdicts'> & {
       profile?: ProfileName;
     };
@@ -38,9 +39,39 @@ export function registerBodyRoutes(context: RouteContext): void {
     if (body.urls && body.agents && body.urls.length * body.agents.length * 2 > maxVerdicts) {
       throw budget(body.urls.length, body.agents.length);
     }
-    const task: DiffTask = { ...body, profile: body.profile ?? 'google', maxVerdicts };
+    const task: DiffTask = {
+      ...body,
+      profile: body.profile ?? 'google',
+      maxVerdicts,
+      maxAnswerBytes: context.maxDiffBytes,
+    };
     const answer = await work.run('diff', task, clientOf(request));
     if ('tooMuch' in answer) throw budget(answer.tooMuch.urls, answer.tooMuch.agents);
-    return answer;
+    // Streamed a few changes at a time: the event loop (health, cached checks) goes on
+    // between them, and no whole answer is held as one string.
+    const { changes, ...rest } = answer;
+    return reply
+      .type('application/json')
+      .send(Readable.from(jsonWithList(rest, 'changes', changes)));
   });
+}
+
+/** `{...fields, [key]: list}` as JSON, in pieces of 64 items. */
+function* jsonWithList(
+  fields: Record<string, unknown>,
+  key: string,
+  list: readonly unknown[],
+): Generator<string> {
+  const head = JSON.stringify(fields);
+  yield `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}${JSON.stringify(key)}:[`;
+  for (let i = 0; i < list.length; i += 64) {
+    yield (
+      (i > 0 ? ',' : '') +
+      list
+        .slice(i, i + 64)
+        .map((item) => JSON.stringify(item))
+        .join(',')
+    );
+  }
+  yield ']}';
 }

@@ -15,6 +15,8 @@ export interface RouteContext {
   maxBatch: number;
   /** Most verdicts one request may ask for. */
   maxVerdicts: number;
+  /** Most bytes of changes one `/v1/diff` answer lists (a summary past them). */
+  maxDiffBytes: number;
   /** Checks in flight for one batch request. */
   concurrency: number;
   /** Where each fetched file's checks run: the event loop, or the workers. */

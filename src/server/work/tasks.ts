@@ -17,9 +17,11 @@ import { BoundedMap } from '../../core/internal.ts';
 import {
   agentsFor,
   diffVerdicts,
+  groupChanges,
   namedAgents,
   probePaths,
   readNames,
+  type ChangeGroup,
   type DiffSide,
   type VerdictChange,
 } from '../../fetch/internal.ts';
@@ -56,6 +58,8 @@ export interface DiffTask {
   profile: ProfileName;
   /** Most verdicts the request may ask for (URLs × crawlers × 2 files). */
   maxVerdicts: number;
+  /** Most bytes of changes listed (as JSON); past them, a summary (see `DiffAnswer`). */
+  maxAnswerBytes: number;
 }
 
 export type DiffAnswer =
@@ -65,6 +69,13 @@ export type DiffAnswer =
       checked: number;
       /** Without `urls`: how many paths from the bodies' rules were compared. */
       probed?: number;
+      /**
+       * The answer stays within `maxBytes` of JSON: `total` changes were found, `listed` (as
+       * many as fit in three quarters of the bytes) are in `changes`, and `summary` has them
+       * grouped by crawler and deciding lines (as the CLI's `--summary`, without the rules'
+       * text), as many groups as fit in the last quarter.
+       */
+      truncated?: { total: number; listed: number; maxBytes: number; summary: ChangeGroup[] };
     }
   /** The request would ask for more verdicts than the budget allows. */
   | { tooMuch: { urls: number; agents: number } };
@@ -80,7 +91,45 @@ export function diff(task: DiffTask): DiffAnswer {
     return { tooMuch: { urls: urls.length, agents: agents.length } };
   }
   const answer = diffVerdicts(side(before), side(after), urls, agents);
-  return task.urls ? answer : { ...answer, probed: urls.length };
+  const { changes } = answer;
+  // Each change carries its rules' text: a small request can ask for a vast answer (a
+  // 500 KiB file's long rules, repeated per URL and crawler), so it is bounded by bytes.
+  const max = task.maxAnswerBytes;
+  let listed = withinBytes(changes, max);
+  // Cut: three quarters of the bytes for the changes listed, one for the summary.
+  if (listed.length < changes.length)
+    listed = listed.slice(0, withinBytes(listed, max * 0.75).length);
+  const result: DiffAnswer = {
+    ...answer,
+    changes: listed,
+    ...(task.urls ? {} : { probed: urls.length }),
+  };
+  if (listed.length < changes.length) {
+    // Groups name their deciding lines, without the rules' text (the bodies have it).
+    const groups = groupChanges(changes).map(({ before: was, after: now, ...group }) => ({
+      ...group,
+      before: { allowed: was.allowed, line: was.line, reason: was.reason },
+      after: { allowed: now.allowed, line: now.line, reason: now.reason },
+    }));
+    const summary = withinBytes(groups, max / 4);
+    result.truncated = {
+      total: changes.length,
+      listed: listed.length,
+      maxBytes: task.maxAnswerBytes,
+      summary,
+    };
+  }
+  return result;
+}
+
+/** The first of `items` whose JSON fits in `maxBytes` (characters, as sent in UTF-8 or less). */
+function withinBytes<T>(items: readonly T[], maxBytes: number): T[] {
+  let bytes = 0;
+  for (let i = 0; i < items.length; i++) {
+    bytes += Buffer.byteLength(JSON.stringify(items[i])) + 1;
+    if (bytes > maxBytes) return items.slice(0, i);
+  }
+  return items as T[];
 }
 
 export interface ChecksTask {
