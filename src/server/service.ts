@@ -122,32 +122,44 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...(options.challenge ? { challenge: options.challenge } : {}),
     ...(options.webBotAuth ? { webBotAuth: options.webBotAuth } : {}),
   });
-  const app = await createApp({
-    client,
-    metrics,
-    ...(redis ? { redis } : {}),
-    allowPrivateAddresses: options.allowPrivateAddresses ?? false,
-    ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
-    ...(options.newOriginsPerMinute !== undefined
-      ? { newOriginsPerMinute: options.newOriginsPerMinute }
-      : {}),
-    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
-    logger: options.logger ?? false,
-    ...options.limits,
-    ...(options.access ? { access: options.access } : {}),
-    listenHost: options.host ?? '127.0.0.1',
-  });
-  const address = await app.listen({
-    port: options.port ?? 8080,
-    host: options.host ?? '127.0.0.1',
-  });
-  return {
-    app,
-    url: address,
-    close: async () => {
-      await app.close();
-      await client.close();
-      await redis?.close();
-    },
+  let app: FastifyInstance;
+  try {
+    app = await createApp({
+      client,
+      metrics,
+      ...(redis ? { redis } : {}),
+      allowPrivateAddresses: options.allowPrivateAddresses ?? false,
+      ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
+      ...(options.newOriginsPerMinute !== undefined
+        ? { newOriginsPerMinute: options.newOriginsPerMinute }
+        : {}),
+      ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+      logger: options.logger ?? false,
+      ...options.limits,
+      ...(options.access ? { access: options.access } : {}),
+      listenHost: options.host ?? '127.0.0.1',
+    });
+  } catch (error) {
+    await client.close().catch(() => {});
+    await redis?.close().catch(() => {});
+    throw error;
+  }
+  const close = async () => {
+    await app.close();
+    await client.close();
+    await redis?.close();
   };
+  let address: string;
+  try {
+    address = await app.listen({
+      port: options.port ?? 8080,
+      host: options.host ?? '127.0.0.1',
+    });
+  } catch (error) {
+    // An address in use (or refused) ends the start: what was opened is closed, so that the
+    // process can exit with the error instead of hanging on the store's connection.
+    await close().catch(() => {});
+    throw error;
+  }
+  return { app, url: address, close };
 }

@@ -113,16 +113,18 @@ describe('RedisStore on a Redis Cluster: slots', () => {
 });
 
 describe('RedisStore on a Redis Cluster: one master hung', () => {
-  test("a stopped master's keys answer from the fallback at once after a few timeouts; the others' from Redis; one probe finds it back", async () => {
+  test("a stopped master's keys answer from the fallback at once after a few timeouts; the others' from Redis; one probe finds it back", async (t) => {
     const warnings: string[] = [];
     const prefix = `repkit-hung-${randomUUID().slice(0, 8)}`;
-    const timeoutMs = 300;
+    // Long enough that no call of a loaded machine takes it unless it waits on the node.
+    const timeoutMs = 1_000;
     const store = new RedisStore({
       cluster: { rootNodes: cluster.urls.map((url) => ({ url })) },
       prefix,
       timeoutMs,
       onWarning: (m) => warnings.push(m),
     });
+    t.after(() => store.close().catch(() => {}));
     await store.ready();
     const origins = Array.from({ length: 90 }, (_, i) => `https://hung-${i}.example`);
     for (const origin of origins)
@@ -130,6 +132,7 @@ describe('RedisStore on a Redis Cluster: one master hung', () => {
     // Which keys the stopped master holds: a key of another node answers MOVED there.
     const raw = createClient({ url: cluster.urls[0]!, socket: { reconnectStrategy: false } });
     raw.on('error', () => {});
+    t.after(() => raw.close().catch(() => {}));
     await raw.connect();
     const onStopped = new Set<string>();
     for (const origin of origins) {
@@ -144,17 +147,14 @@ describe('RedisStore on a Redis Cluster: one master hung', () => {
 
     cluster.signal(0, 'SIGSTOP');
     try {
-      // Every key, round and round for two seconds. Without a breaker for the node, each call
-      // for one of its keys waits the whole timeout, every time.
+      // Every key, ten rounds. Without a breaker for the node, each call for one of its keys
+      // waits the whole timeout, every time.
       const slow: string[] = [];
-      let calls = 0;
-      const until = Date.now() + 2_000;
-      while (Date.now() < until) {
+      for (let round = 0; round < 10; round++) {
         for (const origin of origins) {
           const start = performance.now();
           assert.ok(await store.get(origin), origin);
           if (performance.now() - start > timeoutMs * 0.8) slow.push(origin);
-          calls++;
         }
       }
       assert.ok(slow.length <= 3, `${slow.length} calls waited their timeout`);
@@ -162,7 +162,6 @@ describe('RedisStore on a Redis Cluster: one master hung', () => {
         slow.every((origin) => onStopped.has(origin)),
         'only the stopped master waits',
       );
-      assert.ok(calls > 900, `${calls} calls in two seconds`);
       assert.equal(warnings.length, 1, warnings.join('\n'));
       // The live masters' keys are still read from Redis: a value written there by another
       // client is what the store answers.
@@ -194,40 +193,34 @@ describe('RedisStore on a Redis Cluster: one master hung', () => {
       { PX: 60_000 },
     );
     const start = Date.now();
-    while ((await store.get(back))?.status !== 298 && Date.now() - start < 5_000) {
+    while ((await store.get(back))?.status !== 298 && Date.now() - start < 30_000) {
       await new Promise((done) => setTimeout(done, 50));
     }
     assert.equal((await store.get(back))?.status, 298, 'read from the master again');
-    await raw.close().catch(() => {});
-    await store.close();
   });
 });
 
 describe('RedisStore on a Redis Cluster: one master lost', () => {
-  test("only the lost master's keys fall back; one warning for the outage, not one per call", async () => {
+  test("only the lost master's keys fall back; one warning for the outage, not one per call", async (t) => {
     const warnings: string[] = [];
     const prefix = `repkit-lost-${randomUUID().slice(0, 8)}`;
     const store = new RedisStore({
       cluster: { rootNodes: cluster.urls.slice(1).map((url) => ({ url })) },
       prefix,
-      timeoutMs: 500,
+      timeoutMs: 1_000,
       onWarning: (m) => warnings.push(m),
     });
+    t.after(() => store.close().catch(() => {}));
     await store.ready();
     const origins = Array.from({ length: 90 }, (_, i) => `https://lost-${i}.example`);
     for (const origin of origins)
       await store.set(origin, sampleEntry({ robotsUrl: `${origin}/robots.txt` }), 60_000);
     await cluster.kill(0);
-    // Calls for every key, for two seconds: those of the live masters keep answering.
-    const until = Date.now() + 2_000;
-    let calls = 0;
-    while (Date.now() < until) {
-      for (const origin of origins) {
-        assert.ok(await store.get(origin), origin);
-        calls++;
-      }
+    // Calls for every key, five rounds: every one answers (the lost master's from the
+    // fallback, the live masters' from Redis).
+    for (let round = 0; round < 5; round++) {
+      for (const origin of origins) assert.ok(await store.get(origin), origin);
     }
-    assert.ok(calls > 90);
     assert.equal(warnings.length, 1, warnings.join('\n'));
     // Keys of the live masters are still read from Redis: written there by another client,
     // the new value is what the store answers.

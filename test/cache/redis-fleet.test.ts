@@ -115,7 +115,8 @@ describe('a fleet on one Redis', () => {
     const start = Date.now();
     const [verdict] = await second.result;
     assert.deepEqual([verdict!.allowed, requests], [false, 2]);
-    assert.ok(Date.now() - start < 5_000, 'took over within the lease time');
+    // Within the lease (1.5 s) and far less than the first worker's fetch timeout (20 s).
+    assert.ok(Date.now() - start < 15_000, 'took over when the lease ran out');
   });
 });
 

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { BIN } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 interface Run {
   code: number | null;
@@ -25,7 +26,7 @@ function run(
   return new Promise((done) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: childEnv({ NO_COLOR: '1' }),
     });
     let stdout = '';
     let stderr = '';

@@ -10,6 +10,7 @@ import { BIN, jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 import { redirectedRobotsSite } from './site.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const ROBOTS = 'examples/robots.txt';
 const file = scratchFiles('repkit-cli-');
@@ -311,6 +312,7 @@ describe('conventions', () => {
         {
           encoding: 'utf8',
           cwd: ROOT,
+          env: childEnv(),
         },
       ).stdout;
     assert.ok(onTerminal('NO_COLOR=').includes(`${ESC}[31mdisallowed`));

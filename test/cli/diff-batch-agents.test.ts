@@ -10,6 +10,7 @@ import { BIN, jsonLines, runCli, scratchFiles } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 import { redirectedRobotsSite } from './site.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const ROBOTS = 'examples/robots.txt';
 const file = scratchFiles('repkit-cli-');
@@ -271,7 +272,7 @@ describe('repkit batch', () => {
         `${process.execPath} ${BIN} batch --agent Bot --robots ${ROBOTS} < ${input} > ${out}`,
         '/dev/null',
       ],
-      { encoding: 'utf8', cwd: ROOT },
+      { encoding: 'utf8', cwd: ROOT, env: childEnv() },
     );
     // The progress line was drawn ("1 URLs ...") and is cleared before the warning.
     assert.match(run.stdout, /\r1 URLs .*\r {40}\rrepkit: stdin line 2: not a URL or a path/s);

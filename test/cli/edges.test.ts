@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BIN, runCli } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 /** Runs the binary and closes its stdout after the first line, as `| head -1` does. */
 function firstLineThenClose(
@@ -19,7 +20,7 @@ function firstLineThenClose(
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: childEnv({ NO_COLOR: '1' }),
     });
     let stderr = '';
     let line = '';

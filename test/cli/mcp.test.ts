@@ -15,6 +15,7 @@ import { MCP_TOOLS } from '../../src/mcp/index.ts';
 import { BIN } from '../helpers/cli.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 import { answerAs, edgeSite } from '../helpers/edge-sites.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 let site: TestServer;
 let down: TestServer;
@@ -184,6 +185,7 @@ test('--http: the same tools over Streamable HTTP, behind the token and the Host
 /** Starts `repkit mcp --http 0` with `args`; its endpoint, and a stop. */
 async function startMcpHttp(args: string[]): Promise<{ endpoint: string; stop(): void }> {
   const child = spawn(process.execPath, [BIN, 'mcp', '--http', '0', ...args], {
+    env: childEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const endpoint = await new Promise<string>((done, fail) => {
@@ -260,6 +262,7 @@ test('mcp --http reads Host names and the token as the service does', async () =
 
 test('mcp --http on every address says what is open, as serve does', async () => {
   const child = spawn(process.execPath, [BIN, 'mcp', '--http', '0', '--host', '0.0.0.0'], {
+    env: childEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   try {

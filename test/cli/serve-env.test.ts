@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createServer, type AddressInfo } from 'node:net';
 import { runCli } from '../helpers/cli.ts';
+import { REDIS_URL } from '../helpers/redis.ts';
 import { startServeProcess } from '../helpers/service-process.ts';
 
 test('REDIS_URL=foo breaks neither --version nor check; serve names the variable', async () => {
@@ -47,4 +49,17 @@ test('an empty HOST is unset (loopback), never every address; an empty --host is
   const flag = await runCli(['serve', '--port', '0', '--host', '']);
   assert.equal(flag.code, 2);
   assert.match(flag.stderr, /--host is empty: give an address \(0\.0\.0\.0 or :: for every one\)/);
+});
+
+test('serve exits with its error when its port is taken, with Redis configured or not', async (t) => {
+  const taken = createServer();
+  t.after(() => new Promise<void>((done) => taken.close(() => done())));
+  await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+  const { port } = taken.address() as AddressInfo;
+  for (const redis of [[], ['--redis-url', REDIS_URL]]) {
+    // runCli waits for the process to exit: a hang fails the file by its timeout.
+    const run = await runCli(['serve', '--port', String(port), ...redis]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /cannot listen on 127\.0\.0\.1:\d+: the address is in use/);
+  }
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { BIN } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
@@ -18,7 +19,7 @@ test('banner with version and warnings, metrics by route and status, store gauge
   const child = spawn(
     process.execPath,
     [BIN, 'serve', '--port', '0', '--host', '0.0.0.0', '--allow-private-addresses'],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

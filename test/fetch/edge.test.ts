@@ -236,9 +236,8 @@ test('a 503 whose body trickles is still the 503 it is, with its Retry-After, no
   });
   closing.push(server);
   const clock = new TestClock(Date.now());
-  const started = performance.now();
+  // Read as a 503 (below), not the timeout a body read to its end would have come to.
   const result = await client({ timeoutMs: 5_000, now: clock.now }).check(`${server.origin}/a`);
-  assert.ok(performance.now() - started < 3_000, `${performance.now() - started} ms`);
   assert.deepEqual(
     [result.status, result.reason, result.error],
     [503, 'robots-txt-unreachable', 'HTTP 503'],

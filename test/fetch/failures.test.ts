@@ -56,7 +56,8 @@ describe('network failures are server errors', () => {
     const server = await raw(() => {});
     const { verdict, ms } = await timed(client(), `${server.origin}/`);
     assertServerError(verdict, /timed out/);
-    assert.ok(ms >= TIMEOUT - 50 && ms < TIMEOUT + 1000, `took ${ms} ms`);
+    // Ended by its timeout: never before it, and long before a loaded machine's slowest.
+    assert.ok(ms >= TIMEOUT - 50 && ms < TIMEOUT + 10_000, `took ${ms} ms`);
   });
 
   test('headers, then the body stalls', async () => {
@@ -67,7 +68,7 @@ describe('network failures are server errors', () => {
     });
     const { verdict, ms } = await timed(client(), `${server.origin}/`);
     assertServerError(verdict, /timed out/);
-    assert.ok(ms < TIMEOUT + 1000, `took ${ms} ms`);
+    assert.ok(ms < TIMEOUT + 10_000, `took ${ms} ms`);
   });
 
   test('a connection reset in the middle of the body', async () => {

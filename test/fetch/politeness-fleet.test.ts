@@ -48,7 +48,8 @@ test('two processes on one Redis: Crawl-delay turns and Retry-After pauses are s
   const [second] = await worker(prefix, [{ kind: 'turn', url: `${server.origin}/b` }]);
   assert.equal(typeof second === 'object' && second.kind, 'wait');
   const waited = typeof second === 'object' ? second.waitMs! : 0;
-  assert.ok(waited > 20_000 && waited <= 30_000, `second process waits ${waited} ms`);
+  // What is left of the first process's 30 s turn (however long the second took to start).
+  assert.ok(waited > 0 && waited <= 30_000, `second process waits ${waited} ms`);
 
   // A 429 with Retry-After: 20 seen by one process; the other is held off that host only.
   const [pause] = await worker(prefix, [

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { ROOT } from './shared.ts';
+import { childEnv } from './child-env.ts';
 
 const children: ChildProcess[] = [];
 
@@ -29,7 +30,7 @@ export function startWorker(config: Record<string, unknown>): Worker {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', resolve(ROOT, 'test/helpers/fleet-worker.ts'), JSON.stringify(config)],
-    { cwd: ROOT },
+    { cwd: ROOT, env: childEnv() },
   );
   children.push(child);
   let out = '';

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
 import { ROOT } from '../helpers/shared.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const run = promisify(execFile);
 
@@ -39,7 +40,11 @@ function serveOnce(
   args: string[],
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(bin, ['serve', ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(bin, ['serve', ...args], {
+      cwd,
+      env: childEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk;

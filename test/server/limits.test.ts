@@ -106,7 +106,6 @@ describe('CPU-heavy requests', () => {
       { length: 1_000 },
       (_, i) => `https://example.com/a${'b'.repeat(500)}${i}`,
     );
-    const started = Date.now();
     const diff = post('/v1/diff', {
       old,
       new: old + 'Disallow: /z\n',
@@ -114,16 +113,16 @@ describe('CPU-heavy requests', () => {
       agents: ['a', 'b', 'c', 'd', 'e'],
     });
     await new Promise((done) => setTimeout(done, 300)); // the diff is running now
-    const healthStarted = Date.now();
-    const health = await fetch(`${service.url}/healthz`);
-    const healthMs = Date.now() - healthStarted;
-    assert.equal(health.status, 200);
-    assert.ok(healthMs < 500, `/healthz took ${healthMs} ms while a diff ran`);
+    // /healthz is answered while the diff still runs on its worker: first, whatever the
+    // machine's speed.
+    const health = fetch(`${service.url}/healthz`);
+    const first = await Promise.race([health.then(() => 'health'), diff.then(() => 'diff')]);
+    assert.equal(first, 'health', '/healthz waited for the diff');
+    assert.equal((await health).status, 200);
     const { status, json } = await diff;
     assert.equal(status, 413);
     assert.equal(json.error, 'too-much-work');
     assert.match(String(json.message), /1500 ms/);
-    assert.ok(Date.now() - started < 10_000, 'the deadline ended the work');
   });
 
   test('a request asking for more verdicts than the budget is refused before any work', async () => {
@@ -196,7 +195,8 @@ describe('DNS that never answers', () => {
         const cached = await fetch(`${dnsService.url}/v1/check?url=${encodeURIComponent(page)}`);
         const json = (await cached.json()) as { allowed: boolean; source: string };
         assert.deepEqual([json.allowed, json.source], [false, 'cache']);
-        assert.ok(Date.now() - started < 1_000, 'a cached check does not wait for DNS');
+        // The hanging lookups take 500 ms each, two at a time: 50 s for the batch.
+        assert.ok(Date.now() - started < 10_000, 'a cached check does not wait for DNS');
       }
       assert.equal(siteLookups, lookupsAfterFirst, 'no DNS for a cached origin');
       assert.ok(mostInFlight <= 2, `${mostInFlight} lookups ran at once`);
@@ -232,7 +232,8 @@ describe('slow clients', () => {
       await new Promise((done) => socket.once('close', done));
       clearInterval(trickle);
       const elapsed = Date.now() - started;
-      assert.ok(elapsed < 4_000, `closed after ${elapsed} ms`);
+      // Cut off at its 1 s limit: without it the trickle would go on as long as the test.
+      assert.ok(elapsed < 15_000, `closed after ${elapsed} ms`);
       assert.match(answer, /^HTTP\/1\.1 408/);
     } finally {
       await slow.close();
