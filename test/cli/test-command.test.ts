@@ -238,3 +238,19 @@ test('under GITHUB_ACTIONS, a line break in a spec path or value starts no workf
   assert.match(commands[0]!, /::Googlebot \/private\/x%0A::error::forged: expected allowed/);
   assert.match(result.stdout, /inject\\n::add-mask::secret\\n\.yaml:4 {2}fail/);
 });
+
+test('--junit writes into a folder it makes (the help example, in a fresh checkout)', async () => {
+  const robots = file('junit-dir-robots.txt', ROBOTS);
+  const spec = file(
+    'junit-dir.yaml',
+    `robots: ${robots}\nexpect:\n  - agent: Googlebot\n    allow: [/ok]\n`,
+  );
+  const report = join(robots, '..', `fresh-${process.pid}`, 'reports', 'robots.xml');
+  const result = await runCli(['test', spec, '--junit', report]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(readFileSync(report, 'utf8'), /<testsuites/);
+  // A path that cannot be a folder is a one-line error, not a stack trace.
+  const blocked = await runCli(['test', spec, '--junit', join(robots, 'under-a-file.xml')]);
+  assert.equal(blocked.code, 2);
+  assert.match(blocked.stderr, /^repkit: cannot write .*under-a-file\.xml: /);
+});

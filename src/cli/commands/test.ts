@@ -1,4 +1,4 @@
-import { readFile, writeFile, access } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
@@ -67,7 +67,15 @@ file and line).`,
         if (!options.json) for (const line of live.report) output.out(oneLine(line));
       }
       for (const run of runs) report(output, run, options.json === true);
-      if (options.junit) await writeFile(options.junit, junitXml(runs));
+      if (options.junit) {
+        // The report's folder is made as needed (`reports/robots.xml` in a fresh checkout).
+        await mkdir(dirname(resolve(options.junit)), { recursive: true }).catch((error: Error) => {
+          throw new CliError(`cannot write ${options.junit}: ${error.message}`);
+        });
+        await writeFile(options.junit, junitXml(runs)).catch((error: Error) => {
+          throw new CliError(`cannot write ${options.junit}: ${error.message}`);
+        });
+      }
       if (process.env.GITHUB_ACTIONS === 'true') {
         for (const line of githubAnnotations(runs)) process.stdout.write(`${line}\n`);
       }
