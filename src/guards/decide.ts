@@ -13,6 +13,18 @@ export interface GuardOptions {
   maxWaitMs?: number;
   /** Keep the host's Crawl-delay turns and 429/503 pauses (default true). */
   politeness?: boolean;
+  /**
+   * Send the client's `userAgent` with every request the guard lets through (default true),
+   * so that a site can tie what it receives to the group the crawler obeys. A `User-Agent`
+   * the caller set on a request is kept (fetch and undici); a page's browser is given the
+   * client's (its own says HeadlessChrome). `false` sends requests as the HTTP client would.
+   */
+  identify?: boolean;
+}
+
+/** The `User-Agent` a guard adds to what it lets through, unless the caller set one. */
+export function identityOf(client: RobotsClient, options: GuardOptions): string | undefined {
+  return options.identify === false ? undefined : client.userAgent;
 }
 
 /**

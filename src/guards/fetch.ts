@@ -1,5 +1,5 @@
 import type { RobotsClient } from '../fetch/index.ts';
-import { mayRequest, reportStatus, type GuardOptions } from './decide.ts';
+import { identityOf, mayRequest, reportStatus, type GuardOptions } from './decide.ts';
 
 export interface RobotsFetchOptions extends GuardOptions {
   /** The fetch that sends (default: the global one). */
@@ -32,6 +32,7 @@ export function robotsFetch(
   options: RobotsFetchOptions = {},
 ): typeof globalThis.fetch {
   const send = options.fetch ?? globalThis.fetch;
+  const agent = identityOf(client, options);
   return async (input, init) => {
     let request = new Request(input, init);
     if (!isHttp(request.url)) return send(request.url, sendInit(request));
@@ -42,6 +43,7 @@ export function robotsFetch(
       await mayRequest(client, request.url, options);
       // The client's signature (Web Bot Auth) and price offer, made for this hop's URL.
       const headers = new Headers(request.headers);
+      if (agent !== undefined && !headers.has('user-agent')) headers.set('user-agent', agent);
       for (const [name, value] of Object.entries(await client.requestHeaders(request.url))) {
         headers.set(name, value);
       }

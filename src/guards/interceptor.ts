@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { InvalidUrlError, type RobotsClient } from '../fetch/index.ts';
-import { mayRequest, reportStatus, type GuardOptions } from './decide.ts';
+import { identityOf, mayRequest, reportStatus, type GuardOptions } from './decide.ts';
 
 /**
  * An undici interceptor that keeps robots.txt for every request its dispatcher sends:
@@ -22,6 +22,7 @@ export function robotsInterceptor(
   client: RobotsClient,
   options: GuardOptions = {},
 ): Dispatcher.DispatcherComposeInterceptor {
+  const agent = identityOf(client, options);
   return (dispatch) => (opts, handler) => {
     const url = urlOf(opts);
     if (url === undefined) return dispatch(opts, handler);
@@ -33,7 +34,8 @@ export function robotsInterceptor(
     mayRequest(client, url, options, true)
       .then(() => client.requestHeaders(url))
       .then(
-        (added) => dispatch(withHeaders(opts, added), watching(handler, client, url, options)),
+        (added) =>
+          dispatch(withHeaders(opts, added, agent), watching(handler, client, url, options)),
         (error: Error) => fail(handler, error),
       );
     return true;
@@ -41,14 +43,16 @@ export function robotsInterceptor(
 }
 
 /**
- * The request with the client's signature and price offer (`requestHeaders`) added; as it
- * was when there are none. undici takes headers as an object, a flat array or an iterable.
+ * The request with the client's signature and price offer (`requestHeaders`) added, and its
+ * `User-Agent` (`agent`) where the caller set none; as it was when there is nothing to add.
+ * undici takes headers as an object, a flat array or an iterable.
  */
 function withHeaders(
   opts: Dispatcher.DispatchOptions,
   added: Record<string, string>,
+  agent: string | undefined,
 ): Dispatcher.DispatchOptions {
-  if (Object.keys(added).length === 0) return opts;
+  if (Object.keys(added).length === 0 && agent === undefined) return opts;
   const given = opts.headers;
   const pairs: [string, string | string[]][] = [];
   if (Array.isArray(given)) {
@@ -63,9 +67,13 @@ function withHeaders(
     }
   }
   const headers: Record<string, string | string[]> = {};
+  let own = false;
   for (const [name, value] of pairs) {
-    if (!(name.toLowerCase() in added)) headers[name] = value;
+    const lower = name.toLowerCase();
+    if (lower === 'user-agent') own = true;
+    if (!(lower in added)) headers[name] = value;
   }
+  if (agent !== undefined && !own) headers['user-agent'] = agent;
   return { ...opts, headers: { ...headers, ...added } };
 }
 

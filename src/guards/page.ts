@@ -1,5 +1,5 @@
 import type { RobotsClient } from '../fetch/index.ts';
-import { mayRequest, reportStatus, type GuardOptions } from './decide.ts';
+import { identityOf, mayRequest, reportStatus, type GuardOptions } from './decide.ts';
 import { DeferredError, DisallowedError } from './errors.ts';
 
 /**
@@ -16,7 +16,7 @@ interface RouteLike<Response> {
   >;
   fulfill(options: { response: Response }): Promise<void>;
   abort(code: string): Promise<void>;
-  fallback(): Promise<void>;
+  fallback(options?: { headers?: Record<string, string> }): Promise<void>;
 }
 
 /** What of a Playwright request the guard uses. */
@@ -86,6 +86,7 @@ export async function guardPage<Response>(
   options: PageGuardOptions = {},
 ): Promise<PageGuard> {
   const crawled = new Set(options.origins?.map((o) => new URL(o).origin));
+  const agent = identityOf(client, options);
   const refused: (DisallowedError | DeferredError)[] = [];
   let refusals = 0;
   const refuse = async (route: RouteLike<Response>, error: unknown) => {
@@ -108,14 +109,17 @@ export async function guardPage<Response>(
     } catch (error) {
       return refuse(route, error);
     }
-    if (!navigation) return route.fallback();
+    // The crawled origins hear the client's User-Agent, not the browser's (HeadlessChrome).
+    const identified =
+      agent === undefined ? undefined : { ...request.headers(), 'user-agent': agent };
+    if (!navigation) return route.fallback(identified ? { headers: identified } : undefined);
     let response;
     try {
       // The navigation carries the client's signature and price offer, made for its URL.
       const added = await client.requestHeaders(url);
       response = await route.fetch(
-        Object.keys(added).length > 0
-          ? { maxRedirects: 0, headers: { ...request.headers(), ...added } }
+        Object.keys(added).length > 0 || identified
+          ? { maxRedirects: 0, headers: { ...request.headers(), ...identified, ...added } }
           : { maxRedirects: 0 },
       );
     } catch {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Agent, interceptors, request } from 'undici';
+import { Agent, fetch as undiciFetch, interceptors, request } from 'undici';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import {
   DeferredError,
@@ -165,4 +165,37 @@ describe('guards', () => {
         assert.ok(at[i]! - at[i - 1]! >= 250, `${at[i]! - at[i - 1]!} ms apart`);
     });
   }
+});
+
+describe('one identity: the pages go out with the client’s User-Agent', () => {
+  test('fetch, undici fetch and the interceptor send it; a caller’s own header is kept', async () => {
+    const server = await site(ROBOTS);
+    const robotsClient = client();
+    const agent = new Agent().compose(robotsInterceptor(robotsClient));
+    closing.push(agent);
+    const viaFetch = robotsFetch(robotsClient);
+    const viaUndiciFetch = robotsFetch(robotsClient, {
+      fetch: undiciFetch as unknown as typeof fetch,
+    });
+    await (await viaFetch(`${server.origin}/a`)).text();
+    await (await viaUndiciFetch(`${server.origin}/b`)).text();
+    await (await request(`${server.origin}/c`, { dispatcher: agent })).body.text();
+    await (await viaFetch(`${server.origin}/d`, { headers: { 'user-agent': 'Mine/2' } })).text();
+    await (
+      await request(`${server.origin}/e`, {
+        dispatcher: agent,
+        headers: { 'User-Agent': 'Mine/2' },
+      })
+    ).body.text();
+    const unnamed = robotsFetch(robotsClient, { identify: false });
+    await (await unnamed(`${server.origin}/f`)).text();
+    const agents = Object.fromEntries(
+      pagesAsked(server).map((r) => [r.path, r.headers['user-agent']]),
+    );
+    assert.deepEqual(
+      [agents['/a'], agents['/b'], agents['/c'], agents['/d'], agents['/e']],
+      ['ExampleBot/1.0', 'ExampleBot/1.0', 'ExampleBot/1.0', 'Mine/2', 'Mine/2'],
+    );
+    assert.notEqual(agents['/f'], 'ExampleBot/1.0');
+  });
 });

@@ -99,3 +99,20 @@ test('an unreachable robots.txt defers the navigation: nothing is requested', as
     ['/robots.txt'],
   );
 });
+
+test("the crawled origin's navigations and subresources carry the client's User-Agent, not HeadlessChrome", async () => {
+  const site = await server((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nAllow: /\n');
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(req.url === '/' ? '<title>home</title><script src="/app.js"></script>' : '');
+  });
+  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(client);
+  const page = await browser.newPage();
+  closing.push(page as unknown as { close(): Promise<void> });
+  const guard = await guardPage(page, client);
+  await guard.goto(`${site.origin}/`, { waitUntil: 'load' });
+  const agents = Object.fromEntries(site.requests.map((r) => [r.path, r.headers['user-agent']]));
+  assert.equal(agents['/'], 'ExampleBot/1.0');
+  assert.equal(agents['/app.js'], 'ExampleBot/1.0');
+});
