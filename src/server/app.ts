@@ -32,6 +32,12 @@ export interface AppOptions {
    * limit.
    */
   newOriginsPerMinute?: number;
+  /**
+   * Bytes of fetched robots.txt files a client's requests may add to the store per minute
+   * (the stored entries, as the store keeps them), as a token bucket that deep; past it 429
+   * with Retry-After, as for new origins. Default 64 MiB (`STORE_BYTES_PER_MINUTE`).
+   */
+  storeBytesPerMinute?: number;
   /** Largest request body in bytes. Default 2 MiB (a 500 KiB robots.txt twice, and URLs). */
   bodyLimit?: number;
   /** Checks in flight for one batch request. Default 32. */
@@ -139,7 +145,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     originBudget:
       options.newOriginsPerMinute === 0
         ? undefined
-        : new OriginBudget(options.newOriginsPerMinute ?? 1_000),
+        : new OriginBudget(options.newOriginsPerMinute ?? 1_000, options.storeBytesPerMinute),
   };
   registerCheckRoutes(context);
   registerBodyRoutes(context);

@@ -21,12 +21,15 @@ export class BadRequestError extends RepkitError {
  */
 export class OriginBudgetError extends RepkitError {
   constructor(
-    readonly perMinute: number,
+    /** The budget spent: new origins a minute, or bytes of fetched files a minute. */
+    readonly budget: { perMinute: number } | { bytesPerMinute: number },
     readonly retryAfterSeconds: number,
   ) {
     super(
       'origin-budget',
-      `this client may start ${perMinute.toLocaleString('en')} robots.txt fetches a minute (new origins); retry in ${retryAfterSeconds} s`,
+      'perMinute' in budget
+        ? `this client may start ${budget.perMinute.toLocaleString('en')} robots.txt fetches a minute (new origins); retry in ${retryAfterSeconds} s`
+        : `this client's fetches may add ${(budget.bytesPerMinute / 2 ** 20).toLocaleString('en')} MiB of robots.txt files to the store a minute; retry in ${retryAfterSeconds} s`,
     );
   }
 }

@@ -43,6 +43,8 @@ export interface ServiceOptions {
   maxBatch?: number;
   /** See AppOptions.newOriginsPerMinute. Default 1,000; 0: no limit. */
   newOriginsPerMinute?: number;
+  /** See AppOptions.storeBytesPerMinute. Default 64 MiB. */
+  storeBytesPerMinute?: number;
   bodyLimit?: number;
   /** Fetch time limit in ms. Default 15 s. */
   timeoutMs?: number;
@@ -132,6 +134,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
       ...(options.newOriginsPerMinute !== undefined
         ? { newOriginsPerMinute: options.newOriginsPerMinute }
+        : {}),
+      ...(options.storeBytesPerMinute !== undefined
+        ? { storeBytesPerMinute: options.storeBytesPerMinute }
         : {}),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       logger: options.logger ?? false,

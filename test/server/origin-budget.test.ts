@@ -102,3 +102,42 @@ test('past its budget of new origins a client gets 429 with Retry-After, and not
   assert.equal((await ask(check(14), '127.0.0.2')).status, 429);
   assert.equal(fetched.length, 10);
 });
+
+test("the bytes a client's fetches add to the store are budgeted too: large files run it out", async (t) => {
+  // A site serving a different 500 KiB robots.txt for every origin, as an attacker's would.
+  const big = await httpServer((req, res) => {
+    const fill = `# ${String(req.headers.host)} ${'x'.repeat(500 * 1024)}\n`;
+    res
+      .writeHead(200, { 'content-type': 'text/plain' })
+      .end(`User-agent: *\nDisallow: /p\n${fill}`);
+  });
+  const bounded = await startService({
+    port: 0,
+    allowAddress: () => true,
+    lookup,
+    newOriginsPerMinute: 1_000,
+    storeBytesPerMinute: 2 * 1024 * 1024,
+  });
+  t.after(async () => {
+    await bounded.close();
+    await big.close();
+  });
+  const bigPort = new URL(big.origin).port;
+  const statuses: number[] = [];
+  let refused: Record<string, unknown> | undefined;
+  for (let n = 0; n < 10 && !refused; n++) {
+    const answer = await fetch(
+      `${bounded.url}/v1/check?url=${encodeURIComponent(`http://b${n}.budget.test:${bigPort}/x`)}`,
+    );
+    statuses.push(answer.status);
+    if (answer.status === 429) refused = (await answer.json()) as Record<string, unknown>;
+    else await answer.arrayBuffer();
+  }
+  // About 680 KB a file as stored (base64): the fourth goes past 2 MiB.
+  assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
+  assert.equal(refused?.['error'], 'origin-budget');
+  assert.match(
+    String(refused?.['message']),
+    /may add 2 MiB of robots\.txt files to the store a minute/,
+  );
+});

@@ -18,6 +18,7 @@ interface ServeOptions {
   allowedHosts?: string[];
   rateLimit?: number;
   newOriginsPerMinute?: number;
+  storeBytesPerMinute?: number;
   challenge: 'unreachable' | 'literal';
   webBotAuthKey?: string;
   signatureAgent?: string;
@@ -130,6 +131,11 @@ export function registerServe(program: Command, output: Output): void {
       'robots.txt fetches a client may start a minute (new origins), 0 for no limit; 429 with Retry-After past it (env REPKIT_NEW_ORIGINS_PER_MINUTE; default 1000)',
       integer('--new-origins-per-minute', 0, 10_000_000),
     )
+    .option(
+      '--store-bytes-per-minute <n>',
+      "bytes of robots.txt files a client's fetches may add to the store a minute; 429 with Retry-After past it (env REPKIT_STORE_BYTES_PER_MINUTE; default 67108864, 64 MiB)",
+      integer('--store-bytes-per-minute', 1, Number.MAX_SAFE_INTEGER),
+    )
     .addHelpText(
       'after',
       `
@@ -162,6 +168,9 @@ option or environment variable, a missing package, or an address it cannot liste
       const rateLimit = options.rateLimit ?? envInteger('REPKIT_RATE_LIMIT', 1, 10_000_000);
       const newOrigins =
         options.newOriginsPerMinute ?? envInteger('REPKIT_NEW_ORIGINS_PER_MINUTE', 0, 10_000_000);
+      const storeBytes =
+        options.storeBytesPerMinute ??
+        envInteger('REPKIT_STORE_BYTES_PER_MINUTE', 1, Number.MAX_SAFE_INTEGER);
       // Loaded here: the service's dependencies would slow every other command's start-up.
       const { startService } = await import('../../server/index.ts').catch((error: unknown) => {
         // The service's packages are optional peers: the library and the other commands
@@ -183,6 +192,7 @@ option or environment variable, a missing package, or an address it cannot liste
         ...(options.agent ? { agent: options.agent } : {}),
         maxBatch: options.maxBatch,
         ...(newOrigins !== undefined ? { newOriginsPerMinute: newOrigins } : {}),
+        ...(storeBytes !== undefined ? { storeBytesPerMinute: storeBytes } : {}),
         logger: Boolean(options.log),
         access: {
           ...(token !== undefined ? { token } : {}),

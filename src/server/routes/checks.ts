@@ -80,15 +80,25 @@ export function registerCheckRoutes(context: RouteContext): void {
   const fetchedStateFor = async (url: string, field: string, who: string): Promise<RobotsState> => {
     await checkable(url, field);
     try {
-      return await client.robotsFor(
-        url,
-        originBudget ? { mayFetch: () => originBudget.take(who) } : {},
-      );
+      if (!originBudget) return await client.robotsFor(url);
+      let started = false;
+      const state = await client.robotsFor(url, {
+        mayFetch: () => (started = originBudget.take(who)),
+      });
+      // The bytes the fetch this request started adds to the store are the client's.
+      if (started) originBudget.charge(who, state.entry.body?.length ?? 0);
+      return state;
     } catch (error) {
       if (error instanceof InvalidUrlError)
         throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
-      if (error instanceof FetchBudgetError && originBudget)
-        throw new OriginBudgetError(originBudget.perMinute, originBudget.retryAfterSeconds(who));
+      if (error instanceof FetchBudgetError && originBudget) {
+        throw new OriginBudgetError(
+          originBudget.spent(who) === 'bytes'
+            ? { bytesPerMinute: originBudget.bytesPerMinute }
+            : { perMinute: originBudget.perMinute },
+          originBudget.retryAfterSeconds(who),
+        );
+      }
       throw error;
     }
   };
