@@ -22,6 +22,20 @@ export function hostList(value: string, from: string): string[] {
   return hosts;
 }
 
+/**
+ * `--token` as given, or else `REPKIT_TOKEN` (empty is unset); undefined when neither is. A
+ * token is at least 16 visible ASCII characters: one anyone can guess protects nothing.
+ */
+export function tokenOf(given: string | undefined): string | undefined {
+  const token = given ?? (process.env.REPKIT_TOKEN || undefined);
+  if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token)) {
+    throw new CliError(
+      `${given !== undefined ? '--token' : 'REPKIT_TOKEN'} must be at least 16 visible ASCII characters, without spaces`,
+    );
+  }
+  return token;
+}
+
 /** `--allowed-hosts` as given, or else `REPKIT_ALLOWED_HOSTS`; undefined when neither is. */
 export function allowedHostsOf(given: string[] | undefined): string[] | undefined {
   const fromEnv = process.env.REPKIT_ALLOWED_HOSTS;

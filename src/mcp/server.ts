@@ -6,10 +6,10 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { lint } from '../core/index.ts';
+import { lint, type LintReport } from '../core/index.ts';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { usedEntry } from '../cache/internal.ts';
-import type { RobotsClient } from '../fetch/index.ts';
+import type { RobotsClient, RobotsState } from '../fetch/index.ts';
 import { crawlerAccess } from '../fetch/internal.ts';
 
 /** The tools' names: outside tools call them. */
@@ -39,9 +39,32 @@ function answer(result: Record<string, unknown>) {
   };
 }
 
-/** An MCP server whose tools answer through `client`. */
-export function createMcpServer(client: RobotsClient, version: string): McpServer {
+/**
+ * What a tool's work goes through: the robots.txt state of a URL (over HTTP, from the asking
+ * client's budget of new origins) and a body's lint (over HTTP, on the service's workers).
+ * Over stdio the one user is the operator: straight through the client.
+ */
+export interface McpBounds {
+  robotsFor(url: string): Promise<RobotsState>;
+  lint(body: string | Uint8Array): Promise<LintReport>;
+}
+
+/** An MCP server whose tools answer through `client` (and `bounds`, over HTTP). */
+export function createMcpServer(
+  client: RobotsClient,
+  version: string,
+  bounds: McpBounds = {
+    robotsFor: (url) => client.robotsFor(url),
+    lint: async (body) => lint(body),
+  },
+): McpServer {
   const server = new McpServer({ name: 'repkit', version });
+  /** The verdict for `url` as `check` makes it, the state read through the bounds. */
+  const check = async (url: string, agent: string | string[] | undefined, explain = false) => {
+    const state = await bounds.robotsFor(url);
+    const { agents, notes } = client.names(agent);
+    return client.verdict(url, state, { agents, agentNotes: notes, explain });
+  };
 
   server.registerTool(
     'check_url',
@@ -60,7 +83,7 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
         })
         .passthrough(),
     },
-    async ({ url, agent }) => answer({ ...(await client.check(url, agent ? { agent } : {})) }),
+    async ({ url, agent }) => answer({ ...(await check(url, agent)) }),
   );
 
   server.registerTool(
@@ -72,8 +95,14 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
       inputSchema: { url, agent },
       outputSchema: z.object({ url: z.string(), agent: z.array(z.string()) }).passthrough(),
     },
-    async ({ url, agent }) =>
-      answer({ ...(await client.usage(url, agent ? { agent } : {})) } as Record<string, unknown>),
+    async ({ url, agent }) => {
+      // Its robots.txt first, through the bounds; the rest of the answer reads it cached.
+      await bounds.robotsFor(url);
+      return answer({ ...(await client.usage(url, agent ? { agent } : {})) } as Record<
+        string,
+        unknown
+      >);
+    },
   );
 
   server.registerTool(
@@ -87,8 +116,7 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
         .object({ allowed: z.boolean(), line: z.number(), reason: z.string() })
         .passthrough(),
     },
-    async ({ url, agent }) =>
-      answer({ ...(await client.check(url, { explain: true, ...(agent ? { agent } : {}) })) }),
+    async ({ url, agent }) => answer({ ...(await check(url, agent, true)) }),
   );
 
   server.registerTool(
@@ -106,9 +134,9 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
         .passthrough(),
     },
     async ({ url, text }) => {
-      if (text !== undefined) return answer({ robots: '(text)', ...lint(text) });
+      if (text !== undefined) return answer({ robots: '(text)', ...(await bounds.lint(text)) });
       if (url === undefined) throw new Error('give url (a site) or text (a robots.txt body)');
-      const state = await client.robotsFor(url);
+      const state = await bounds.robotsFor(url);
       const { entry } = state;
       const used = usedEntry(entry);
       const body = Buffer.from(used.body ?? '', 'base64');
@@ -119,9 +147,9 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
         if (used.outcome !== 'ok') {
           return answer({ ...wall, errors: 1, warnings: 0, infos: 0, diagnostics: [] });
         }
-        return answer({ ...wall, ...lint(body) });
+        return answer({ ...wall, ...(await bounds.lint(body)) });
       }
-      return answer({ ...fetched, ...lint(body) });
+      return answer({ ...fetched, ...(await bounds.lint(body)) });
     },
   );
 
@@ -137,7 +165,7 @@ export function createMcpServer(client: RobotsClient, version: string): McpServe
         .passthrough(),
     },
     async ({ url }) => {
-      const state = await client.robotsFor(url);
+      const state = await bounds.robotsFor(url);
       const crawlers = KNOWN_AGENTS.map((known) => {
         const {
           ignoresStar: _ignoresStar,

@@ -6,6 +6,7 @@
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import { BoundedMap } from '../core/internal.ts';
 import {
   allowedHostSet,
   answersHost,
@@ -54,9 +55,22 @@ export async function registerAccess(
 
   if (options.token !== undefined) {
     const hasToken = bearerCheck(options.token);
+    const guesses = new GuessLimit();
     app.addHook('onRequest', (request, reply, done) => {
       if (OPEN.has(request.url.split('?')[0]!)) return done();
+      const wait = guesses.waitSeconds(request.ip);
+      if (wait > 0) {
+        reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({
+            error: 'rate-limited',
+            message: `more than ${GuessLimit.PER_MINUTE} wrong tokens a minute from this client; try again in ${wait} s`,
+          });
+        return;
+      }
       if (hasToken(request.headers.authorization)) return done();
+      guesses.wrong(request.ip);
       reply
         .code(401)
         .header('www-authenticate', UNAUTHORIZED.challenge)
@@ -104,4 +118,31 @@ export async function registerSecurityHeaders(scope: FastifyInstance): Promise<v
       },
     },
   });
+}
+
+/**
+ * Wrong tokens per client address: past `PER_MINUTE` in a minute, the client is refused (429)
+ * until the minute is over, token or not. A token of 16 characters is not guessed, but no
+ * client gets to try endlessly either. The last 10,000 clients are remembered.
+ */
+class GuessLimit {
+  static readonly PER_MINUTE = 20;
+  readonly #clients = new BoundedMap<string, { since: number; wrong: number }>({
+    maxEntries: 10_000,
+  });
+
+  wrong(client: string): void {
+    const now = Date.now();
+    const seen = this.#clients.get(client);
+    if (!seen || now - seen.since >= 60_000) this.#clients.set(client, { since: now, wrong: 1 });
+    else seen.wrong++;
+  }
+
+  /** Seconds `client` must wait; 0 when it may try. */
+  waitSeconds(client: string): number {
+    const seen = this.#clients.get(client);
+    if (!seen || seen.wrong < GuessLimit.PER_MINUTE) return 0;
+    const left = 60_000 - (Date.now() - seen.since);
+    return left > 0 ? Math.ceil(left / 1000) : 0;
+  }
 }

@@ -12,7 +12,7 @@ import type { ServiceMetrics } from './metrics.ts';
 import { registerBodyRoutes } from './routes/bodies.ts';
 import { registerCheckRoutes } from './routes/checks.ts';
 import type { RouteContext } from './routes/context.ts';
-import { registerOperatorRoutes } from './routes/operator.ts';
+import { registerHealth, registerOperatorRoutes } from './routes/operator.ts';
 import { CheckPlacement } from './check-placement.ts';
 import { OriginBudget } from './origin-budget.ts';
 import { WorkPool, type WorkPoolOptions } from './work/pool.ts';
@@ -71,6 +71,11 @@ export interface AppOptions {
    * is left is cut then. Default 10 s (`DRAIN_GRACE_MS`).
    */
   drainGraceMs?: number;
+  /**
+   * The routes served in place of the API, the operator's and the tester's (`/healthz` is
+   * kept): how `repkit mcp --http` serves MCP with the service's access rules and bounds.
+   */
+  routes?: (context: RouteContext) => void;
   /** Token, Host names answered, rate limit (see AccessOptions). */
   access?: AccessOptions;
   /** The address the service listens on, for the default Host names. Default 127.0.0.1. */
@@ -146,14 +151,22 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       options.newOriginsPerMinute === 0
         ? undefined
         : new OriginBudget(options.newOriginsPerMinute ?? 1_000, options.storeBytesPerMinute),
+    drain: drain!,
   };
-  registerCheckRoutes(context);
-  registerBodyRoutes(context);
-  registerOperatorRoutes(
-    context,
-    options.redis,
-    options.assetsDir ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'tester'),
-  );
+  if (options.routes) {
+    // Another surface on the service's house (MCP over HTTP): its access rules, budgets,
+    // workers, metrics and shutdown, with its own routes and health.
+    registerHealth(context, options.redis);
+    options.routes(context);
+  } else {
+    registerCheckRoutes(context);
+    registerBodyRoutes(context);
+    registerOperatorRoutes(
+      context,
+      options.redis,
+      options.assetsDir ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'tester'),
+    );
+  }
 
   // Closing answers what is in flight, but never waits on silent or idle connections, and
   // cuts what is left after the grace (see drainOf).

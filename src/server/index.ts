@@ -11,4 +11,5 @@ export { ServiceMetrics } from './metrics.ts';
 export { isPrivateAddress } from '../fetch/internal.ts';
 export { isPublicAddress } from '../fetch/index.ts';
 export { WorkRefusedError, isWorkRefusedError, type WorkPoolOptions } from './work/pool.ts';
-export { BadRequestError, isBadRequestError } from './errors.ts';
+export { BadRequestError, isBadRequestError, OriginBudgetError } from './errors.ts';
+export { budgetedRobotsFor, clientOf, type RouteContext } from './routes/context.ts';

@@ -24,8 +24,11 @@ export interface ServiceOptions {
   redisPrefix?: string;
   /** User-Agent header of robots.txt fetches. */
   userAgent?: string;
-  /** Crawler name matched when a request names none. Default: the User-Agent's product token. */
-  agent?: string;
+  /**
+   * Crawler names matched when a request names none (several: ordered fallbacks). Default:
+   * the User-Agent's product token.
+   */
+  agent?: string | readonly string[];
   allowPrivateAddresses?: boolean;
   /**
    * Which IP addresses robots.txt may be fetched from, checked at the socket on every hop.
@@ -60,6 +63,8 @@ export interface ServiceOptions {
     | 'largeFileLoopMs'
     | 'drainGraceMs'
   >;
+  /** The routes served in place of the API (see `AppOptions.routes`). */
+  routes?: AppOptions['routes'];
   /** Token, Host names answered, rate limit per client (see AccessOptions). */
   access?: AccessOptions;
   /**
@@ -143,6 +148,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       ...options.limits,
       ...(options.access ? { access: options.access } : {}),
       listenHost: options.host ?? '127.0.0.1',
+      ...(options.routes ? { routes: options.routes } : {}),
     });
   } catch (error) {
     await client.close().catch(() => {});

@@ -141,10 +141,13 @@ test('over stdio: every tool, on a disallowed URL, an unreachable robots.txt, a 
   await everyTool(client);
 });
 
+/** A token as serve and mcp --http take them: 16 visible characters or more. */
+const TOKEN = 'mcp-test-token-0123456789';
+
 test('--http: the same tools over Streamable HTTP, behind the token and the Host check', async () => {
   const served = await startMcpHttp([
     '--token',
-    'secret',
+    TOKEN,
     '--allow-private-addresses',
     '--user-agent',
     'ExampleBot/1.0',
@@ -154,7 +157,7 @@ test('--http: the same tools over Streamable HTTP, behind the token and the Host
     const http = new Client({ name: 'repkit-test-http', version: '1.0.0' });
     await http.connect(
       new StreamableHTTPClientTransport(new URL(endpoint), {
-        requestInit: { headers: { authorization: 'Bearer secret' } },
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
       }),
     );
     try {
@@ -175,7 +178,7 @@ test('--http: the same tools over Streamable HTTP, behind the token and the Host
     });
     assert.equal(anonymous.status, 401);
     // (fetch will not send another Host: a raw request does, as a rebinding page's would.)
-    const rebound = await listToolsAs(endpoint, 'evil.example', 'Bearer secret');
+    const rebound = await listToolsAs(endpoint, 'evil.example', `Bearer ${TOKEN}`);
     assert.equal(rebound.status, 421);
   } finally {
     served.stop();
@@ -233,20 +236,20 @@ function listToolsAs(
 }
 
 test('mcp --http reads Host names and the token as the service does', async () => {
-  const listed = await startMcpHttp(['--allowed-hosts', 'repkit.test', '--token', 'secret']);
+  const listed = await startMcpHttp(['--allowed-hosts', 'repkit.test', '--token', TOKEN]);
   try {
     const port = new URL(listed.endpoint).port;
     // A listed name, with or without the port; a loopback name; another name refused.
     for (const host of [`repkit.test:${port}`, 'REPKIT.TEST', `localhost:${port}`]) {
-      const answer = await listToolsAs(listed.endpoint, host, 'Bearer secret');
+      const answer = await listToolsAs(listed.endpoint, host, `Bearer ${TOKEN}`);
       assert.equal(answer.status, 200, host);
       assert.match(answer.body, /check_url/);
     }
-    const other = await listToolsAs(listed.endpoint, `other.test:${port}`, 'Bearer secret');
+    const other = await listToolsAs(listed.endpoint, `other.test:${port}`, `Bearer ${TOKEN}`);
     assert.equal(other.status, 421);
     assert.match(JSON.parse(other.body).message, /"other\.test:\d+" \(see --allowed-hosts\)/);
     // A wrong token: refused, and told how to authenticate.
-    const wrong = await listToolsAs(listed.endpoint, 'repkit.test', 'Bearer secrets');
+    const wrong = await listToolsAs(listed.endpoint, 'repkit.test', `Bearer ${TOKEN}x`);
     assert.equal(wrong.status, 401);
     assert.equal(wrong.headers['www-authenticate'], 'Bearer realm="repkit"');
   } finally {

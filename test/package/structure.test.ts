@@ -23,10 +23,10 @@ const AREA_RANK: Record<string, number> = {
   server: 3,
   crawlee: 3,
   guards: 3,
-  mcp: 3,
+  mcp: 4,
   // Browser code, served by the service as files (no import between them).
   tester: 3,
-  cli: 4,
+  cli: 5,
 };
 
 /** The core's layers, lowest first: a layer may import only lower ones (and itself). */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadWithPeer } from '../../core/internal.ts';
 import { isPublicAddress, RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
-import { allowedHostsOf, hostList, openEndpointWarning } from '../endpoint.ts';
+import { allowedHostsOf, hostList, openEndpointWarning, tokenOf } from '../endpoint.ts';
 import { edgeClientOptions, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents } from '../robots-source.ts';
@@ -74,6 +74,15 @@ error (a missing package).`,
         'repkit mcp',
         () => import('../../mcp/index.ts'),
       );
+      if (options.allowPrivateAddresses) {
+        output.err(
+          'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
+        );
+      }
+      if (options.http !== undefined) {
+        await serveOverHttp(options, options.http, serveMcpHttp, output);
+        return;
+      }
       const client = new RobotsClient({
         userAgent: options.userAgent,
         ...(options.agent ? { agent: options.agent } : {}),
@@ -82,37 +91,6 @@ error (a missing package).`,
         onStoreError: () => {},
         ...edgeClientOptions(options),
       });
-      if (options.allowPrivateAddresses) {
-        output.err(
-          'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
-        );
-      }
-      if (options.http !== undefined) {
-        const token = options.token ?? process.env.REPKIT_TOKEN;
-        const allowedHosts = allowedHostsOf(options.allowedHosts);
-        const served = await serveMcpHttp(client, packageVersion(), {
-          port: options.http,
-          host: options.host,
-          ...(token ? { token } : {}),
-          ...(allowedHosts ? { allowedHosts } : {}),
-        });
-        output.err(
-          `repkit ${packageVersion()}: serving MCP on ${served.url}${token ? ' (token required)' : ''}`,
-        );
-        const open = openEndpointWarning(options.host, {
-          token: Boolean(token),
-          allowedHosts: allowedHosts !== undefined,
-        });
-        if (open) output.err(open);
-        // Served until stopped.
-        await new Promise<void>((done) => {
-          process.once('SIGINT', done);
-          process.once('SIGTERM', done);
-        });
-        await served.close();
-        await client.close();
-        return;
-      }
       const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
       const server = createMcpServer(client, packageVersion());
       await server.connect(new StdioServerTransport());
@@ -120,4 +98,54 @@ error (a missing package).`,
       await new Promise<void>((done) => process.stdin.on('close', done));
       await client.close();
     });
+}
+
+/**
+ * `--http`: the tools served by the service's house (see `serveMcpHttp`), with serve's token
+ * rules, Host names, name hiding and budgets; until SIGINT or SIGTERM, then drained.
+ */
+async function serveOverHttp(
+  options: McpOptions,
+  port: number,
+  serveMcpHttp: typeof import('../../mcp/index.ts').serveMcpHttp,
+  output: Output,
+): Promise<void> {
+  if (options.crawlerMaxPrice !== undefined) {
+    throw new CliError('--crawler-max-price is not offered over --http: its callers are strangers');
+  }
+  const token = tokenOf(options.token);
+  const allowedHosts = allowedHostsOf(options.allowedHosts);
+  const { crawlerMaxPrice: _never, ...edge } = edgeClientOptions(options);
+  const served = await serveMcpHttp({
+    version: packageVersion(),
+    port,
+    host: options.host,
+    userAgent: options.userAgent,
+    ...(options.agent ? { agent: options.agent } : {}),
+    timeoutMs: options.timeout,
+    allowPrivateAddresses: Boolean(options.allowPrivateAddresses),
+    access: {
+      ...(token ? { token } : {}),
+      ...(allowedHosts ? { allowedHosts } : {}),
+    },
+    ...edge,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') {
+      throw new CliError(`cannot listen on ${options.host}:${port}: the address is in use`);
+    }
+    throw error;
+  });
+  output.err(
+    `repkit ${packageVersion()}: serving MCP on ${served.url}${token ? ' (token required)' : ''}`,
+  );
+  const open = openEndpointWarning(options.host, {
+    token: Boolean(token),
+    allowedHosts: allowedHosts !== undefined,
+  });
+  if (open) output.err(open);
+  await new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+  await served.close();
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { redactUrl } from '../../cache/internal.ts';
 import { CliError } from '../errors.ts';
-import { allowedHostsOf, hostList, openEndpointWarning } from '../endpoint.ts';
+import { allowedHostsOf, hostList, openEndpointWarning, tokenOf } from '../endpoint.ts';
 import { DEFAULT_USER_AGENT, edgeClientOptions, edgeFlags } from '../fetching.ts';
 import type { Output } from '../output.ts';
 
@@ -158,12 +158,7 @@ option or environment variable, a missing package, or an address it cannot liste
         options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
       const allowPrivate =
         Boolean(options.allowPrivateAddresses) || envBoolean('REPKIT_ALLOW_PRIVATE_ADDRESSES');
-      const token = options.token ?? (env.REPKIT_TOKEN || undefined);
-      if (token !== undefined && !/^[\x21-\x7e]{16,}$/.test(token)) {
-        throw new CliError(
-          `${options.token !== undefined ? '--token' : 'REPKIT_TOKEN'} must be at least 16 visible ASCII characters, without spaces`,
-        );
-      }
+      const token = tokenOf(options.token);
       const allowedHosts = allowedHostsOf(options.allowedHosts);
       const rateLimit = options.rateLimit ?? envInteger('REPKIT_RATE_LIMIT', 1, 10_000_000);
       const newOrigins =

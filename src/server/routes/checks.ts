@@ -1,22 +1,21 @@
 import { usedEntry } from '../../cache/internal.ts';
 import { requestTarget } from '../../core/index.ts';
 import {
-  FetchBudgetError,
   InvalidUrlError,
   RefusedAddressError,
   type CheckResult,
   type RobotsState,
 } from '../../fetch/index.ts';
-import { BadRequestError, OriginBudgetError } from '../errors.ts';
+import { BadRequestError } from '../errors.ts';
 import * as schema from '../schemas.ts';
-import { clientOf, mapLimit, type RouteContext } from './context.ts';
+import { budgetedRobotsFor, clientOf, mapLimit, type RouteContext } from './context.ts';
 
 /**
  * The routes that fetch (through the client's cache and address guard): `/v1/check` (one
  * URL or a batch), `/v1/usage` and `/v1/robots`.
  */
 export function registerCheckRoutes(context: RouteContext): void {
-  const { app, client, metrics, work, maxBatch, concurrency, originBudget, placement } = context;
+  const { app, client, metrics, work, maxBatch, concurrency, placement } = context;
 
   /** Checks that a URL may be fetched by the service; the field name goes into the 400. */
   const checkable = async (url: string, field: string): Promise<URL> => {
@@ -80,25 +79,10 @@ export function registerCheckRoutes(context: RouteContext): void {
   const fetchedStateFor = async (url: string, field: string, who: string): Promise<RobotsState> => {
     await checkable(url, field);
     try {
-      if (!originBudget) return await client.robotsFor(url);
-      let started = false;
-      const state = await client.robotsFor(url, {
-        mayFetch: () => (started = originBudget.take(who)),
-      });
-      // The bytes the fetch this request started adds to the store are the client's.
-      if (started) originBudget.charge(who, state.entry.body?.length ?? 0);
-      return state;
+      return await budgetedRobotsFor(context, url, who);
     } catch (error) {
       if (error instanceof InvalidUrlError)
         throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
-      if (error instanceof FetchBudgetError && originBudget) {
-        throw new OriginBudgetError(
-          originBudget.spent(who) === 'bytes'
-            ? { bytesPerMinute: originBudget.bytesPerMinute }
-            : { perMinute: originBudget.perMinute },
-          originBudget.retryAfterSeconds(who),
-        );
-      }
       throw error;
     }
   };

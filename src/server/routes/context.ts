@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { RobotsClient } from '../../fetch/index.ts';
+import { FetchBudgetError, type RobotsClient, type RobotsState } from '../../fetch/index.ts';
+import type { Drain } from '../../access/index.ts';
+import { OriginBudgetError } from '../errors.ts';
 import type { CheckPlacement } from '../check-placement.ts';
 import type { ServiceMetrics } from '../metrics.ts';
 import type { OriginBudget } from '../origin-budget.ts';
@@ -23,6 +25,41 @@ export interface RouteContext {
   placement: CheckPlacement;
   /** New origins (robots.txt fetches) each client may cause; undefined: no limit. */
   originBudget: OriginBudget | undefined;
+  /** The server's connections, for routes whose streams end when it stops. */
+  drain: Drain;
+}
+
+/**
+ * The robots.txt state for `url`, fetched or cached, a fetch taken from `who`'s budget of new
+ * origins and its bytes charged to it (see `OriginBudget`); `FetchBudgetError` becomes the
+ * service's `OriginBudgetError` (429).
+ */
+export async function budgetedRobotsFor(
+  context: Pick<RouteContext, 'client' | 'originBudget'>,
+  url: string,
+  who: string,
+): Promise<RobotsState> {
+  const { client, originBudget } = context;
+  if (!originBudget) return client.robotsFor(url);
+  let started = false;
+  try {
+    const state = await client.robotsFor(url, {
+      mayFetch: () => (started = originBudget.take(who)),
+    });
+    // The bytes the fetch this request started adds to the store are the client's.
+    if (started) originBudget.charge(who, state.entry.body?.length ?? 0);
+    return state;
+  } catch (error) {
+    if (error instanceof FetchBudgetError) {
+      throw new OriginBudgetError(
+        originBudget.spent(who) === 'bytes'
+          ? { bytesPerMinute: originBudget.bytesPerMinute }
+          : { perMinute: originBudget.perMinute },
+        originBudget.retryAfterSeconds(who),
+      );
+    }
+    throw error;
+  }
 }
 
 /** Who a request is from, for fair shares of the workers: its address. */

@@ -7,6 +7,15 @@ import * as schema from '../schemas.ts';
 import type { RouteContext } from './context.ts';
 import { docsPage } from './docs.ts';
 
+/** `/healthz`: liveness, with the store's reachability. */
+export function registerHealth(context: RouteContext, redis: RedisStore | undefined): void {
+  context.app.get('/healthz', { schema: schema.health }, async () => {
+    if (!redis) return { status: 'ok', redis: 'not-configured' };
+    const up = await redis.ping();
+    return { status: up ? 'ok' : 'degraded', redis: up ? 'up' : 'down' };
+  });
+}
+
 /** The operator's routes and the tester's files: health, metrics, OpenAPI and its `/docs`, `/` and its scripts. */
 export function registerOperatorRoutes(
   context: RouteContext,
@@ -14,12 +23,7 @@ export function registerOperatorRoutes(
   assets: string,
 ): void {
   const { app, metrics } = context;
-
-  app.get('/healthz', { schema: schema.health }, async () => {
-    if (!redis) return { status: 'ok', redis: 'not-configured' };
-    const up = await redis.ping();
-    return { status: up ? 'ok' : 'degraded', redis: up ? 'up' : 'down' };
-  });
+  registerHealth(context, redis);
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(metrics.registry.contentType);

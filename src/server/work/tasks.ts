@@ -44,7 +44,8 @@ export function explain(task: ExplainTask): Explanation & { agent: string[] } {
   return { ...robots.explain(task.url, agent), agent };
 }
 
-export function lint(task: { robots: string }): LintReport {
+/** A body's lint: text, or bytes as fetched. */
+export function lint(task: { robots: string | Uint8Array }): LintReport {
   return lintBody(task.robots);
 }
 
