@@ -13,7 +13,7 @@ import { CheerioCrawler, Configuration, log } from 'crawlee';
 import { withRepkitRobots } from '../../src/crawlee/index.ts';
 import { checkWebBotAuth, RobotsClient, type RobotsClientOptions } from '../../src/fetch/index.ts';
 import { guardPage, robotsFetch, robotsInterceptor } from '../../src/guards/index.ts';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { Agent, request as undiciRequest } from 'undici';
 import { httpServer, type RecordedRequest, type TestServer } from '../helpers/servers.ts';
 import { TEST_KEY, TEST_PUBLIC_KEY, verifyRequest } from '../helpers/web-bot-auth.ts';
@@ -229,10 +229,7 @@ test('robotsInterceptor signs what its dispatcher sends, headers given kept', as
 
 test("guardPage signs the browser's navigations", async () => {
   const server = await site();
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await launchChromium();
   closing.push(browser);
   const page = await browser.newPage();
   const guard = await guardPage(page, client());

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
 // A real Playwright Page is taken as it is: no cast (the README's example type-checks too).
 import { guardPage, isDeferredError, isDisallowedError } from '../../src/guards/index.ts';
@@ -15,16 +16,21 @@ import { httpServer, type TestServer } from '../helpers/servers.ts';
 const closing: { close(): Promise<void> }[] = [];
 let browser: Browser;
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser.close();
   for (const thing of closing.splice(0)) await thing.close();
 });
+
+/** A new page of the browser, guarded with a client named ExampleBot; closed after the file. */
+async function guardedPage() {
+  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(client);
+  const page = await browser.newPage();
+  closing.push(page as unknown as { close(): Promise<void> });
+  return guardPage(page, client);
+}
 
 async function server(handler: Parameters<typeof httpServer>[0]): Promise<TestServer> {
   const made = await httpServer(handler);
@@ -50,11 +56,7 @@ test('navigations, redirect hops and subresources robots.txt disallows are never
         : `<title>${req.url}</title>`,
     );
   });
-  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
-  closing.push(client);
-  const page = await browser.newPage();
-  closing.push(page as unknown as { close(): Promise<void> });
-  const guard = await guardPage(page, client);
+  const guard = await guardedPage();
 
   await guard.goto(`${site.origin}/`, { waitUntil: 'load' });
   await assert.rejects(guard.goto(`${site.origin}/private/x`), isDisallowedError);
@@ -88,11 +90,7 @@ test('an unreachable robots.txt defers the navigation: nothing is requested', as
     if (req.url === '/robots.txt') return void res.writeHead(503).end();
     res.writeHead(200, { 'content-type': 'text/html' }).end('<title>page</title>');
   });
-  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
-  closing.push(client);
-  const page = await browser.newPage();
-  closing.push(page as unknown as { close(): Promise<void> });
-  const guard = await guardPage(page, client);
+  const guard = await guardedPage();
   await assert.rejects(guard.goto(`${site.origin}/a`), isDeferredError);
   assert.deepEqual(
     site.requests.map((r) => r.path),
@@ -106,11 +104,7 @@ test("the crawled origin's navigations and subresources carry the client's User-
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(req.url === '/' ? '<title>home</title><script src="/app.js"></script>' : '');
   });
-  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
-  closing.push(client);
-  const page = await browser.newPage();
-  closing.push(page as unknown as { close(): Promise<void> });
-  const guard = await guardPage(page, client);
+  const guard = await guardedPage();
   await guard.goto(`${site.origin}/`, { waitUntil: 'load' });
   const agents = Object.fromEntries(site.requests.map((r) => [r.path, r.headers['user-agent']]));
   assert.equal(agents['/'], 'ExampleBot/1.0');

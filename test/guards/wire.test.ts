@@ -11,7 +11,8 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { CheerioCrawler, Configuration, log } from 'crawlee';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import * as undici from 'undici';
 import { parse } from '../../src/core/index.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
@@ -185,11 +186,7 @@ describe('no client sends a request its robots.txt disallows', () => {
   describe('Chromium through guardPage', () => {
     let browser: Browser;
     before(async () => {
-      browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
+      browser = await launchChromium();
     });
     after(() => browser?.close());
 
