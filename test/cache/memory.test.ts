@@ -7,6 +7,7 @@ import { MemoryStore } from '../../src/cache/index.ts';
 import { TestClock } from '../helpers/servers.ts';
 import { ROOT } from '../helpers/shared.ts';
 import { describeStoreContract, sampleEntry } from './store-contract.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 describeStoreContract('MemoryStore', async () => {
   const clock = new TestClock();
@@ -84,7 +85,7 @@ describe('MemoryStore memory', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--expose-gc', '--import', 'tsx', 'test/helpers/store-memory-worker.ts', '20000'],
-      { cwd: ROOT, maxBuffer: 1 << 20 },
+      { cwd: ROOT, env: childEnv(), maxBuffer: 1 << 20 },
     );
     const report = JSON.parse(stdout) as { entries: number; bytes: number; growth: number };
     assert.equal(report.entries, 20_000);

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { test } from 'node:test';
 import { httpServer } from '../helpers/servers.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const run = promisify(execFile);
 
@@ -33,7 +34,7 @@ test('examples/crawlee/crawler.ts crawls what robots.txt allows and reports what
       ['--import', 'tsx', resolve(ROOT, 'examples/crawlee/crawler.ts'), `${site.origin}/`],
       {
         cwd: ROOT,
-        env: { ...process.env, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_LOG_LEVEL: 'OFF' },
+        env: childEnv({ CRAWLEE_STORAGE_DIR: storage, CRAWLEE_LOG_LEVEL: 'OFF' }),
       },
     );
     const lines = stdout.trim().split('\n').sort();

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { ROOT } from '../helpers/shared.ts';
 import { tcpServer } from '../helpers/servers.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 describe('the whole-fetch time limit', () => {
   test('holds during a TLS handshake that never completes', async () => {
@@ -69,7 +70,7 @@ describe('memory', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--expose-gc', '--import', 'tsx', 'test/helpers/memory-worker.ts', '150', '24', '16'],
-      { cwd: ROOT, maxBuffer: 1 << 20 },
+      { cwd: ROOT, env: childEnv(), maxBuffer: 1 << 20 },
     );
     const report = JSON.parse(stdout) as {
       parsed: { origins: number; bytes: number };

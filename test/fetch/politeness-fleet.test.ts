@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { deleteTestKeys, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const run = promisify(execFile);
 const servers: TestServer[] = [];
@@ -29,7 +30,7 @@ async function worker(prefix: string, steps: unknown[]): Promise<Answer[]> {
       resolve(ROOT, 'test/helpers/politeness-worker.ts'),
       JSON.stringify({ redisUrl: REDIS_URL, prefix, steps }),
     ],
-    { cwd: ROOT },
+    { cwd: ROOT, env: childEnv() },
   );
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Answer[];
 }

@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { BIN } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 interface Action {
   runs: { using: string; steps: { id: string; env: Record<string, string>; run: string }[] };
@@ -29,15 +30,14 @@ function runStep(id: string, env: Record<string, string>, cwd: string) {
   const result = spawnSync('bash', ['-c', step.run], {
     cwd,
     encoding: 'utf8',
-    env: {
-      ...process.env,
+    env: childEnv({
       ...env,
       GITHUB_ACTIONS: 'true',
       GITHUB_OUTPUT: output,
       GITHUB_ACTION_PATH: ROOT,
       REPKIT_CLI: `${process.execPath} ${BIN}`,
       NO_COLOR: '1',
-    },
+    }),
   });
   return { ...result, outputs: readFileSync(output, 'utf8') };
 }
