@@ -148,13 +148,18 @@ export class RobotsClient {
    * cached (one fetch per origin however many callers ask at once). Throws `InvalidUrlError`
    * for a URL that does not parse or has no robots.txt; fetch failures are verdicts, not errors.
    * The result names the deciding rule; `explain: true` adds the whole explanation (every
-   * match, the groups chosen), which costs several times the check.
+   * match, the groups chosen), which costs several times the check. `signal` stops this
+   * call's wait (it rejects with the signal's reason, as fetch does); a fetch other callers
+   * share goes on for them, and its result is cached.
+   *
+   * @example
+   * await client.check('https://example.com/page', { signal: AbortSignal.timeout(2_000) });
    */
   async check(
     url: string,
-    options: { agent?: string | readonly string[]; explain?: boolean } = {},
+    options: { agent?: string | readonly string[]; explain?: boolean; signal?: AbortSignal } = {},
   ): Promise<CheckResult> {
-    const state = await this.robotsFor(url);
+    const state = await untilAborted(this.robotsFor(url), options.signal);
     const { agents, notes } = this.names(options.agent);
     return this.verdict(url, state, {
       agents,
@@ -428,4 +433,24 @@ export class RobotsClient {
   get parsedUsage(): { origins: number; bytes: number } {
     return this.hot.usage;
   }
+}
+
+/** `work`, or the signal's reason once it aborts (the work itself goes on, for others). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
+  });
 }

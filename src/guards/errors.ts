@@ -28,8 +28,50 @@ export class DisallowedError extends RepkitError {
   }
 }
 
+/**
+ * Whether `error` is a `DisallowedError`, of this copy of repkit or another (known by its name
+ * and code). A refusal an HTTP client wrapped (undici's `fetch` hands an interceptor's on as
+ * `TypeError: fetch failed`, the refusal its `cause`) is not one: `refusalOf` finds it there.
+ */
 export function isDisallowedError(error: unknown): error is DisallowedError {
-  return error instanceof DisallowedError;
+  return refusalIn(error, 'disallowed', 1) !== undefined;
+}
+
+/**
+ * The `DisallowedError` or `DeferredError` that `error` is, or wraps in its chain of
+ * `cause`s (`fetch(url, { dispatcher })` wraps an interceptor's refusal in a `TypeError`);
+ * undefined when there is none.
+ *
+ * @example
+ * try {
+ *   await fetch(url, { dispatcher });
+ * } catch (error) {
+ *   const refusal = refusalOf(error);
+ *   if (refusal?.code === 'disallowed') console.log(refusal.robotsUrl, refusal.line);
+ * }
+ */
+export function refusalOf(error: unknown): DisallowedError | DeferredError | undefined {
+  return refusalIn(error, 'disallowed') ?? refusalIn(error, 'deferred');
+}
+
+/** How deep a chain of causes is looked through. */
+const CAUSES = 8;
+
+function refusalIn<C extends 'disallowed' | 'deferred'>(
+  error: unknown,
+  code: C,
+  depths = CAUSES,
+): (C extends 'disallowed' ? DisallowedError : DeferredError) | undefined {
+  const name = code === 'disallowed' ? 'DisallowedError' : 'DeferredError';
+  let found: unknown = error;
+  for (let depth = 0; depth < depths && typeof found === 'object' && found !== null; depth++) {
+    const candidate = found as { name?: unknown; code?: unknown; cause?: unknown };
+    if (candidate.name === name && candidate.code === code) {
+      return found as C extends 'disallowed' ? DisallowedError : DeferredError;
+    }
+    found = candidate.cause;
+  }
+  return undefined;
 }
 
 /**
@@ -59,6 +101,7 @@ export class DeferredError extends RepkitError {
   }
 }
 
+/** Whether `error` is a `DeferredError`, of this copy of repkit or another (see `refusalOf`). */
 export function isDeferredError(error: unknown): error is DeferredError {
-  return error instanceof DeferredError;
+  return refusalIn(error, 'deferred', 1) !== undefined;
 }

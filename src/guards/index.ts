@@ -9,4 +9,10 @@ export { robotsFetch, type RobotsFetchOptions } from './fetch.ts';
 export { robotsInterceptor } from './interceptor.ts';
 export { guardPage, type GuardablePage, type PageGuard, type PageGuardOptions } from './page.ts';
 export type { GuardOptions } from './decide.ts';
-export { DeferredError, DisallowedError, isDeferredError, isDisallowedError } from './errors.ts';
+export {
+  DeferredError,
+  DisallowedError,
+  isDeferredError,
+  isDisallowedError,
+  refusalOf,
+} from './errors.ts';

@@ -125,3 +125,32 @@ describe('cachedState: answers from memory without waiting', () => {
     await client.close();
   });
 });
+
+test('check() takes a per-call AbortSignal: the call stops, the shared fetch goes on and is cached', async (t) => {
+  let answer: (() => void) | undefined;
+  let asked = 0;
+  const site = await httpServer((req, res) => {
+    if (req.url !== '/robots.txt') return void res.writeHead(404).end();
+    asked++;
+    answer = () => res.writeHead(200).end('User-agent: *\nDisallow: /no\n');
+  });
+  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
+  t.after(async () => {
+    await client.close();
+    await site.close();
+  });
+  const controller = new AbortController();
+  const stopped = client.check(`${site.origin}/no`, { signal: controller.signal });
+  const other = client.check(`${site.origin}/no`);
+  while (answer === undefined) await new Promise((done) => setTimeout(done, 10));
+  controller.abort(new Error('the caller gave up'));
+  await assert.rejects(stopped, /the caller gave up/);
+  answer();
+  assert.equal((await other).allowed, false);
+  const later = await client.check(`${site.origin}/no`, { signal: AbortSignal.timeout(60_000) });
+  assert.deepEqual([later.allowed, later.source, asked], [false, 'cache', 1]);
+  await assert.rejects(
+    client.check(`${site.origin}/no`, { signal: AbortSignal.abort(new Error('already')) }),
+    /already/,
+  );
+});

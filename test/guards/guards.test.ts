@@ -13,6 +13,7 @@ import {
   DisallowedError,
   isDeferredError,
   isDisallowedError,
+  refusalOf,
   robotsFetch,
   robotsInterceptor,
 } from '../../src/guards/index.ts';
@@ -198,4 +199,27 @@ describe('one identity: the pages go out with the client’s User-Agent', () => 
     );
     assert.notEqual(agents['/f'], 'ExampleBot/1.0');
   });
+});
+
+test('refusalOf finds the refusal fetch(url, { dispatcher }) wraps in TypeError: fetch failed', async () => {
+  const server = await site(ROBOTS);
+  const agent = new Agent().compose(robotsInterceptor(client()));
+  closing.push(agent);
+  const error = await fetch(`${server.origin}/private/x`, {
+    dispatcher: agent,
+  } as RequestInit).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof TypeError, String(error));
+  // The type guard says what the error is; refusalOf looks through its causes.
+  assert.equal(isDisallowedError(error), false);
+  const refusal = refusalOf(error);
+  assert.ok(refusal && isDisallowedError(refusal));
+  assert.equal(refusal.line, 2);
+  assert.equal(refusalOf(new Error('other')), undefined);
+  // Another copy of repkit's refusal is known by its name and code.
+  const foreign = Object.assign(new Error('x'), { name: 'DisallowedError', code: 'disallowed' });
+  assert.equal(isDisallowedError(foreign), true);
+  assert.deepEqual(pagesAsked(server), []);
 });
