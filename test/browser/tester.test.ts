@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { startServeProcess } from '../helpers/service-process.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
 import { ROOT } from '../helpers/shared.ts';
@@ -44,18 +45,7 @@ before(async () => {
       .end('<html><head><meta name="robots" content="noindex"></head></html>');
   });
   walled = await edgeSite('cloudflare');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
   page.on('request', (request) => {
     if (request.url().includes('/v1/')) apiCalls.push(request.url());
