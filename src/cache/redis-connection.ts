@@ -48,6 +48,9 @@ function openServer(url: string, events: Events): RedisConnection {
   const client = createClient({ url, disableOfflineQueue: true, socket });
   client.on('error', (error: Error) => events.error(error));
   client.on('ready', () => events.ready());
+  // node-redis loses a close made while a socket is being opened: the socket it then opens
+  // stays, and keeps the process alive. So close waits for the attempt to end first.
+  const attempt = socketAttempts(client);
   client.connect().catch(() => {});
   return {
     get isReady() {
@@ -64,8 +67,49 @@ function openServer(url: string, events: Events): RedisConnection {
     // One server is one node, whatever the key.
     nodeOf: () => 'server',
     pingNode: () => client.ping(),
-    close: () => client.close(),
-    destroy: () => client.destroy(),
+    close: async () => {
+      await attempt.settled();
+      if (!client.isOpen) return;
+      if (client.isReady) await client.close();
+      else client.destroy();
+    },
+    destroy: () => {
+      void attempt.settled().then(() => {
+        if (client.isOpen) client.destroy();
+      });
+    },
+  };
+}
+
+/** How long a socket attempt may take: the connect timeout, and a margin for a busy machine. */
+const ATTEMPT_MS = socket.connectTimeout + 1_000;
+
+/**
+ * Follows `client`'s socket attempts: one starts with the connection and with each
+ * reconnection, and ends once a socket is open (`connect`) or has failed (`error`).
+ * `settled()` resolves when none is under way, or after ATTEMPT_MS.
+ */
+function socketAttempts(client: ReturnType<typeof createClient>): { settled(): Promise<void> } {
+  let opening = true;
+  const waiting: (() => void)[] = [];
+  const end = () => {
+    opening = false;
+    for (const done of waiting.splice(0)) done();
+  };
+  client.on('connect', end);
+  client.on('error', end);
+  client.on('reconnecting', () => (opening = true));
+  return {
+    settled: () =>
+      opening
+        ? new Promise<void>((done) => {
+            const timer = setTimeout(done, ATTEMPT_MS);
+            waiting.push(() => {
+              clearTimeout(timer);
+              done();
+            });
+          })
+        : Promise.resolve(),
   };
 }
 

@@ -79,6 +79,10 @@ const KEPT = 100;
  * judged before the browser is sent there, and take the host's Crawl-delay turn (a
  * page's own images, styles and scripts do not: one page is one visit). A 429 or 503
  * navigation pauses its host for every process on the client's store.
+ *
+ * Chromium's own `/favicon.ico` request, made for a page that names no icon, is the browser's
+ * rather than the page's: Playwright aborts it where its routing sees it, but it can reach the
+ * site outside the page's routing, and no guard on the page can stop it then.
  */
 export async function guardPage<Response>(
   page: GuardablePage<Response>,

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { after, describe, test } from 'node:test';
 import { RedisStore } from '../../src/cache/redis-entry.ts';
@@ -238,6 +239,39 @@ describe('a lease left behind', () => {
     assert.ok(waited < 30_000, `B waited ${waited} ms`);
     // Backing off: a few dozen store calls, not two every 50 ms (about 200 in 5 s).
     assert.ok(calls < 40, `${calls} store calls while waiting`);
+  });
+});
+
+describe('closing', () => {
+  test('a store closed while its socket is being opened leaves no connection behind', async (t) => {
+    // A server that takes connections and answers nothing: the socket opens, and stays open
+    // for as long as the store keeps it.
+    const open = new Set<Socket>();
+    let accepted = 0;
+    const server = createServer((socket) => {
+      accepted++;
+      open.add(socket);
+      socket.on('close', () => open.delete(socket)).on('error', () => {});
+    });
+    t.after(() => {
+      for (const socket of open) socket.destroy();
+      return new Promise<void>((done) => server.close(() => done()));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    for (let round = 0; round < 5; round++) {
+      const store = new RedisStore({ url: `redis://127.0.0.1:${port}`, onWarning: () => {} });
+      // At once: the first socket is still being opened (before this, node-redis opened it
+      // after the close and kept it, and `repkit serve` on a taken port never exited).
+      await store.close();
+    }
+    // Every store's socket reached the server, and none of them is open any more.
+    const deadline = Date.now() + 10_000;
+    while ((accepted < 5 || open.size > 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(accepted, 5, 'connections the stores opened');
+    assert.equal(open.size, 0, 'connections left open by closed stores');
   });
 });
 

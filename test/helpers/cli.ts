@@ -14,14 +14,18 @@ export interface RunResult {
   stderr: string;
 }
 
+/** How long a run may take before it is killed and fails as hung: far above a loaded machine's. */
+const RUN_LIMIT_MS = 240_000;
+
 /**
  * Runs the built `repkit` binary with `args`, feeding `stdin`, in a built environment (see
  * `childEnv`: nothing of the runner's REDIS_URL, REPKIT_*, proxies or colour settings) with
- * colour off unless `env` asks for it.
+ * colour off unless `env` asks for it. A run that has not exited after `limitMs` is killed
+ * and rejects with what it printed: a hung command fails its test instead of hanging the file.
  */
 export function runCli(
   args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
+  options: { stdin?: string; env?: Record<string, string>; limitMs?: number } = {},
 ): Promise<RunResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -30,10 +34,25 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
+    let hung = false;
+    const limit = options.limitMs ?? RUN_LIMIT_MS;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill('SIGKILL');
+    }, limit);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      fail(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (hung) {
+        const printed = `stdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-2000)}`;
+        fail(new Error(`repkit ${args.join(' ')} had not exited after ${limit} ms\n${printed}`));
+      } else done({ code: code ?? -1, stdout, stderr });
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

@@ -3,6 +3,9 @@ import { BIN } from './cli.ts';
 import { childEnv } from './child-env.ts';
 import { ROOT } from './shared.ts';
 
+const START_LIMIT_MS = 120_000;
+const STOP_LIMIT_MS = 60_000;
+
 /**
  * The built `repkit serve`, started on a free port in a built environment (see `childEnv`)
  * with `env` added; resolves once it listens.
@@ -18,20 +21,36 @@ export async function startServeProcess(
   });
   const url = await new Promise<string>((done, fail) => {
     let err = '';
+    // Far above a loaded machine's start-up: past it the process is killed and the test fails.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`repkit serve did not start within ${START_LIMIT_MS} ms: ${err}`));
+    }, START_LIMIT_MS);
     child.stderr!.on('data', (chunk: Buffer) => {
       err += chunk;
       const found = /serving on (http:\/\/[^\s]+)/.exec(err);
-      if (found) done(found[1]!);
+      if (found) {
+        clearTimeout(timer);
+        done(found[1]!);
+      }
     });
-    child.on('exit', (code) => fail(new Error(`repkit serve exited ${code}: ${err}`)));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`repkit serve exited ${code}: ${err}`));
+    });
   });
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise<void>((done) => {
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { url, child, stop: () => stopChild(child) };
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited after STOP_LIMIT_MS; resolves once gone. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
 }
