@@ -9,10 +9,14 @@ import { ROOT } from '../helpers/shared.ts';
 import { describeStoreContract, sampleEntry } from './store-contract.ts';
 import { childEnv } from '../helpers/child-env.ts';
 
-describeStoreContract('MemoryStore', async () => {
-  const clock = new TestClock();
-  return { store: new MemoryStore({ now: clock.now }), advance: async (ms) => clock.advance(ms) };
-});
+describeStoreContract(
+  'MemoryStore',
+  async () => {
+    const clock = new TestClock();
+    return { store: new MemoryStore({ now: clock.now }), advance: async (ms) => clock.advance(ms) };
+  },
+  { shared: false },
+);
 
 describe('MemoryStore bounds', () => {
   test('at most maxEntries: the least recently used goes first', async () => {

@@ -46,11 +46,15 @@ async function keysPerNode(): Promise<number[]> {
   );
 }
 
-describeStoreContract('RedisStore on a Redis Cluster', async () => {
-  const store = clusterStore();
-  await store.ready();
-  return { store, advance: (ms) => new Promise((done) => setTimeout(done, ms)) };
-});
+describeStoreContract(
+  'RedisStore on a Redis Cluster',
+  async () => {
+    const store = clusterStore();
+    await store.ready();
+    return { store, advance: (ms) => new Promise((done) => setTimeout(done, ms)) };
+  },
+  { shared: true },
+);
 
 describe('RedisStore on a Redis Cluster: slots', () => {
   test('entries, leases and turns of many origins land on every node and all work', async () => {

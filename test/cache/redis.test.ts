@@ -14,11 +14,15 @@ after(async () => {
   await deleteTestKeys();
 });
 
-describeStoreContract('RedisStore', async () => {
-  const store = new RedisStore({ url: REDIS_URL, prefix: testPrefix(), onWarning: () => {} });
-  await store.ready();
-  return { store, advance: (ms) => new Promise((done) => setTimeout(done, ms)) };
-});
+describeStoreContract(
+  'RedisStore',
+  async () => {
+    const store = new RedisStore({ url: REDIS_URL, prefix: testPrefix(), onWarning: () => {} });
+    await store.ready();
+    return { store, advance: (ms) => new Promise((done) => setTimeout(done, ms)) };
+  },
+  { shared: true },
+);
 
 describe('RedisStore keys and leases', () => {
   test('keys are namespaced and versioned; entries expire with the TTL given', async () => {

@@ -19,7 +19,8 @@ type Run =
       /** Cases this profile must fail, and why. */
       exceptions: Record<string, string>;
     }
-  | { profile: ProfileName; skip: string };
+  /** A profile the suite is not run on, and why (its own cases are elsewhere). */
+  | { profile: ProfileName; notRun: string };
 
 export const RUNS: readonly Run[] = [
   { profile: 'google', types: ['STANDARD', 'GOOGLE_SPECIFIC'], exceptions: {} },
@@ -41,7 +42,8 @@ export const RUNS: readonly Run[] = [
   },
   {
     profile: 'legacy',
-    skip: 'the 1996 standard differs from the suite by design (first match, substring names, literal * and $): its own cases are in profiles.test.ts',
+    notRun:
+      'the 1996 standard differs from the suite by design (first match, substring names, literal * and $): its own cases are in profiles.test.ts',
   },
 ];
 
@@ -50,11 +52,8 @@ test('the suite has all 400 cases', () => {
 });
 
 for (const run of RUNS) {
+  if ('notRun' in run) continue;
   describe(`profile ${run.profile}`, () => {
-    if ('skip' in run) {
-      test('conformance suite', { skip: run.skip }, () => {});
-      return;
-    }
     const chosen = cases.filter((c) => run.types.includes(c.test_type));
 
     test(`${run.types.join(' and ')} cases from the exact bytes, except the listed ones`, () => {
