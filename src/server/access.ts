@@ -17,8 +17,9 @@ import {
 
 export interface AccessOptions {
   /**
-   * Every route but `/healthz` and the web tester's files asks for `Authorization: Bearer
-   * <token>` (401 otherwise). Default: none.
+   * Every route but `/healthz`, the web tester's files, `/docs` and `/openapi.json` asks for
+   * `Authorization: Bearer <token>` (401 otherwise): the tester's page asks for the token
+   * when the service does. Default: none.
    */
   token?: string;
   /**
@@ -32,8 +33,19 @@ export interface AccessOptions {
   rateLimitPerMinute?: number;
 }
 
-/** Paths open without a token: health, and the web tester's files (its API calls need it). */
-const OPEN = new Set(['/healthz', '/', '/tester.js', '/tester-worker.js']);
+/**
+ * Paths open without a token: health, the web tester's files, and the API's description
+ * (`/docs`, `/openapi.json`: what the API is, not what it answers). The token protects the
+ * API itself: every `/v1/` call, the metrics and MCP.
+ */
+const OPEN = new Set([
+  '/healthz',
+  '/',
+  '/tester.js',
+  '/tester-worker.js',
+  '/docs',
+  '/openapi.json',
+]);
 
 export async function registerAccess(
   app: FastifyInstance,
@@ -105,9 +117,15 @@ export async function registerAccess(
  */
 export async function registerSecurityHeaders(scope: FastifyInstance): Promise<void> {
   await scope.register(helmet, {
+    // Ignored, with a console error, on a plain-HTTP origin that is not loopback; the page
+    // opens no other window, and frame-ancestors below keeps it out of frames.
+    crossOriginOpenerPolicy: false,
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
+        // helmet's default would make a browser fetch the page's scripts over https, which a
+        // plain-HTTP service (in a container, on 0.0.0.0) does not serve: a blank page.
+        upgradeInsecureRequests: null,
         scriptSrc: ["'self'"],
         workerSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],

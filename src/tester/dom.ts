@@ -9,3 +9,6 @@ export function element<K extends keyof HTMLElementTagNameMap>(
   if (text !== undefined) node.textContent = text;
   return node;
 }
+
+/** The page's element with `id`. */
+export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;

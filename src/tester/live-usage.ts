@@ -5,6 +5,7 @@
 import type { UsageAnswer } from '../fetch/index.ts';
 import { describeEdge, describeSource } from '../core/internal.ts';
 import { element } from './dom.ts';
+import { apiFetch } from './api.ts';
 
 export function livePanel(page: { selected(): string | undefined; agent(): string }): {
   /** Clears the panel when the selected URL is no longer the one it shows. */
@@ -35,7 +36,7 @@ export function livePanel(page: { selected(): string | undefined; agent(): strin
       usageList.replaceChildren();
       try {
         const query = `url=${encodeURIComponent(url)}&agent=${encodeURIComponent(agent)}`;
-        const response = await fetch(`/v1/usage?${query}`);
+        const response = await apiFetch(`/v1/usage?${query}`);
         const data = (await response.json()) as UsageAnswer & { message?: string };
         if (!response.ok) {
           usageStatus.textContent = data.message ?? `The service answered ${response.status}.`;

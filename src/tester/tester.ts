@@ -8,10 +8,10 @@ import { describeEdge, NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { livePanel } from './live-usage.ts';
 import type { TesterAnswer, TesterRequest, VerdictRow } from './protocol.ts';
-import { element } from './dom.ts';
+import { $, element } from './dom.ts';
+import { apiFetch, setUpToken } from './api.ts';
 import { wireFileAndLink } from './share.ts';
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const robotsInput = $<HTMLTextAreaElement>('robots');
 const agentInput = $<HTMLInputElement>('agent');
 const profileInput = $<HTMLSelectElement>('profile');
@@ -365,7 +365,7 @@ $<HTMLFormElement>('fetch-form').addEventListener('submit', async (event) => {
   const readAs = bare ? ` (read as ${url})` : '';
   fetchStatus.textContent = `Fetching the robots.txt of ${url}…`;
   try {
-    const response = await fetch(`/v1/robots?url=${encodeURIComponent(url)}`);
+    const response = await apiFetch(`/v1/robots?url=${encodeURIComponent(url)}`);
     const data = (await response.json()) as {
       robotsUrl?: string;
       status?: number;
@@ -446,5 +446,6 @@ wireFileAndLink({
   },
 });
 
+setUpToken();
 countLines();
 render();

@@ -42,7 +42,7 @@ function get(
 const TOKEN = 'a-token-of-some-length-0123456789';
 
 describe('a bearer token', () => {
-  test('every API route asks for it; /healthz and the tester page stay open', async () => {
+  test('every API route asks for it; /healthz, the tester page and the API description stay open', async () => {
     const s = await service({ access: { token: TOKEN } });
     const check = `${s.url}/v1/check?url=${encodeURIComponent('http://127.0.0.1:1/a')}`;
     const none = await get(check);
@@ -53,7 +53,12 @@ describe('a bearer token', () => {
       401,
     );
     assert.equal((await get(`${s.url}/metrics`)).status, 401);
-    assert.equal((await get(`${s.url}/openapi.json`)).status, 401);
+    // What the API is, for a browser and a client generator; not what it answers.
+    const described = await get(`${s.url}/openapi.json`);
+    assert.equal(described.status, 200);
+    assert.match(described.body, /"openapi"/);
+    assert.equal((await get(`${s.url}/docs`)).status, 200);
+    assert.equal((await get(`${s.url}/v1/robots?url=http://a.example/`)).status, 401);
     // With the token the request reaches the route (a 400: the address is refused).
     assert.equal((await get(check, { authorization: `Bearer ${TOKEN}` })).status, 400);
     assert.equal((await get(`${s.url}/healthz`)).status, 200);
