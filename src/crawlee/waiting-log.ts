@@ -13,14 +13,25 @@ interface Logger {
 
 /**
  * One log line when a host starts to wait (why, until when) and one when it resumes, through
- * Crawlee's logger; waits for a Crawl-delay turn are at debug level. A crawl held by a
- * robots.txt that answers 503 then says so, instead of sitting silent.
+ * Crawlee's logger. A crawl held by a robots.txt that answers 503 then says so, instead of
+ * sitting silent. Waits for the host's turns are ordinary crawling, at debug level: a host
+ * is said to have asked to slow down only after it answered 429 or 503 (`pausedBy`).
  */
 export class WaitingLog {
   /** Hosts (origins) announced as waiting, with why. */
   readonly #waiting = new BoundedMap<string, string>({ maxEntries: MAX_HOSTS });
+  /** Hosts that answered 429 or 503 to this crawler: until when they are paused. */
+  readonly #paused = new BoundedMap<string, number>({ maxEntries: MAX_HOSTS });
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** `origin` answered 429 or 503: it is paused for `ms`. */
+  pausedBy(origin: string, ms: number): void {
+    this.#paused.set(origin, this.now() + ms);
+  }
 
   /** Notes the admission of `url`, deferred for `ms` when it is a deferral. */
   note(url: string, admission: Admission, ms = 0): void {
@@ -31,12 +42,19 @@ export class WaitingLog {
       }
       return;
     }
-    const until = new Date(Date.now() + ms).toISOString();
-    const turnOnly = admission.why === 'politeness' && ms <= (admission.spacingMs ?? 0);
-    if (turnOnly || origin === undefined) {
-      this.log.debug(`repkit: ${url} waits ${ms} ms for its host's turn (Crawl-delay)`);
+    const now = this.now();
+    const until = new Date(now + ms).toISOString();
+    const paused = origin !== undefined && (this.#paused.peek(origin) ?? 0) > now;
+    if (admission.why === 'politeness' && !paused) {
+      const delay = admission.spacingMs
+        ? `Crawl-delay ${admission.spacingMs / 1000} s`
+        : 'no Crawl-delay';
+      this.log.debug(
+        `repkit: ${url} waits ${ms} ms for its host's turn (${delay}; or a pause another process sharing the store was asked for)`,
+      );
       return;
     }
+    if (origin === undefined) return;
     const why =
       admission.why === 'robots-txt-unreachable'
         ? admission.result?.reason === 'robots-txt-challenge'

@@ -263,6 +263,8 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
             answered,
             Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
           );
+          const origin = originOf(answered);
+          if (origin !== undefined) this.#waitingLog.pausedBy(origin, ms);
           this.log.info(`repkit: ${status} from ${answered}; host paused for ${ms} ms`);
         });
       }
