@@ -24,6 +24,10 @@ export interface RedisConnection {
   nodeOf(key: string | undefined): string;
   /** PING sent to the node that holds `key` (undefined: any node). */
   pingNode(key: string | undefined): Promise<string>;
+  /**
+   * Ends the connection: gracefully when it is ready, at once otherwise; after a socket
+   * being opened has opened or failed, so that none is left behind. Nothing when closed.
+   */
   close(): Promise<void>;
   destroy(): void;
 }
@@ -150,7 +154,10 @@ function openCluster(
     nodeOf: (key) =>
       key === undefined ? 'any' : (cluster.slots[keySlot(key)]?.master.address ?? 'unknown'),
     pingNode: (key) => cluster.sendCommand<string>(key, true, ['PING']),
-    close: () => cluster.close(),
+    close: async () => {
+      if (cluster.isOpen) await cluster.close();
+      else cluster.destroy();
+    },
     destroy: () => cluster.destroy(),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * What the commands that serve over HTTP (`serve`, `mcp --http`) read alike: the Host names
- * answered, and the warning for an endpoint open on every address.
+ * answered, the token, why an address cannot be listened on, and the warning for an endpoint
+ * open on every address.
  */
 import { isWildcard } from '../access/index.ts';
 import { CliError } from './errors.ts';
@@ -60,4 +61,19 @@ export function openEndpointWarning(
   return missing.length > 0
     ? `repkit: warning: listening on every address with ${missing.join('; ')}`
     : undefined;
+}
+
+/**
+ * A failure to listen on `host:port` as the user's error (exit 2) where it is one: the
+ * address in use, refused, or not this machine's; anything else as it was.
+ */
+export function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  if (error.code === 'EADDRINUSE')
+    return new CliError(`cannot listen on ${where}: the address is in use`);
+  if (error.code === 'EACCES') return new CliError(`cannot listen on ${where}: permission denied`);
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+    return new CliError(`cannot listen on ${where}: no such address on this machine`);
+  }
+  return error;
 }

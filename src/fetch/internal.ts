@@ -7,6 +7,7 @@ export {
   agentsFor,
   fileVerdict,
   formsVerdict,
+  judgeForms,
   requestedForm,
   readLater,
 } from './verdict.ts';

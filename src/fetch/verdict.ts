@@ -173,8 +173,27 @@ export function requestedForm(given: string, exact = false): RequestForms {
 }
 
 /**
- * `fileVerdict` over every form a request goes out as: the first form's, unless another is
- * disallowed (then that one's, with `requestUrl` naming it). Fails closed.
+ * The verdict for a request that may go out as any of `forms`: `judge`'s for the checked
+ * form, unless another form is disallowed; then that one's, with `target` naming it. Fails
+ * closed: one disallowed form is enough. The one loop every caller judges forms with.
+ */
+export function judgeForms<V extends { allowed: boolean }>(
+  forms: RequestForms,
+  judge: (target: string) => V,
+): { verdict: V; target: string } {
+  const first = judge(forms.checked);
+  if (first.allowed && forms.others !== undefined) {
+    for (const other of forms.others) {
+      const found = judge(other);
+      if (!found.allowed) return { verdict: found, target: other };
+    }
+  }
+  return { verdict: first, target: forms.checked };
+}
+
+/**
+ * `fileVerdict` over every form a request goes out as (see `judgeForms`), with `requestUrl`
+ * naming the form judged where it is not the URL given.
  */
 export function formsVerdict(
   robots: RobotsTxt,
@@ -183,20 +202,15 @@ export function formsVerdict(
   explain = false,
   computed?: Verdict | Explanation,
 ): FileVerdict & { requestUrl?: string } {
-  const first: FileVerdict & { requestUrl?: string } = fileVerdict(
-    robots,
-    forms.checked,
-    agents,
-    explain,
-    computed,
+  // `computed` is the checked form's (made on a worker); the other forms are judged here.
+  const { verdict, target } = judgeForms(forms, (form) =>
+    fileVerdict(robots, form, agents, explain, form === forms.checked ? computed : undefined),
   );
-  if (forms.requestUrl !== undefined) first.requestUrl = forms.requestUrl;
-  if (!first.allowed || forms.others === undefined) return first;
-  for (const other of forms.others) {
-    const found = fileVerdict(robots, other, agents, explain);
-    if (!found.allowed) return { ...found, requestUrl: other };
-  }
-  return first;
+  const requestUrl = target === forms.checked ? forms.requestUrl : target;
+  // Set on the fresh verdict, not spread into a copy: this runs for every check.
+  const result: FileVerdict & { requestUrl?: string } = verdict;
+  if (requestUrl !== undefined) result.requestUrl = requestUrl;
+  return result;
 }
 
 /** What a file's rules say of one request target (see `fileVerdict`). */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { MemoryStore } from '../../cache/index.ts';
-import { agentsFor, requestedForm } from '../../fetch/internal.ts';
+import { agentsFor, judgeForms, requestedForm } from '../../fetch/internal.ts';
 import { type RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient } from '../fetching.ts';
@@ -139,19 +139,12 @@ async function againstOne(
         continue;
       }
       // Judged as it will be requested (`/a/../b` is requested as `/b`).
+      // Every form the request may go out as (an empty query): disallowed if any is.
       const forms = requestedForm(url);
-      let { checked, requestUrl } = forms;
-      let { allowed, line, reason } = loaded.robots.verdict(checked, agent);
-      // Another form the request may go out as (an empty query): disallowed if any is.
-      for (const other of (allowed && forms.others) || []) {
-        const found = loaded.robots.verdict(other, agent);
-        if (!found.allowed) {
-          ({ allowed, line, reason } = found);
-          checked = requestUrl = other;
-          break;
-        }
-      }
-      const rule = line > 0 ? ruleFor(checked, line) : '';
+      const { verdict, target } = judgeForms(forms, (form) => loaded.robots.verdict(form, agent));
+      const { allowed, line, reason } = verdict;
+      const requestUrl = target === forms.checked ? forms.requestUrl : target;
+      const rule = line > 0 ? ruleFor(target, line) : '';
       const requested = requestUrl ? `,"requestUrl":${JSON.stringify(requestUrl)}` : '';
       const json = `{"url":${JSON.stringify(url)}${requested},"allowed":${allowed},"line":${line}${rule},"reason":"${reason}"${tail}`;
       const drained = sink.line(allowed, json);

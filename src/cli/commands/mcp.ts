@@ -2,7 +2,13 @@ import type { Command } from 'commander';
 import { loadWithPeer } from '../../core/internal.ts';
 import { isPublicAddress, RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
-import { allowedHostsOf, hostList, openEndpointWarning, tokenOf } from '../endpoint.ts';
+import {
+  allowedHostsOf,
+  hostList,
+  listenError,
+  openEndpointWarning,
+  tokenOf,
+} from '../endpoint.ts';
 import { edgeClientOptions, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents } from '../robots-source.ts';
@@ -130,10 +136,7 @@ async function serveOverHttp(
     },
     ...edge,
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') {
-      throw new CliError(`cannot listen on ${options.host}:${port}: the address is in use`);
-    }
-    throw error;
+    throw listenError(error, options.host, port);
   });
   output.err(
     `repkit ${packageVersion()}: serving MCP on ${served.url}${token ? ' (token required)' : ''}`,

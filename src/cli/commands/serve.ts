@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { redactUrl } from '../../cache/internal.ts';
 import { CliError } from '../errors.ts';
-import { allowedHostsOf, hostList, openEndpointWarning, tokenOf } from '../endpoint.ts';
+import {
+  allowedHostsOf,
+  hostList,
+  listenError,
+  openEndpointWarning,
+  tokenOf,
+} from '../endpoint.ts';
 import { DEFAULT_USER_AGENT, edgeClientOptions, edgeFlags } from '../fetching.ts';
 import type { Output } from '../output.ts';
 
@@ -197,15 +203,7 @@ option or environment variable, a missing package, or an address it cannot liste
         onWarning: (message) => output.err(`repkit: ${message}`),
         ...edgeClientOptions(options),
       }).catch((error: NodeJS.ErrnoException) => {
-        const where = `${host}:${port}`;
-        if (error.code === 'EADDRINUSE')
-          throw new CliError(`cannot listen on ${where}: the address is in use`);
-        if (error.code === 'EACCES')
-          throw new CliError(`cannot listen on ${where}: permission denied`);
-        if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-          throw new CliError(`cannot listen on ${where}: no such address on this machine`);
-        }
-        throw error;
+        throw listenError(error, host, port);
       });
       output.err(
         `repkit ${program.version() ?? ''}: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,

@@ -68,13 +68,13 @@ file and line).`,
       }
       for (const run of runs) report(output, run, options.json === true);
       if (options.junit) {
-        // The report's folder is made as needed (`reports/robots.xml` in a fresh checkout).
-        await mkdir(dirname(resolve(options.junit)), { recursive: true }).catch((error: Error) => {
-          throw new CliError(`cannot write ${options.junit}: ${error.message}`);
-        });
-        await writeFile(options.junit, junitXml(runs)).catch((error: Error) => {
-          throw new CliError(`cannot write ${options.junit}: ${error.message}`);
-        });
+        try {
+          // The report's folder is made as needed (`reports/robots.xml` in a fresh checkout).
+          await mkdir(dirname(resolve(options.junit)), { recursive: true });
+          await writeFile(options.junit, junitXml(runs));
+        } catch (error) {
+          throw new CliError(`cannot write ${options.junit}: ${(error as Error).message}`);
+        }
       }
       if (process.env.GITHUB_ACTIONS === 'true') {
         for (const line of githubAnnotations(runs)) process.stdout.write(`${line}\n`);
