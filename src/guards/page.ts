@@ -63,6 +63,19 @@ export interface PageGuard {
 
 /** Refusals kept for `refused`. */
 const KEPT = 100;
+/** Redirects `goto` follows, as Chromium does. */
+const MAX_HOPS = 20;
+
+/** `url` as the browser asks for it: no fragment. */
+function withoutFragment(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
 
 /**
  * Keeps robots.txt for a Playwright page: every navigation, its redirect hops, and every
@@ -76,9 +89,12 @@ const KEPT = 100;
  * ```
  *
  * Navigations are fetched without following redirects, so that a redirect's target is
- * judged before the browser is sent there, and take the host's Crawl-delay turn (a
- * page's own images, styles and scripts do not: one page is one visit). A 429 or 503
- * navigation pauses its host for every process on the client's store.
+ * judged before the browser is sent there; `goto` then navigates to each hop itself, so
+ * that every hop is routed as the first (its turn, the client's User-Agent, a 429 or 503
+ * seen), and its answer is the last hop's. The first redirect of a navigation `goto` did
+ * not start (a click) is judged, and the browser follows the rest. Navigations take the
+ * host's Crawl-delay turn (a page's own images, styles and scripts do not: one page is one
+ * visit). A 429 or 503 navigation pauses its host for every process on the client's store.
  *
  * Chromium's own `/favicon.ico` request, made for a page that names no icon, is the browser's
  * rather than the page's: Playwright aborts it where its routing sees it, but it can reach the
@@ -133,27 +149,50 @@ export async function guardPage<Response>(
     await reportStatus(client, url, response.status(), headers['retry-after'], options);
     const location = headers['location'];
     if (response.status() >= 300 && response.status() < 400 && location) {
+      let next: string;
       try {
-        // The hop's own robots.txt; its turn is taken when the browser asks for it.
-        await mayRequest(client, new URL(location, url).href, { ...options, politeness: false });
+        next = new URL(location, url).href;
+        // The hop's own robots.txt; its turn is taken when it is asked for.
+        await mayRequest(client, next, { ...options, politeness: false });
       } catch (error) {
         return refuse(route, error);
+      }
+      // The browser follows a redirect outside the page's routing: no turn, its own
+      // User-Agent, and a 429 or 503 there unseen. `goto`'s navigation is sent to the next
+      // hop by `goto` instead, as a navigation routed like the first.
+      if (going === url) {
+        hopTo = next;
+        return route.abort('aborted');
       }
     }
     return route.fulfill({ response });
   };
+  /** The URL `goto` is navigating to (as the browser asks for it), while it is. */
+  let going: string | undefined;
+  /** The next hop of `goto`'s navigation, when it was redirected. */
+  let hopTo: string | undefined;
   await page.route('**/*', handler);
   return {
     refused,
     async goto(url, gotoOptions) {
       await mayRequest(client, url, { ...options, politeness: false });
-      const before = refusals;
-      try {
-        return await page.goto(url, gotoOptions);
-      } catch (error) {
-        // The route refused the navigation (its turn, or a redirect): say why, typed.
-        const why = refusals > before ? refused.at(-1) : undefined;
-        throw why ?? error;
+      let target = url;
+      for (let hops = 0; ; hops++) {
+        const before = refusals;
+        going = withoutFragment(target);
+        hopTo = undefined;
+        try {
+          return await page.goto(target, gotoOptions);
+        } catch (error) {
+          // The route refused the navigation (its turn, or a redirect): say why, typed.
+          const why = refusals > before ? refused.at(-1) : undefined;
+          if (why) throw why;
+          if (hopTo === undefined) throw error;
+          if (hops === MAX_HOPS) throw new Error(`${url}: more than ${MAX_HOPS} redirects`);
+          target = hopTo;
+        } finally {
+          going = undefined;
+        }
       }
     },
     dispose: () => page.unroute('**/*', handler),

@@ -24,12 +24,12 @@ after(async () => {
 });
 
 /** A new page of the browser, guarded with a client named ExampleBot; closed after the file. */
-async function guardedPage() {
+async function guardedPage(options: Parameters<typeof guardPage>[2] = {}) {
   const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
   closing.push(client);
   const page = await browser.newPage();
   closing.push(page as unknown as { close(): Promise<void> });
-  return guardPage(page, client);
+  return guardPage(page, client, options);
 }
 
 async function server(handler: Parameters<typeof httpServer>[0]): Promise<TestServer> {
@@ -109,4 +109,40 @@ test("the crawled origin's navigations and subresources carry the client's User-
   const agents = Object.fromEntries(site.requests.map((r) => [r.path, r.headers['user-agent']]));
   assert.equal(agents['/'], 'ExampleBot/1.0');
   assert.equal(agents['/app.js'], 'ExampleBot/1.0');
+});
+
+test("every redirect hop of goto is routed like the first: judged, the client's User-Agent, a 429 there pauses the host", async () => {
+  const site = await server((req, res) => {
+    if (req.url === '/robots.txt') {
+      return void res.writeHead(200).end('User-agent: *\nDisallow: /private/\n');
+    }
+    if (req.url === '/chain') return void res.writeHead(301, { location: '/a' }).end();
+    if (req.url === '/deep') return void res.writeHead(301, { location: '/b' }).end();
+    if (req.url === '/b') return void res.writeHead(302, { location: '/private/z' }).end();
+    if (req.url === '/a') return void res.writeHead(302, { location: '/final' }).end();
+    if (req.url === '/to-busy') return void res.writeHead(302, { location: '/busy' }).end();
+    if (req.url === '/busy')
+      return void res.writeHead(429, { 'retry-after': '60' }).end('slow down');
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<link rel="icon" href="data:,">');
+  });
+  const guard = await guardedPage({ maxWaitMs: 1_000 });
+  const chained = (await guard.goto(`${site.origin}/chain`)) as { url(): string; status(): number };
+  assert.equal(chained.url(), `${site.origin}/final`);
+  assert.equal(chained.status(), 200);
+  // The second hop's target is judged too: the browser would have followed it unjudged.
+  await assert.rejects(guard.goto(`${site.origin}/deep`), (error: unknown) => {
+    assert.ok(isDisallowedError(error), String(error));
+    assert.equal(error.url, `${site.origin}/private/z`);
+    return true;
+  });
+  const busy = (await guard.goto(`${site.origin}/to-busy`)) as { status(): number };
+  assert.equal(busy.status(), 429);
+  // The 429 came from a hop the browser would have followed unseen: the host is paused.
+  await assert.rejects(guard.goto(`${site.origin}/ok`), isDeferredError);
+  assert.deepEqual(
+    site.requests.map((r) => `${r.path} ${r.headers['user-agent']}`),
+    ['/robots.txt', '/chain', '/a', '/final', '/deep', '/b', '/to-busy', '/busy'].map(
+      (p) => `${p} ExampleBot/1.0`,
+    ),
+  );
 });
