@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { benchBatch } from './batch.ts';
 import { benchFleet } from './fleet.ts';
 import { BARE_ROUTE, benchService } from './service.ts';
-import { CRAWLEE_OWN, benchCrawlee } from './crawlee.ts';
+import { CRAWLEE_OWN, benchCrawlee, benchCrawleeDeferral } from './crawlee.ts';
 import { PEERS, type Peer } from './peers.ts';
 import {
   corpusFiles,
@@ -286,7 +286,10 @@ if (!coreOnly) await benchBatch(record);
 if (!coreOnly) await benchService(record);
 
 // 6b. A Crawlee crawl with repkit, with Crawlee's own robots.txt, and with none.
-if (!coreOnly) await benchCrawlee(record);
+if (!coreOnly) {
+  await benchCrawlee(record);
+  await benchCrawleeDeferral(record);
+}
 
 // 7. A crawler fleet on one Redis (the bench's own redis-server): fetches per origin, store
 // round trips, CPU and RSS per process, cold, warm and with Redis stopped.

@@ -5,8 +5,8 @@ import type { BasicCrawler, Request, RobotsTxtFile } from 'crawlee';
  * here are private or protected in Crawlee's types, plain properties and methods at runtime.
  * Crawlee 4 (release candidates, not yet in the registry here) replaces the dequeue and the
  * robots.txt lookup with `IRequestManager.recordPacingSignal` and `readiness()`: porting the
- * adapter is porting this file. (The request queue's locks, which deferrals use, are public
- * API of its storage client: `deferral.ts`.)
+ * adapter is porting this file. (Taking a deferred request out of its queue uses the public
+ * API of the queue's storage client: `deferral.ts`.)
  */
 export interface CrawlerInternals {
   /**
@@ -22,8 +22,20 @@ export interface CrawlerInternals {
   /** The request queue (or list) requests are dequeued from. */
   readonly requestManager: unknown;
   readonly proxyConfiguration: ProxyConfigurationLike | undefined;
-  /** Each dequeued request passes `admit` first: what it answers is crawled (null: nothing now). */
-  interceptDequeue(admit: (request: Request) => Promise<Request | null>): void;
+  /**
+   * The crawler's next request comes from `next`, given Crawlee's dequeue to take one from
+   * the queue: what it answers is crawled (null: nothing now).
+   */
+  interceptDequeue(next: (dequeue: () => Promise<Request | null>) => Promise<Request | null>): void;
+  /**
+   * The pool's two questions, "may a task start?" and "is the crawl finished?", are answered
+   * by `ready` and `finished`, given Crawlee's own answers to ask. (A crawler given its own
+   * `isFinishedFunction` or `keepAlive` answers the second itself.)
+   */
+  interceptPool(hooks: {
+    ready(crawlee: () => Promise<boolean>): Promise<boolean>;
+    finished(crawlee: () => Promise<boolean>): Promise<boolean>;
+  }): void;
   /** The crawler's robots.txt for a URL (its sitemaps, Crawlee's own checks) comes from `file`. */
   interceptRobotsFile(file: (url: string) => Promise<RobotsTxtFile | undefined>): void;
 }
@@ -34,6 +46,8 @@ export interface ProxyConfigurationLike {
 
 type Internal = Record<string, unknown> & {
   _fetchNextRequest(): Promise<Request | null>;
+  _isTaskReadyFunction(): Promise<boolean>;
+  _defaultIsFinishedFunction(): Promise<boolean>;
 };
 
 /** `crawler`'s internals, as Crawlee 3.18 has them. */
@@ -61,12 +75,15 @@ export function internalsOf(crawler: BasicCrawler): CrawlerInternals {
     get proxyConfiguration() {
       return self['proxyConfiguration'] as ProxyConfigurationLike | undefined;
     },
-    interceptDequeue(admit) {
+    interceptDequeue(next) {
       const dequeue = self._fetchNextRequest.bind(crawler);
-      self['_fetchNextRequest'] = async () => {
-        const request = await dequeue();
-        return request ? admit(request) : request;
-      };
+      self['_fetchNextRequest'] = () => next(dequeue);
+    },
+    interceptPool({ ready, finished }) {
+      const crawleeReady = self._isTaskReadyFunction.bind(crawler);
+      const crawleeFinished = self._defaultIsFinishedFunction.bind(crawler);
+      self['_isTaskReadyFunction'] = () => ready(crawleeReady);
+      self['_defaultIsFinishedFunction'] = () => finished(crawleeFinished);
     },
     interceptRobotsFile(file) {
       self['getRobotsTxtFileForUrl'] = file;

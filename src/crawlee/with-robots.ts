@@ -35,6 +35,12 @@ export interface RepkitRobotsOptions {
    * keep Crawlee's browser-like User-Agent, and a warning says so at start.
    */
   identifyPages?: boolean;
+  /**
+   * How many deferred requests the crawler holds at once (each about a kilobyte of memory).
+   * Past it, nothing new is taken from the queue until a held request's turn comes.
+   * @default 100000
+   */
+  maxHeld?: number;
   /** Any other `RobotsClient` option (cache lifetimes, timeouts, politeness bounds...). */
   clientOptions?: Omit<RobotsClientOptions, 'userAgent' | 'agent' | 'store' | 'dispatcher'>;
 }
@@ -144,7 +150,10 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
     #ownsClient = !options.client;
     /** A ProxyAgent made from the crawler's proxy configuration, closed with the client. */
     #ownDispatcher: Dispatcher | undefined;
-    readonly #deferrals = new Deferrals((message) => this.log.warning(`repkit: ${message}`));
+    readonly #deferrals = new Deferrals(
+      (message) => this.log.warning(`repkit: ${message}`),
+      options.maxHeld,
+    );
     readonly #waitingLog = new WaitingLog(this.log);
     /** Per host, the Crawl-delay its last admission gave, kept again at send. */
     readonly #sends = new SendSpacing();
@@ -161,7 +170,13 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       const internals = internalsOf(this);
       this.#internals = internals;
       internals.answerRobotsChecks(async (url) => mayKeep(await this.robotsClient(), url));
-      internals.interceptDequeue((request) => this.#admit(request));
+      internals.interceptDequeue((dequeue) => this.#next(dequeue));
+      // Held requests keep the crawl going, and one whose turn has come is a task ready.
+      internals.interceptPool({
+        ready: async (crawlee) =>
+          this.#deferrals.hasDue() || (!this.#deferrals.full && (await crawlee())),
+        finished: async (crawlee) => this.#deferrals.size === 0 && (await crawlee()),
+      });
       internals.interceptRobotsFile((url) => this.#robotsFile(url));
       // HTTP crawlers (got): each redirect target is checked against its own robots.txt,
       // as it will be requested, before it is requested.
@@ -289,8 +304,20 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
       }
     }
 
-    /** A dequeued request: crawled now, or left in the queue until it may go. */
-    async #admit(request: Request): Promise<Request | null> {
+    /**
+     * The next request to crawl: a held one whose turn has come, else one from the queue
+     * (unless `maxHeld` are held). A request that may not go yet is held (see Deferrals).
+     */
+    async #next(dequeue: () => Promise<Request | null>): Promise<Request | null> {
+      const due = this.#deferrals.takeDue();
+      if (due) return this.#admit(due, true);
+      if (this.#deferrals.full) return null;
+      const request = await dequeue();
+      return request ? this.#admit(request, false) : request;
+    }
+
+    /** A request about to be crawled: crawled now, or held until it may go. */
+    async #admit(request: Request, held: boolean): Promise<Request | null> {
       const admission = await admit(await this.robotsClient(), request.url);
       if (admission.kind !== 'defer') {
         const origin = originOf(request.url);
@@ -300,15 +327,21 @@ export function withRepkitRobots<C extends AnyCrawlerClass>(
         this.#waitingLog.note(request.url, admission);
         return request;
       }
-      // Left in the queue until it may go (see Deferrals): nothing is held per request.
-      const queue = this.#internals?.requestManager;
-      const ms = await this.#deferrals.putBack(queue, request, admission.ms, admission.spacingMs);
+      const ms = held
+        ? this.#deferrals.holdAgain(request, admission.ms, admission.spacingMs)
+        : await this.#deferrals.hold(
+            this.#internals?.requestManager,
+            request,
+            admission.ms,
+            admission.spacingMs,
+          );
       this.#waitingLog.note(request.url, admission, ms);
       return null;
     }
 
     override async teardown(): Promise<void> {
-      this.#deferrals.clear();
+      // Stopped with requests still held: back in the queue, for a resumed crawl.
+      await this.#deferrals.release(this.#internals?.requestManager);
       await super.teardown();
       if (this.#ownsClient && this.#client) {
         const client = this.#client;

@@ -1,11 +1,12 @@
 /**
  * Waiting costs nothing: with many queued URLs of a host that must wait (a Crawl-delay, a
- * robots.txt answering 503 for a while), a real Crawlee crawl holds no request in a timer and
- * admits each one about when it can go, not on every cycle.
+ * robots.txt answering 503 for a while), a real Crawlee crawl keeps no timer per request,
+ * takes the waiting ones out of its queue (whose every refill would walk them) and admits
+ * each one about when it can go, not on every cycle.
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { CheerioCrawler, Configuration, log } from 'crawlee';
+import { CheerioCrawler, Configuration, RequestList, RequestQueue, log } from 'crawlee';
 import { withRepkitRobots } from '../../src/crawlee/index.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import type { Turn } from '../../src/fetch/internal.ts';
@@ -48,21 +49,50 @@ class CountingClient extends RobotsClient {
   }
 }
 
-function crawlerWith(client: RobotsClient, handled: string[]) {
-  const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0', client });
+function crawlerWith(
+  client: RobotsClient,
+  handled: string[],
+  more: {
+    maxHeld?: number;
+    requestQueue?: RequestQueue;
+    requestList?: RequestList;
+    config?: Configuration;
+  } = {},
+) {
+  const Crawler = withRepkitRobots(CheerioCrawler, {
+    userAgent: 'ExampleBot/1.0',
+    client,
+    ...(more.maxHeld !== undefined ? { maxHeld: more.maxHeld } : {}),
+  });
   return new Crawler(
     {
       respectRobotsTxtFile: true,
       maxConcurrency: 4,
       requestHandler: async ({ request }) => void handled.push(request.url),
+      ...(more.requestQueue ? { requestQueue: more.requestQueue } : {}),
+      ...(more.requestList ? { requestList: more.requestList } : {}),
     },
-    new Configuration({ persistStorage: false, purgeOnStart: true }),
+    more.config ?? new Configuration({ persistStorage: false, purgeOnStart: true }),
   );
+}
+
+/** Resolves when `done()` holds, checked every 50 ms, or fails after `ms`. */
+async function until(done: () => boolean, what: string, ms = 120_000): Promise<void> {
+  const since = Date.now();
+  while (!done()) {
+    if (Date.now() - since > ms) assert.fail(`still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** How many requests the queue's storage holds that are not handled yet. */
+async function pendingIn(queue: RequestQueue): Promise<number> {
+  return (await queue.client.get())!.pendingRequestCount ?? Number.NaN;
 }
 
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
-test('Crawl-delay with 5,000 queued URLs: each is admitted about once per turn it can take, none held', async () => {
+test('Crawl-delay with 5,000 queued URLs: each is admitted about once per turn it can take, no timer per request', async () => {
   const pagesAt: number[] = [];
   const origin = await site(
     () => ({ status: 200, body: 'User-agent: *\nCrawl-delay: 1\n' }),
@@ -93,7 +123,7 @@ test('Crawl-delay with 5,000 queued URLs: each is admitted about once per turn i
   // Every URL is admitted once when first dequeued, then again only when its turn comes:
   // re-admitting every waiting URL at each turn would be about 5,000 a second.
   assert.ok(turns < urls.length + 30, `${turns} admissions`);
-  // Deferred requests wait in the queue, not in timers of this process.
+  // Deferred requests wait in one table ordered by turn, not in a timer each.
   assert.ok(heldTimers < 20, `${heldTimers} timers`);
   // Turns were given a Crawl-delay apart, and pages leave a Crawl-delay apart too: Crawlee's
   // first request takes seconds to set up, and pages admitted a turn apart used to reach the
@@ -115,7 +145,7 @@ test('Crawl-delay with 5,000 queued URLs: each is admitted about once per turn i
   assert.ok(client.goAt.length >= pages);
 });
 
-test('a robots.txt answering 503 with Retry-After: 5,000 queued URLs wait in the queue, then are crawled', async () => {
+test('a robots.txt answering 503 with Retry-After: 5,000 queued URLs wait, then are crawled', async () => {
   let asked = 0;
   const origin = await site(() =>
     asked++ === 0
@@ -136,4 +166,92 @@ test('a robots.txt answering 503 with Retry-After: 5,000 queued URLs wait in the
   assert.equal(pagesWhileUnreachable, 0, 'nothing requested while robots.txt is unreachable');
   assert.ok(heldTimers < 20, `${heldTimers} timers held for 5,000 deferred requests`);
   assert.equal(handled.length, 5_000);
+});
+
+test('deferred requests leave the queue while they wait, and are back in it, pending, when the crawl stops', async () => {
+  let robots = 'User-agent: *\nCrawl-delay: 60\n';
+  const origin = await site(() => ({ status: 200, body: robots }));
+  const config = new Configuration({ persistStorage: false, purgeOnStart: false });
+  const queue = await RequestQueue.open(`held-${process.pid}-${Date.now()}`, { config });
+  closing.push({ close: () => queue.drop() });
+  const urls = Array.from({ length: 200 }, (_, i) => `${origin.origin}/p${i}`);
+  await queue.addRequests(urls.map((url) => ({ url })));
+  const client = new CountingClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(client);
+  const handled: string[] = [];
+  const crawler = crawlerWith(client, handled, { requestQueue: queue, config });
+  const run = crawler.run();
+  try {
+    // Every URL admitted once: one crawled, the others waiting for their turns.
+    await until(
+      () => client.turnsAsked >= urls.length && handled.length === 1,
+      'every URL to be admitted',
+    );
+    // Locked in the queue, they were walked on every refill of its head (O(n²) to defer n).
+    assert.equal(await pendingIn(queue), 0, 'waiting requests are out of the queue');
+  } finally {
+    crawler.autoscaledPool?.abort();
+    await run;
+  }
+  assert.equal(await pendingIn(queue), urls.length - 1, 'back in the queue when the crawl stops');
+  // A crawl resumed on the queue finds them.
+  robots = 'User-agent: *\nDisallow:\n';
+  const again = new CountingClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(again);
+  await crawlerWith(again, handled, { requestQueue: queue, config }).run();
+  assert.equal(new Set(handled).size, urls.length, 'every URL crawled once');
+  assert.equal(handled.length, urls.length);
+});
+
+test('at most maxHeld requests wait out of the queue: past that, nothing more is dequeued', async () => {
+  const origin = await site(() => ({ status: 200, body: 'User-agent: *\nCrawl-delay: 60\n' }));
+  const config = new Configuration({ persistStorage: false, purgeOnStart: false });
+  const queue = await RequestQueue.open(`bound-${process.pid}-${Date.now()}`, { config });
+  closing.push({ close: () => queue.drop() });
+  const urls = Array.from({ length: 200 }, (_, i) => `${origin.origin}/p${i}`);
+  await queue.addRequests(urls.map((url) => ({ url })));
+  const client = new CountingClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(client);
+  const handled: string[] = [];
+  const crawler = crawlerWith(client, handled, { requestQueue: queue, config, maxHeld: 20 });
+  const run = crawler.run();
+  let admitted: number;
+  let pending: number;
+  try {
+    await until(
+      () => client.turnsAsked >= 21 && handled.length === 1,
+      'the first page and 20 held',
+    );
+    // Given time to take more, the crawler takes none while 20 are held.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    admitted = client.turnsAsked;
+    pending = await pendingIn(queue);
+  } finally {
+    crawler.autoscaledPool?.abort();
+    await run;
+  }
+  assert.equal(admitted, 21, `${admitted} admissions`);
+  assert.equal(handled.length, 1);
+  assert.equal(pending, urls.length - 21, 'the rest stay in the queue');
+});
+
+test('from a RequestList, deferred requests are held too, and crawled a Crawl-delay apart', async () => {
+  const pagesAt: number[] = [];
+  const origin = await site(
+    () => ({ status: 200, body: 'User-agent: *\nCrawl-delay: 1\n' }),
+    pagesAt,
+  );
+  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(client);
+  const handled: string[] = [];
+  const urls = Array.from({ length: 4 }, (_, i) => `${origin.origin}/p${i}`);
+  const requestList = await RequestList.open(null, urls);
+  await crawlerWith(client, handled, { requestList }).run();
+  assert.deepEqual([...handled].sort(), [...urls].sort());
+  for (let i = 1; i < pagesAt.length; i++) {
+    assert.ok(
+      pagesAt[i]! - pagesAt[i - 1]! >= 950,
+      `pages ${pagesAt[i]! - pagesAt[i - 1]!} ms apart`,
+    );
+  }
 });
