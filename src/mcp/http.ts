@@ -62,7 +62,7 @@ export function registerMcpRoutes(
   version: string,
   options: { host: string; allowedHosts?: readonly string[]; limits?: McpHttpLimits },
 ): void {
-  const { app, client, work } = context;
+  const { app, client, work, verdicts } = context;
   const limits = options.limits ?? {};
   const callsPerClient = limits.callsPerClient ?? 4;
   const deadlineMs = limits.deadlineMs ?? 30_000;
@@ -113,6 +113,8 @@ export function registerMcpRoutes(
     res.once('close', () => counts.add(who, -1));
     const bounds: McpBounds = {
       robotsFor: (url) => budgetedRobotsFor(context, url, who),
+      verdict: async (url, state, agent, explain) =>
+        (await verdicts([url], [state], agent, who, explain))[0]!,
       lint: (body) => work.run('lint', { robots: body }, who),
     };
     const mcp = createMcpServer(client, version, bounds);

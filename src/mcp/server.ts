@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { lint, type LintReport } from '../core/index.ts';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { usedEntry } from '../cache/internal.ts';
-import type { RobotsClient, RobotsState } from '../fetch/index.ts';
+import type { CheckResult, RobotsClient, RobotsState } from '../fetch/index.ts';
 import { crawlerAccess } from '../fetch/internal.ts';
 
 /** The tools' names: outside tools call them. */
@@ -41,11 +41,19 @@ function answer(result: Record<string, unknown>) {
 
 /**
  * What a tool's work goes through: the robots.txt state of a URL (over HTTP, from the asking
- * client's budget of new origins) and a body's lint (over HTTP, on the service's workers).
- * Over stdio the one user is the operator: straight through the client.
+ * client's budget of new origins), a verdict and a body's lint (over HTTP, where the service
+ * makes its own: a large file's checks and every lint on its workers). Over stdio the one
+ * user is the operator: straight through the client.
  */
 export interface McpBounds {
   robotsFor(url: string): Promise<RobotsState>;
+  /** The verdict for `url` with its state, as `RobotsClient.verdict` makes it. */
+  verdict(
+    url: string,
+    state: RobotsState,
+    agent: string | string[] | undefined,
+    explain?: boolean,
+  ): CheckResult | Promise<CheckResult>;
   lint(body: string | Uint8Array): Promise<LintReport>;
 }
 
@@ -55,16 +63,17 @@ export function createMcpServer(
   version: string,
   bounds: McpBounds = {
     robotsFor: (url) => client.robotsFor(url),
+    verdict: (url, state, agent, explain = false) => {
+      const { agents, notes } = client.names(agent);
+      return client.verdict(url, state, { agents, agentNotes: notes, explain });
+    },
     lint: async (body) => lint(body),
   },
 ): McpServer {
   const server = new McpServer({ name: 'repkit', version });
-  /** The verdict for `url` as `check` makes it, the state read through the bounds. */
-  const check = async (url: string, agent: string | string[] | undefined, explain = false) => {
-    const state = await bounds.robotsFor(url);
-    const { agents, notes } = client.names(agent);
-    return client.verdict(url, state, { agents, agentNotes: notes, explain });
-  };
+  /** The verdict for `url` as `check` makes it, through the bounds. */
+  const check = async (url: string, agent: string | string[] | undefined, explain = false) =>
+    bounds.verdict(url, await bounds.robotsFor(url), agent, explain);
 
   server.registerTool(
     'check_url',
@@ -166,18 +175,16 @@ export function createMcpServer(
     },
     async ({ url }) => {
       const state = await bounds.robotsFor(url);
-      const crawlers = KNOWN_AGENTS.map((known) => {
+      const crawlers = [];
+      for (const known of KNOWN_AGENTS) {
+        const verdict = await bounds.verdict(url, state, [known.name]);
         const {
           ignoresStar: _ignoresStar,
           group: _group,
           ...access
-        } = crawlerAccess(
-          known,
-          state.robots,
-          client.verdict(url, state, { agents: [known.name] }),
-        );
-        return { agent: known.name, owner: known.owner, purpose: known.purpose, ...access };
-      });
+        } = crawlerAccess(known, state.robots, verdict);
+        crawlers.push({ agent: known.name, owner: known.owner, purpose: known.purpose, ...access });
+      }
       const edge = state.entry.edge;
       return answer({
         robotsUrl: state.location.robotsUrl,

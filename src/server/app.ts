@@ -14,6 +14,7 @@ import { registerCheckRoutes } from './routes/checks.ts';
 import type { RouteContext } from './routes/context.ts';
 import { registerHealth, registerOperatorRoutes } from './routes/operator.ts';
 import { CheckPlacement } from './check-placement.ts';
+import { verdictsOn } from './routes/verdicts.ts';
 import { OriginBudget } from './origin-budget.ts';
 import { WorkPool, type WorkPoolOptions } from './work/pool.ts';
 
@@ -137,16 +138,18 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerErrorAnswers(app);
 
+  const placement = new CheckPlacement(options.largeFileLoopMs);
   const context: RouteContext = {
     app,
     client,
     metrics,
     work,
+    placement,
+    verdicts: verdictsOn({ client, metrics, work, placement }),
     maxBatch: options.maxBatch ?? 1_000,
     maxVerdicts: options.maxVerdicts ?? 100_000,
     maxDiffBytes: options.maxDiffBytes ?? 4 * 1024 * 1024,
     concurrency: options.concurrency ?? 32,
-    placement: new CheckPlacement(options.largeFileLoopMs),
     originBudget:
       options.newOriginsPerMinute === 0
         ? undefined

@@ -1,5 +1,4 @@
 import { usedEntry } from '../../cache/internal.ts';
-import { requestTarget } from '../../core/index.ts';
 import {
   InvalidUrlError,
   RefusedAddressError,
@@ -15,7 +14,7 @@ import { budgetedRobotsFor, clientOf, mapLimit, type RouteContext } from './cont
  * URL or a batch), `/v1/usage` and `/v1/robots`.
  */
 export function registerCheckRoutes(context: RouteContext): void {
-  const { app, client, metrics, work, maxBatch, concurrency, placement } = context;
+  const { app, client, maxBatch, concurrency, verdicts } = context;
 
   /** Checks that a URL may be fetched by the service; the field name goes into the 400. */
   const checkable = async (url: string, field: string): Promise<URL> => {
@@ -85,73 +84,6 @@ export function registerCheckRoutes(context: RouteContext): void {
         throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
       throw error;
     }
-  };
-
-  /**
-   * Verdicts for URLs with their states, on the event loop where `placement` says a file's
-   * checks are cheap (a check costs O(path + pattern) per candidate rule), each other file's
-   * URLs in one worker task. Answers at once when no URL needs a worker: the cached check,
-   * the service's hot path, then costs no promise.
-   */
-  const verdicts = (
-    urls: readonly string[],
-    states: readonly RobotsState[],
-    agent: string | string[] | undefined,
-    from: string,
-  ): CheckResult[] | Promise<CheckResult[]> => {
-    // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
-    // response says so (`agent`, `agentNotes`).
-    const { agents, notes } = client.names(agent);
-    const results = new Array<CheckResult>(urls.length);
-    const onWorker = new Map<string, number[]>();
-    for (let i = 0; i < urls.length; i++) {
-      const state = states[i]!;
-      const key = placement.key(state);
-      if (key === undefined) {
-        results[i] = client.verdict(urls[i]!, state, { agents, agentNotes: notes });
-      } else if (placement.onWorker(key)) {
-        const indexes = onWorker.get(key);
-        if (indexes) indexes.push(i);
-        else onWorker.set(key, [i]);
-      } else {
-        const start = performance.now();
-        results[i] = client.verdict(urls[i]!, state, { agents, agentNotes: notes });
-        placement.timed(key, performance.now() - start);
-      }
-    }
-    if (onWorker.size === 0) {
-      metrics.checksAnswered(results);
-      return results;
-    }
-    return (async () => {
-      // At most the client's share of the workers at once: a request's own large files wait
-      // their turn instead of being refused for its shape.
-      await mapLimit([...onWorker], work.share, async ([key, indexes]) => {
-        const state = states[indexes[0]!]!;
-        const found = await work.run(
-          'checks',
-          {
-            key,
-            body: Buffer.from(usedEntry(state.entry).body ?? '', 'base64'),
-            profile: client.profile,
-            maxBytes: client.maxBytes,
-            // The worker judges each URL as it will be requested, as the client's verdicts do.
-            urls: indexes.map((i) => requestTarget(urls[i]!)?.url ?? urls[i]!),
-            agents: [...client.agentsFor(state, agents)],
-          },
-          from,
-        );
-        indexes.forEach((index, k) => {
-          results[index] = client.verdict(urls[index]!, state, {
-            agents,
-            agentNotes: notes,
-            computed: found[k]!,
-          });
-        });
-      });
-      metrics.checksAnswered(results);
-      return results;
-    })();
   };
 
   /**

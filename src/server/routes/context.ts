@@ -1,11 +1,29 @@
 import type { FastifyInstance } from 'fastify';
-import { FetchBudgetError, type RobotsClient, type RobotsState } from '../../fetch/index.ts';
+import {
+  FetchBudgetError,
+  type CheckResult,
+  type RobotsClient,
+  type RobotsState,
+} from '../../fetch/index.ts';
 import type { Drain } from '../../access/index.ts';
 import { OriginBudgetError } from '../errors.ts';
 import type { CheckPlacement } from '../check-placement.ts';
 import type { ServiceMetrics } from '../metrics.ts';
 import type { OriginBudget } from '../origin-budget.ts';
 import type { WorkPool } from '../work/pool.ts';
+
+/**
+ * Verdicts for URLs with their states (`explain`: with everything that led to each), as
+ * `RobotsClient.verdict` makes them, each file's checks where the service's placement puts
+ * them (`verdictsOn`); `from` is the asking client, for its share of the workers.
+ */
+export type Verdicts = (
+  urls: readonly string[],
+  states: readonly RobotsState[],
+  agent: string | string[] | undefined,
+  from: string,
+  explain?: boolean,
+) => CheckResult[] | Promise<CheckResult[]>;
 
 /** What every route module is given by `createApp`. */
 export interface RouteContext {
@@ -23,6 +41,8 @@ export interface RouteContext {
   concurrency: number;
   /** Where each fetched file's checks run: the event loop, or the workers. */
   placement: CheckPlacement;
+  /** Verdicts made where `placement` puts each file's checks (see `verdictsOn`). */
+  verdicts: Verdicts;
   /** New origins (robots.txt fetches) each client may cause; undefined: no limit. */
   originBudget: OriginBudget | undefined;
   /** The server's connections, for routes whose streams end when it stops. */

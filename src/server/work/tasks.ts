@@ -141,19 +141,28 @@ export interface ChecksTask {
   maxBytes: number;
   urls: string[];
   agents: string[];
+  /** Explanations (every rule that matched, the groups chosen) instead of verdicts. */
+  explain?: boolean;
 }
 
 /** Parsed bodies this worker keeps (each up to the 500 KiB limit). */
 const KEPT = 4;
 const parsed = new BoundedMap<string, RobotsTxt>({ maxEntries: KEPT });
 
-/** Verdicts, with their deciding rules, for URLs against one large fetched robots.txt. */
-export function checks(task: ChecksTask): Verdict[] {
+/**
+ * Verdicts, with their deciding rules (or explanations), for URLs against one large fetched
+ * robots.txt.
+ */
+export function checks(task: ChecksTask): (Verdict | Explanation)[] {
   let robots = parsed.get(task.key);
   if (!robots) {
     robots = parse(task.body, { profile: task.profile, maxBytes: task.maxBytes });
     parsed.set(task.key, robots);
   }
   const found = robots;
-  return task.urls.map((url) => found.verdict(url, task.agents, { withRule: true }));
+  return task.urls.map((url) =>
+    task.explain
+      ? found.explain(url, task.agents)
+      : found.verdict(url, task.agents, { withRule: true }),
+  );
 }
