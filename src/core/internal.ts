@@ -3,6 +3,7 @@
  * part of the public surface (see ARCHITECTURE.md, "doors").
  */
 export { describeSource } from './answers/usage-source.ts';
+export { ignoresGlobalGroup } from './answers/special-crawlers.ts';
 export {
   robotsTxtStatements,
   decideUsage,

@@ -8,15 +8,25 @@ import {
   type NotRobotsTxt,
   type Edge,
 } from '../core/index.ts';
+import { ignoresGlobalGroup } from '../core/internal.ts';
 import { usedEntry } from '../cache/internal.ts';
 import type { AgentMode, FetchSource, RobotsState } from './state.ts';
 
 export type { AgentMode } from './state.ts';
 import { DEFAULT_POLICY } from './policy.ts';
 
+/**
+ * A Google special-case crawler (AdsBot-Google, Mediapartners-Google...) that only the `*`
+ * group names: it takes no rule from that group, so nothing restricts it (Google's crawler
+ * documentation). The core's matcher reads the file as Google's open-source one does, which
+ * knows no crawler; the verdicts of the fetch layer answer for the crawler.
+ */
+export type IgnoresGlobalGroup = 'ignores-global-group';
+
 /** Why a URL got its verdict: the core's reasons, or what the fetch came to. */
 export type CheckReason =
   | VerdictReason
+  | IgnoresGlobalGroup
   /** 4xx (not 429), or redirects that led nowhere: no restrictions. */
   | 'no-robots-txt'
   /** 5xx, 429 or a network failure, and no earlier copy: everything disallowed for now. */
@@ -210,6 +220,13 @@ export function formsVerdict(
   // Set on the fresh verdict, not spread into a copy: this runs for every check.
   const result: FileVerdict & { requestUrl?: string } = verdict;
   if (requestUrl !== undefined) result.requestUrl = requestUrl;
+  if (ignoresGlobalGroup(robots, agents)) {
+    result.allowed = true;
+    result.line = 0;
+    result.reason = 'ignores-global-group';
+    delete result.rule;
+    delete result.lineCut;
+  }
   return result;
 }
 
@@ -217,7 +234,7 @@ export function formsVerdict(
 export interface FileVerdict {
   allowed: boolean;
   line: number;
-  reason: VerdictReason;
+  reason: VerdictReason | IgnoresGlobalGroup;
   rule?: RuleMatch;
   /** The deciding line is the one the 500 KiB limit cuts (see `RobotsTxt.cutLine`). */
   lineCut?: true;

@@ -93,7 +93,7 @@ const verdict = {
     reason: {
       type: 'string',
       description:
-        'Why: a rule (allowed-by-rule, disallowed-by-rule...), or the fetch (no-robots-txt, robots-txt-unreachable, robots-txt-challenge: a wall answered and counts as unreachable, robots-txt-challenge-literal: read as Google reads it)',
+        'Why: a rule (allowed-by-rule, disallowed-by-rule...), ignores-global-group (a Google special-case crawler such as AdsBot-Google that only the * group names: no rule applies to it), or the fetch (no-robots-txt, robots-txt-unreachable, robots-txt-challenge: a wall answered and counts as unreachable, robots-txt-challenge-literal: read as Google reads it)',
     },
     rule: { type: 'object', additionalProperties: true },
     lineCut: {

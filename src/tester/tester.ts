@@ -93,9 +93,10 @@ worker.onmessage = (event: MessageEvent<TesterAnswer>) => {
   const answer = event.data;
   if (answer.diagnostics) {
     diagnostics = answer.diagnostics;
-    renderDiagnostics();
     markedFor = undefined; // problem marks are drawn with the lines
   }
+  // Also after a fetch that left the text as it was: what Problems says follows the fetch.
+  renderDiagnostics();
   if (answer.id !== asked) return; // a newer request is on its way
   const rows: VerdictRow[] = fetched?.unreachable
     ? answer.rows.map((row) => ({ kind: 'unreachable', url: row.url, allowed: false, line: 0 }))
@@ -139,6 +140,8 @@ function describeGroup(row: VerdictRow | undefined): string {
   if (row.kind === 'invalid') return '';
   if (row.kind === 'unreachable')
     return ' · the robots.txt is unreachable, so Google crawls nothing for now';
+  if (row.reason === 'ignores-global-group')
+    return ' · a Google special-case crawler: it obeys only groups that name it, never the * group';
   if (!row.group)
     return row.reason === 'no-matching-group' ? ' · no group applies: nothing is restricted' : '';
   return row.group.scope === 'specific'
@@ -153,11 +156,13 @@ function describeRow(row: VerdictRow): string {
     const cut = row.lineCut ? ' (line cut by the 500 KiB limit: read only this far)' : '';
     return `line ${row.line}: ${row.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${row.rule.value}${row.tieBreak ? ' (tie: allow wins)' : ''}${cut}`;
   }
-  return row.reason === 'no-matching-group'
-    ? 'no group for this crawler'
-    : row.reason === 'robots-txt-always-allowed'
-      ? '/robots.txt is always allowed'
-      : 'no rule matches';
+  return row.reason === 'ignores-global-group'
+    ? 'only the * group names it, and it ignores that group'
+    : row.reason === 'no-matching-group'
+      ? 'no group for this crawler'
+      : row.reason === 'robots-txt-always-allowed'
+        ? '/robots.txt is always allowed'
+        : 'no rule matches';
 }
 
 function renderResults(rows: readonly VerdictRow[], withUsage: boolean): void {
@@ -307,6 +312,18 @@ function revealLine(number: number, selectText: boolean): void {
 const MAX_LISTED = 500;
 
 function renderDiagnostics(): void {
+  if (fetched?.unreachable) {
+    // The empty text stands for no file at all: its lint ("empty file: everything may be
+    // fetched") would say the opposite of the verdicts.
+    diagnosticsList.replaceChildren(
+      element(
+        'li',
+        'none',
+        'Nothing to lint: the robots.txt could not be read, so a crawler fetches nothing of the site for now.',
+      ),
+    );
+    return;
+  }
   const more = diagnostics.length - MAX_LISTED;
   diagnosticsList.replaceChildren(
     ...(diagnostics.length
@@ -402,7 +419,9 @@ $<HTMLFormElement>('fetch-form').addEventListener('submit', async (event) => {
       urlsInput.value = `${origin}/`;
     }
     // Unreachable with no earlier copy: Google crawls nothing (with one, it uses that copy).
-    const unreachable = data.outcome === 'error' && !data.body;
+    // So does a wall counted as unreachable, whatever page it served.
+    const unreachable =
+      (data.outcome === 'error' && !data.body) || (!!data.edge && data.reading === 'unreachable');
     fetched = { text: robotsInput.value, unreachable, origin };
     // A wall (or a 402) in the file's place: what it is, its evidence, and how it was read.
     const wall =

@@ -4,7 +4,12 @@
  * typing stays smooth whatever the size of the file.
  */
 import { lint, parse, type ProfileName } from '../core/index.ts';
-import { decideUsage, describeSource, robotsTxtStatements } from '../core/internal.ts';
+import {
+  decideUsage,
+  describeSource,
+  ignoresGlobalGroup,
+  robotsTxtStatements,
+} from '../core/internal.ts';
 import type { TesterRequest, TesterAnswer, VerdictRow } from './protocol.ts';
 
 type RulesRow = Extract<VerdictRow, { kind: 'rules' }>;
@@ -31,10 +36,15 @@ self.onmessage = (event: MessageEvent<TesterRequest>) => {
   // them: the first with a group of its own decides, else all of them (the * group).
   const own = request.agents.find((name) => robots.groupsFor(name).scope === 'specific');
   const agent = own ?? request.agents;
+  // A Google special-case crawler only the * group names takes no rule from it.
+  const ignoresStar = ignoresGlobalGroup(robots, agent);
   const rows: VerdictRow[] = request.urls.map((url) => {
     // Not a URL a crawler could request, nor a path: said so, not judged "allowed".
     if (!isCheckable(url)) return { kind: 'invalid', url, allowed: false, line: 0 };
-    const verdict = robots.explain(url, agent);
+    const explained = robots.explain(url, agent);
+    const verdict = ignoresStar
+      ? { ...explained, allowed: true, line: 0, reason: 'ignores-global-group', rule: undefined }
+      : explained;
     return {
       kind: 'rules',
       url,

@@ -252,9 +252,27 @@ describe('the web tester', () => {
         ).length === 2,
       walled.origin,
     );
+    // One answer: Problems does not call the wall's stand-in text an empty file that allows all.
+    const problems = await page.locator('#diagnostics').innerText();
+    assert.match(problems, /Nothing to lint: the robots\.txt could not be read/);
+    assert.doesNotMatch(problems, /empty|everything may be fetched/i);
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts/tester-wall.png'), fullPage: true });
     await page.fill('#robots', 'User-agent: *\nDisallow: /any/\n');
+  });
+
+  test('AdsBot-Google under only a * group: allowed, as every surface says it', async () => {
+    await page.fill('#robots', 'User-agent: *\nDisallow: /\n');
+    await page.fill('#agent', 'AdsBot-Google');
+    await page.fill('#urls', 'https://example.com/a');
+    await page.waitForFunction(
+      () => document.querySelector('#results tr .verdict')?.textContent === 'allowed',
+    );
+    assert.match(await page.locator('#summary').innerText(), /special-case crawler/);
+    await page.fill('#agent', 'Googlebot');
+    await page.waitForFunction(
+      () => document.querySelector('#results tr .verdict')?.textContent === 'disallowed',
+    );
   });
 
   test('Enter in the Fetch box fetches, a bare domain is read as https, the sample URLs give way', async () => {

@@ -72,7 +72,7 @@ test('explain on the workers answers as the core does, and check_url too', async
   const checked = (await client.callTool({
     name: 'check_url',
     arguments: { url: `${site.origin}${PATH}`, agent: 'Googlebot' },
-  })) as { structuredContent: { allowed: boolean; line: number } };
+  })) as unknown as { structuredContent: { allowed: boolean; line: number } };
   assert.deepEqual(
     [checked.structuredContent.allowed, checked.structuredContent.line],
     [expected.allowed, expected.line],

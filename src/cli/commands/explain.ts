@@ -115,6 +115,14 @@ function printExplanation(
   }
   if (e.matches.length === 0) row('matches', color.dim('no rule matches this path'));
   e.matches.forEach((m, i) => row(i === 0 ? 'matches' : '', ruleText(m)));
+  if (verdict.reason === 'ignores-global-group') {
+    // The * group's rules above are what a crawler that obeys it would get; this one does not.
+    row(
+      'verdict',
+      `${color.green('allowed')}: ignores-global-group (${agent[0]} is a Google special-case crawler: it obeys only groups that name it, never the * group)`,
+    );
+    return;
+  }
   if (e.rule && e.reason !== 'no-matching-rule') {
     row(
       'winner',

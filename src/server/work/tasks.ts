@@ -13,7 +13,8 @@ import {
   type RobotsTxt,
   type Verdict,
 } from '../../core/index.ts';
-import { BoundedMap } from '../../core/internal.ts';
+import { BoundedMap, ignoresGlobalGroup } from '../../core/internal.ts';
+import type { CheckReason } from '../../fetch/index.ts';
 import {
   agentsFor,
   diffVerdicts,
@@ -38,10 +39,18 @@ export interface ExplainTask {
  * token, `A,B` as ordered fallbacks: the first with a group of its own decides), and the
  * names the verdict was made for in `agent`, as `repkit explain --json` gives them.
  */
-export function explain(task: ExplainTask): Explanation & { agent: string[] } {
+export function explain(
+  task: ExplainTask,
+): Omit<Explanation, 'reason'> & { reason: CheckReason; agent: string[] } {
   const robots = parse(task.robots, { profile: task.profile });
   const agent = [...agentsFor(robots, readNames(task.agent).agents)];
-  return { ...robots.explain(task.url, agent), agent };
+  const explanation = robots.explain(task.url, agent);
+  // As every verdict says it (see `IgnoresGlobalGroup`); the * group's matches stay listed.
+  if (ignoresGlobalGroup(robots, agent)) {
+    const { rule: _rule, ...rest } = explanation;
+    return { ...rest, allowed: true, line: 0, reason: 'ignores-global-group', agent };
+  }
+  return { ...explanation, agent };
 }
 
 /** A body's lint: text, or bytes as fetched. */
