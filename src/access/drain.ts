@@ -20,6 +20,8 @@ export interface Drain {
    * Resolves when no connection is left. The server's own `close()` is the caller's.
    */
   begin(graceMs?: number): Promise<void>;
+  /** Whether stopping has begun (`/readyz` then answers 503). */
+  readonly stopping: boolean;
 }
 
 /** Follows `server`'s connections and the requests on each, for `Drain.begin`. */
@@ -54,6 +56,9 @@ export function drainOf(server: Server): Drain {
     stream(res) {
       if (stopping) res.end();
       else streams.add(res);
+    },
+    get stopping() {
+      return stopping;
     },
     begin(graceMs = DRAIN_GRACE_MS) {
       stopping = true;

@@ -40,6 +40,7 @@ export interface AccessOptions {
  */
 const OPEN = new Set([
   '/healthz',
+  '/readyz',
   '/',
   '/tester.js',
   '/tester-worker.js',
@@ -98,7 +99,7 @@ export async function registerAccess(
       // A client is its address: there is one token, shared by every caller who has it, so
       // a bucket per token would let one caller spend everyone's allowance.
       keyGenerator: (request) => request.ip,
-      allowList: (request) => request.url === '/healthz',
+      allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         error: 'rate-limited',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import swagger from '@fastify/swagger';
@@ -45,7 +46,8 @@ export interface AppOptions {
   concurrency?: number;
   /** Where the web tester's files are. Default: the built `tester/` area (`dist/tester`). */
   assetsDir?: string;
-  logger?: boolean;
+  /** Logging (pino's JSON lines on stdout): true at info, or `{ level }`. Default off. */
+  logger?: boolean | { level: string };
   /** Most verdicts one request may ask for (`/v1/diff`: URLs × agents × 2). Default 100,000. */
   maxVerdicts?: number;
   /**
@@ -83,6 +85,9 @@ export interface AppOptions {
   listenHost?: string;
 }
 
+/** A request id taken from a caller: letters, digits and `-_.:`, at most 128 of them. */
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
 /** The repkit HTTP service: JSON API under /v1, OpenAPI, health, metrics, the web tester at /. */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { client, metrics } = options;
@@ -92,6 +97,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const app = Fastify({
     logger: options.logger ?? false,
+    // A caller's X-Request-Id is kept (when it is a plain token) and echoed, else one is made.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     // Node checks these limits every `connectionsCheckingInterval`: a slow client is cut off
     // within a second of its limit, however slowly it trickles bytes.
     serverFactory: (handler) => {
@@ -119,6 +130,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
+  // First of all hooks: an answer refused by access still names its request.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
   await registerAccess(app, options.access ?? {}, options.listenHost ?? '127.0.0.1');
 
   await app.register(swagger, {

@@ -366,6 +366,29 @@ export const robots = {
   response: { 200: { type: 'object', additionalProperties: true }, ...COMMON_ERRORS },
 } as const;
 
+export const ready = {
+  operationId: 'ready',
+  tags: ['operator'],
+  summary:
+    'Readiness: 503 while the service is stopping, or while the Redis it was started with cannot be reached',
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: ['ready'] },
+        redis: { type: 'string', enum: ['up', 'not-configured'] },
+      },
+    },
+    503: {
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: ['stopping', 'not-ready'] },
+        redis: { type: 'string', enum: ['up', 'down', 'not-configured'] },
+      },
+    },
+  },
+};
+
 export const health = {
   operationId: 'health',
   tags: ['operator'],

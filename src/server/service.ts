@@ -51,7 +51,8 @@ export interface ServiceOptions {
   bodyLimit?: number;
   /** Fetch time limit in ms. Default 15 s. */
   timeoutMs?: number;
-  logger?: boolean;
+  /** Logging (pino's JSON lines on stdout): true at info, or `{ level }`. Default off. */
+  logger?: boolean | { level: string };
   /** Per-request limits and worker threads (see AppOptions). */
   limits?: Pick<
     AppOptions,

@@ -72,7 +72,7 @@ before(async () => {
     sites.push(await httpServer(robotsRoute((_req, res) => res.writeHead(200).end(c.robots))));
   }
   service = await startService({ port: 0, allowPrivateAddresses: true });
-  client = new RobotsClient({ userAgent: 'ExampleBot/1.0', allowPrivateAddresses: true });
+  client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
 });
 after(async () => {
   await client?.close();

@@ -13,11 +13,12 @@ const STOP_LIMIT_MS = 60_000;
 export async function startServeProcess(
   args: string[] = [],
   env: Record<string, string> = {},
+  options: { stdout?: boolean } = {},
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     cwd: ROOT,
     env: childEnv(env),
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.stdout ? 'pipe' : 'ignore', 'pipe'],
   });
   const url = await new Promise<string>((done, fail) => {
     let err = '';

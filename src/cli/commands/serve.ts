@@ -76,6 +76,24 @@ function hostAddress(value: string, name: string): string {
   return value.trim();
 }
 
+/** Pino's levels, which `LOG_LEVEL` names (`silent` logs nothing). */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/**
+ * The service's logging: `LOG_LEVEL` (one of pino's levels) sets the level and turns logging
+ * on; without it, `--log` logs at info. A level that is none is an error, not silence.
+ */
+function loggerOf(log: boolean | undefined): boolean | { level: string } {
+  const level = env['LOG_LEVEL']?.trim().toLowerCase();
+  if (level === undefined || level === '') return Boolean(log);
+  if (!LOG_LEVELS.includes(level)) {
+    throw new CliError(
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env['LOG_LEVEL']}"`,
+    );
+  }
+  return { level };
+}
+
 /** An integer environment variable within bounds; undefined when unset or empty. */
 function envInteger(name: string, min: number, max: number): number | undefined {
   const value = env[name];
@@ -117,7 +135,7 @@ export function registerServe(program: Command, output: Output): void {
       integer('--max-batch', 1, 100_000),
       1_000,
     )
-    .option('--log', 'log every request (JSON lines on stdout)')
+    .option('--log', 'log every request (JSON lines on stdout; env LOG_LEVEL sets the level)')
     .option(
       '--token <token>',
       'require Authorization: Bearer <token> on every route but /healthz and the tester page (env REPKIT_TOKEN)',
@@ -194,7 +212,7 @@ option or environment variable, a missing package, or an address it cannot liste
         maxBatch: options.maxBatch,
         ...(newOrigins !== undefined ? { newOriginsPerMinute: newOrigins } : {}),
         ...(storeBytes !== undefined ? { storeBytesPerMinute: storeBytes } : {}),
-        logger: Boolean(options.log),
+        logger: loggerOf(options.log),
         access: {
           ...(token !== undefined ? { token } : {}),
           ...(allowedHosts ? { allowedHosts } : {}),

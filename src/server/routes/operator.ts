@@ -7,12 +7,22 @@ import * as schema from '../schemas.ts';
 import type { RouteContext } from './context.ts';
 import { docsPage } from './docs.ts';
 
-/** `/healthz`: liveness, with the store's reachability. */
+/**
+ * `/healthz`: liveness, with the store's reachability (a process whose Redis is down is alive:
+ * it answers from memory and defers what it cannot). `/readyz`: whether to send it traffic:
+ * not while it stops, nor while the Redis it was started with is down.
+ */
 export function registerHealth(context: RouteContext, redis: RedisStore | undefined): void {
   context.app.get('/healthz', { schema: schema.health }, async () => {
     if (!redis) return { status: 'ok', redis: 'not-configured' };
     const up = await redis.ping();
     return { status: up ? 'ok' : 'degraded', redis: up ? 'up' : 'down' };
+  });
+  context.app.get('/readyz', { schema: schema.ready }, async (_request, reply) => {
+    const store = redis ? ((await redis.ping()) ? 'up' : 'down') : 'not-configured';
+    if (context.drain.stopping) return reply.code(503).send({ status: 'stopping', redis: store });
+    if (store === 'down') return reply.code(503).send({ status: 'not-ready', redis: store });
+    return { status: 'ready', redis: store };
   });
 }
 
