@@ -31,6 +31,26 @@ const agent = z
 
 // Output schemas name the fields every answer has; answers carry more (`passthrough`).
 
+/** What the server tells a client's model about its tools, once, at connection. */
+const INSTRUCTIONS = [
+  "repkit answers a crawler's questions about a site as Google reads robots.txt.",
+  'Before fetching a URL for an agent, call check_url (may this agent fetch it?); explain says why.',
+  'usage says whether the page may be fetched, indexed, used for AI training or for search, with each source.',
+  "ai_crawlers lists which well-known AI and search crawlers a site lets in; lint_robots_txt reviews a site's robots.txt or a text.",
+  'Name the crawler with `agent` (a product token such as GPTBot, or a User-Agent). An unreachable robots.txt, or a bot wall in its place, disallows for now: ask again later rather than fetching.',
+].join(' ');
+
+/**
+ * Every tool only reads: it changes nothing, asking twice gives the same answer (a cached
+ * robots.txt), and it reaches the open web (the site's robots.txt and pages).
+ */
+const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
+
 /** A tool's answer: the structured result, and the same as text for clients that show text. */
 function answer(result: Record<string, unknown>) {
   return {
@@ -70,7 +90,7 @@ export function createMcpServer(
     lint: async (body) => lint(body),
   },
 ): McpServer {
-  const server = new McpServer({ name: 'repkit', version });
+  const server = new McpServer({ name: 'repkit', version }, { instructions: INSTRUCTIONS });
   /** The verdict for `url` as `check` makes it, through the bounds. */
   const check = async (url: string, agent: string | string[] | undefined, explain = false) =>
     bounds.verdict(url, await bounds.robotsFor(url), agent, explain);
@@ -79,6 +99,7 @@ export function createMcpServer(
     'check_url',
     {
       title: 'May this agent fetch this URL?',
+      annotations: { title: 'May this agent fetch this URL?', ...READ_ONLY },
       description:
         "The URL's robots.txt (fetched and cached) as Google reads it: the verdict, the deciding line and rule, and the fetch state. An unreachable robots.txt disallows for now; so does a bot wall or a payment demand answering in its place (reason robots-txt-challenge, with `edge`: what answered and the evidence).",
       inputSchema: { url, agent },
@@ -99,6 +120,10 @@ export function createMcpServer(
     'usage',
     {
       title: 'May this agent fetch, index, train AI on or use for search this URL?',
+      annotations: {
+        title: 'May this agent fetch, index, train AI on or use for search this URL?',
+        ...READ_ONLY,
+      },
       description:
         "One combined answer with each part's source: robots.txt (Allow/Disallow, Content-Usage, Content-Signal), the site's tdmrep.json and the page's headers and head, fetched only where robots.txt allows.",
       inputSchema: { url, agent },
@@ -118,6 +143,7 @@ export function createMcpServer(
     'explain',
     {
       title: 'Why may (or may not) this agent fetch this URL?',
+      annotations: { title: 'Why may (or may not) this agent fetch this URL?', ...READ_ONLY },
       description:
         'The verdict with everything that led to it: the groups chosen, every rule that matched with its length, the winner and the tie-break.',
       inputSchema: { url, agent },
@@ -132,6 +158,7 @@ export function createMcpServer(
     'lint_robots_txt',
     {
       title: 'Lint a robots.txt',
+      annotations: { title: 'Lint a robots.txt', ...READ_ONLY },
       description:
         "What Google reads, accepts with typos, ignores or never uses: a robots.txt given as text, or a site's (fetched).",
       inputSchema: {
@@ -166,6 +193,7 @@ export function createMcpServer(
     'ai_crawlers',
     {
       title: 'Which AI and search crawlers does this site let in?',
+      annotations: { title: 'Which AI and search crawlers does this site let in?', ...READ_ONLY },
       description:
         "Each well-known crawler (repkit's list and ai.robots.txt's): may it fetch the URL's path, by its own group or the * group.",
       inputSchema: { url },

@@ -74,7 +74,15 @@ async function everyTool(mcp: Client): Promise<void> {
   for (const tool of tools) {
     assert.ok(tool.inputSchema, tool.name);
     assert.ok(tool.outputSchema, tool.name);
+    // Clients decide what to confirm from these: every tool only reads, from the open web.
+    const { readOnlyHint, destructiveHint, openWorldHint } = tool.annotations ?? {};
+    assert.deepEqual(
+      [readOnlyHint, destructiveHint, openWorldHint],
+      [true, false, true],
+      tool.name,
+    );
   }
+  assert.match(mcp.getInstructions() ?? '', /check_url/);
 
   // check_url: a disallowed URL with its deciding line; an unreachable robots.txt and a
   // wall in its place defer; a paid page's robots.txt allows it.
