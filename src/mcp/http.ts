@@ -164,6 +164,7 @@ export async function serveMcpHttp(
   const allowedHosts = service.access?.allowedHosts;
   const running = await startService({
     ...service,
+    version,
     routes: (context) =>
       registerMcpRoutes(context, version, {
         host,

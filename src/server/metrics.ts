@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MemoryStoreStats } from '../cache/internal.ts';
 import type { CheckResult } from '../fetch/index.ts';
-import type { FetchReport } from '../fetch/internal.ts';
+import { readLater, type FetchReport } from '../fetch/internal.ts';
 import { RequestHistogram } from './request-histogram.ts';
 
 /** Sets a counter's series to `counts` (those above 0), read when `/metrics` is. */
@@ -18,11 +18,11 @@ export class ServiceMetrics {
   // Checks are counted here and handed to their counters when `/metrics` is read:
   // prom-client hashes the labels on every increment, even through a bound series, which
   // showed on the cached check's path.
-  readonly #verdicts = { allowed: 0, disallowed: 0 };
+  readonly #verdicts = { allowed: 0, disallowed: 0, unreachable: 0 };
   readonly #sources = { hit: 0, miss: 0, stale: 0 };
   private readonly checks: Counter = new Counter({
     name: 'repkit_checks_total',
-    help: 'URL checks answered, by verdict',
+    help: 'URL checks answered, by verdict: allowed, disallowed by the file, or unreachable (the robots.txt, or a wall in its place, could not be read: disallowed for now)',
     labelNames: ['verdict'],
     registers: [this.registry],
     collect: () => setCounts(this.checks, 'verdict', this.#verdicts),
@@ -53,8 +53,19 @@ export class ServiceMetrics {
    *   memory: entries, bytes, and fresh entries pushed out by its bounds (each may cost a
    *   fetch again).
    */
-  constructor(memoryStore?: () => MemoryStoreStats, storeUp?: () => boolean) {
+  constructor(
+    memoryStore?: () => MemoryStoreStats,
+    storeUp?: () => boolean,
+    /** The running repkit's version, for `repkit_build_info`. */
+    version = 'unknown',
+  ) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'repkit_build_info',
+      help: 'Always 1: the running version of repkit and of Node.js, as labels',
+      labelNames: ['version', 'node'],
+      registers: [this.registry],
+    }).set({ version, node: process.versions.node }, 1);
     this.registry.registerMetric(this.requests.asMetric());
     new Gauge({
       name: 'repkit_store_up',
@@ -80,19 +91,24 @@ export class ServiceMetrics {
       'Bytes the in-memory cache holds (bodies compressed)',
       (s) => s.bytes,
     );
-    gauge(
-      'repkit_cache_evictions',
-      'Entries the in-memory cache pushed out while still fresh, since start (each may cost a fetch again)',
-      (s) => s.evictions,
-    );
+    const evictions: Counter = new Counter({
+      name: 'repkit_cache_evictions_total',
+      help: 'Entries the in-memory cache pushed out while still fresh (each may cost a fetch again)',
+      registers: [this.registry],
+      collect() {
+        evictions.reset();
+        evictions.inc(memoryStore().evictions);
+      },
+    });
   }
 
   /** Checks answered together (a batch). */
-  checksAnswered(results: readonly Pick<CheckResult, 'allowed' | 'source'>[]): void {
+  checksAnswered(results: readonly Pick<CheckResult, 'allowed' | 'source' | 'reason'>[]): void {
     const verdicts = this.#verdicts;
     const sources = this.#sources;
     for (const result of results) {
       if (result.allowed) verdicts.allowed++;
+      else if (readLater(result)) verdicts.unreachable++;
       else verdicts.disallowed++;
       if (result.source === 'cache') sources.hit++;
       else if (result.source === 'fetched') sources.miss++;

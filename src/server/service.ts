@@ -53,6 +53,8 @@ export interface ServiceOptions {
   timeoutMs?: number;
   /** Logging (pino's JSON lines on stdout): true at info, or `{ level }`. Default off. */
   logger?: boolean | { level: string };
+  /** The running repkit's version, shown by `repkit_build_info`. Default `unknown`. */
+  version?: string;
   /** Per-request limits and worker threads (see AppOptions). */
   limits?: Pick<
     AppOptions,
@@ -108,6 +110,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const metrics = new ServiceMetrics(
     store instanceof MemoryStore ? () => store.stats : undefined,
     redis ? () => redis.connected : undefined,
+    options.version,
   );
   const allowAddress =
     options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress);

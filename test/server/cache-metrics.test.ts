@@ -24,7 +24,11 @@ test('/metrics shows the in-memory cache: entries, bytes, evictions past its bou
     const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
     assert.ok(value('repkit_cache_entries') >= 1 && value('repkit_cache_entries') < 3, text);
     assert.ok(value('repkit_cache_bytes') > 0 && value('repkit_cache_bytes') <= 1_000);
-    assert.ok(value('repkit_cache_evictions') >= 1, 'a fresh entry was pushed out, and counted');
+    assert.ok(
+      value('repkit_cache_evictions_total') >= 1,
+      'a fresh entry was pushed out, and counted',
+    );
+    assert.match(text, /^# TYPE repkit_cache_evictions_total counter$/m);
   } finally {
     await service.close();
     await Promise.all(sites.map((s) => s.close()));

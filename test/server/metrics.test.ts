@@ -49,18 +49,20 @@ describe('service metrics', () => {
     );
   });
 
-  test('checks by verdict and by source, as prom-client counts them', async () => {
+  test('checks by verdict (unreachable apart from disallowed) and by source, as prom-client counts them', async () => {
     const metrics = new ServiceMetrics();
     metrics.checksAnswered([
-      { allowed: true, source: 'cache' },
-      { allowed: false, source: 'cache' },
-      { allowed: true, source: 'fetched' },
+      { allowed: true, source: 'cache', reason: 'no-matching-rule' },
+      { allowed: false, source: 'cache', reason: 'disallowed-by-rule' },
+      { allowed: true, source: 'fetched', reason: 'allowed-by-rule' },
+      { allowed: false, source: 'fetched', reason: 'robots-txt-unreachable' },
+      { allowed: false, source: 'cache', reason: 'robots-txt-challenge' },
     ]);
-    metrics.checksAnswered([{ allowed: true, source: 'cache' }]);
+    metrics.checksAnswered([{ allowed: true, source: 'cache', reason: 'no-robots-txt' }]);
     const reference = new Registry();
     const checks = new Counter({
       name: 'repkit_checks_total',
-      help: 'URL checks answered, by verdict',
+      help: 'URL checks answered, by verdict: allowed, disallowed by the file, or unreachable (the robots.txt, or a wall in its place, could not be read: disallowed for now)',
       labelNames: ['verdict'],
       registers: [reference],
     });
@@ -72,8 +74,9 @@ describe('service metrics', () => {
     });
     checks.inc({ verdict: 'allowed' }, 3);
     checks.inc({ verdict: 'disallowed' }, 1);
-    cache.inc({ result: 'hit' }, 3);
-    cache.inc({ result: 'miss' }, 1);
+    checks.inc({ verdict: 'unreachable' }, 2);
+    cache.inc({ result: 'hit' }, 4);
+    cache.inc({ result: 'miss' }, 2);
     const text = await metrics.registry.metrics();
     const expected = await reference.metrics();
     for (const name of ['repkit_checks_total', 'repkit_cache_total']) {
@@ -83,6 +86,14 @@ describe('service metrics', () => {
     assert.deepEqual(
       linesOf(await metrics.registry.metrics(), 'repkit_checks_total'),
       linesOf(expected, 'repkit_checks_total'),
+    );
+  });
+
+  test('repkit_build_info names the version and Node.js', async () => {
+    const text = await new ServiceMetrics(undefined, undefined, '1.2.3').registry.metrics();
+    assert.ok(
+      text.includes(`repkit_build_info{version="1.2.3",node="${process.versions.node}"} 1`),
+      text,
     );
   });
 });

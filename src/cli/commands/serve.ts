@@ -10,6 +10,7 @@ import {
 } from '../endpoint.ts';
 import { DEFAULT_USER_AGENT, edgeClientOptions, edgeFlags } from '../fetching.ts';
 import type { Output } from '../output.ts';
+import { packageVersion } from '../version.ts';
 
 interface ServeOptions {
   port?: number;
@@ -205,6 +206,7 @@ option or environment variable, a missing package, or an address it cannot liste
       const service = await startService({
         port,
         host,
+        version: packageVersion(),
         ...(redis ? { redisUrl: redis } : {}),
         allowPrivateAddresses: allowPrivate,
         userAgent: options.userAgent,
