@@ -145,7 +145,26 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         version: '1',
         description:
           'robots.txt checks as Google makes them: verdicts, explanations, lint and diff.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
+      // Relative: the API is where this document is served from, however the service is reached.
+      servers: [{ url: '/', description: 'this service' }],
+      // With a token, every operation but health and readiness asks for it.
+      ...(options.access?.token
+        ? {
+            components: {
+              securitySchemes: {
+                bearer: {
+                  type: 'http',
+                  scheme: 'bearer',
+                  description: 'The token the service was started with (--token, REPKIT_TOKEN)',
+                },
+              },
+            },
+            security: [{ bearer: [] }],
+          }
+        : // Said, not left out: no operation asks for credentials.
+          { security: [] }),
     },
   });
 

@@ -369,6 +369,8 @@ export const robots = {
 export const ready = {
   operationId: 'ready',
   tags: ['operator'],
+  // Open, token or not.
+  security: [],
   summary:
     'Readiness: 503 while the service is stopping, or while the Redis it was started with cannot be reached',
   response: {
@@ -386,12 +388,15 @@ export const ready = {
         redis: { type: 'string', enum: ['up', 'down', 'not-configured'] },
       },
     },
+    421: COMMON_ERRORS[421],
   },
 };
 
 export const health = {
   operationId: 'health',
   tags: ['operator'],
+  // Open, token or not.
+  security: [],
   summary: 'Liveness, with the reachability of Redis when one is configured',
   response: {
     200: {
@@ -401,5 +406,6 @@ export const health = {
         redis: { type: 'string', enum: ['up', 'down', 'not-configured'] },
       },
     },
+    421: COMMON_ERRORS[421],
   },
 } as const;
