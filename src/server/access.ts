@@ -6,7 +6,7 @@
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { BoundedMap } from '../core/internal.ts';
+import { BoundedMap, loadWithPeer } from '../core/internal.ts';
 import {
   allowedHostSet,
   answersHost,
@@ -31,6 +31,13 @@ export interface AccessOptions {
   allowedHosts?: readonly string[];
   /** Requests per minute per client (its address); 429 with Retry-After past it. Default: no limit. */
   rateLimitPerMinute?: number;
+  /**
+   * Web pages of these origins (`https://app.example`, or `*` for any) may call the API from
+   * a browser (CORS, with `@fastify/cors`): their preflights are answered before the token is
+   * asked for, and `Authorization`, `Content-Type` and `X-Request-Id` may be sent. Default:
+   * none, no CORS headers at all.
+   */
+  corsOrigins?: readonly string[];
 }
 
 /**
@@ -66,11 +73,30 @@ export async function registerAccess(
     });
   }
 
+  if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) {
+    // Loaded only when asked for: the service runs without the package otherwise.
+    const { default: cors } = await loadWithPeer(
+      '@fastify/cors',
+      'CORS (--cors-origins)',
+      () => import('@fastify/cors'),
+    );
+    const any = options.corsOrigins.includes('*');
+    await app.register(cors, {
+      origin: any ? '*' : [...options.corsOrigins],
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+      exposedHeaders: ['x-request-id', 'retry-after'],
+      maxAge: 600,
+    });
+  }
+
   if (options.token !== undefined) {
     const hasToken = bearerCheck(options.token);
     const guesses = new GuessLimit();
     app.addHook('onRequest', (request, reply, done) => {
       if (OPEN.has(request.url.split('?')[0]!)) return done();
+      // A browser's preflight carries no credentials (CORS, when it is on, answers it first).
+      if (request.method === 'OPTIONS') return done();
       const wait = guesses.waitSeconds(request.ip);
       if (wait > 0) {
         reply

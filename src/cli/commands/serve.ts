@@ -13,6 +13,7 @@ import type { Output } from '../output.ts';
 import { packageVersion } from '../version.ts';
 
 interface ServeOptions {
+  corsOrigins?: string[];
   port?: number;
   host?: string;
   redisUrl?: string;
@@ -75,6 +76,33 @@ function hostAddress(value: string, name: string): string {
     throw new CliError(`${name} is empty: give an address (0.0.0.0 or :: for every one)`);
   }
   return value.trim();
+}
+
+/**
+ * Web origins for CORS: `*`, or each `scheme://host[:port]` exactly as a browser sends it in
+ * `Origin` (no path, no trailing slash: a near miss would never match, silently).
+ */
+function corsOrigins(value: string, name: string): string[] {
+  const origins = value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  if (origins.length === 0) throw new CliError(`${name} is empty: give origins, or * for any`);
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
+      throw new CliError(
+        `${name}: ${JSON.stringify(origin)} is not a web origin (scheme://host[:port], as in https://app.example)`,
+      );
+    }
+  }
+  return origins;
 }
 
 /** Pino's levels, which `LOG_LEVEL` names (`silent` logs nothing). */
@@ -147,6 +175,11 @@ export function registerServe(program: Command, output: Output): void {
       (value: string) => hostList(value, '--allowed-hosts'),
     )
     .option(
+      '--cors-origins <origins>',
+      'web origins whose pages may call the API from a browser, comma-separated, * for any (env REPKIT_CORS_ORIGINS); default: none',
+      (value: string) => corsOrigins(value, '--cors-origins'),
+    )
+    .option(
       '--rate-limit <n>',
       'requests a minute per client address; 429 with Retry-After past it (env REPKIT_RATE_LIMIT)',
       integer('--rate-limit', 1, 10_000_000),
@@ -185,6 +218,11 @@ option or environment variable, a missing package, or an address it cannot liste
         Boolean(options.allowPrivateAddresses) || envBoolean('REPKIT_ALLOW_PRIVATE_ADDRESSES');
       const token = tokenOf(options.token);
       const allowedHosts = allowedHostsOf(options.allowedHosts);
+      const cors =
+        options.corsOrigins ??
+        (env.REPKIT_CORS_ORIGINS
+          ? corsOrigins(env.REPKIT_CORS_ORIGINS, 'REPKIT_CORS_ORIGINS')
+          : undefined);
       const rateLimit = options.rateLimit ?? envInteger('REPKIT_RATE_LIMIT', 1, 10_000_000);
       const newOrigins =
         options.newOriginsPerMinute ?? envInteger('REPKIT_NEW_ORIGINS_PER_MINUTE', 0, 10_000_000);
@@ -218,6 +256,7 @@ option or environment variable, a missing package, or an address it cannot liste
         access: {
           ...(token !== undefined ? { token } : {}),
           ...(allowedHosts ? { allowedHosts } : {}),
+          ...(cors ? { corsOrigins: cors } : {}),
           ...(rateLimit !== undefined ? { rateLimitPerMinute: rateLimit } : {}),
         },
         onWarning: (message) => output.err(`repkit: ${message}`),
