@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import {
   crawlerNames,
@@ -91,6 +92,73 @@ export function isUrl(source: string): boolean {
 }
 
 /**
+ * Endings that name a file, not a site: `robots.txt` or `rules.yaml` missing is a file not
+ * found, never a site to fetch.
+ */
+const FILE_ENDINGS = new Set([
+  'txt',
+  'json',
+  'yaml',
+  'yml',
+  'html',
+  'htm',
+  'xml',
+  'csv',
+  'md',
+  'log',
+]);
+
+/**
+ * Whether `given` is a host name with a dot and maybe a port (`example.com`,
+ * `www.example.co.uk:8443`): a site given without its scheme. Read label by label.
+ */
+function isBareHost(given: string): boolean {
+  const colon = given.indexOf(':');
+  const host = colon < 0 ? given : given.slice(0, colon);
+  if (colon >= 0 && !/^\d{1,5}$/.test(given.slice(colon + 1))) return false;
+  const labels = host.split('.');
+  return (
+    labels.length >= 2 &&
+    labels.every((label) => /^[a-z0-9-]{1,63}$/i.test(label)) &&
+    /^[a-z]/i.test(labels.at(-1)!) &&
+    !FILE_ENDINGS.has(labels.at(-1)!.toLowerCase())
+  );
+}
+
+/**
+ * A site or page given without its scheme (`example.com`, `example.com:8443/a?b`) as its
+ * https URL, as people type it; undefined for anything else.
+ */
+export function bareSiteUrl(given: string): string | undefined {
+  const slash = given.indexOf('/');
+  const host = slash < 0 ? given : given.slice(0, slash);
+  if (!isBareHost(host)) return undefined;
+  return `https://${host.toLowerCase()}${slash < 0 ? '/' : given.slice(slash)}`;
+}
+
+/**
+ * A URL or path argument of a check: a path (`/a`) or a URL as given, a bare site or page
+ * read as https (said on stderr).
+ */
+export function checkTarget(given: string, output: { err(line: string): void }): string {
+  return given.startsWith('/') || isUrl(given) || bareSiteUrl(given) === undefined
+    ? given
+    : siteUrlOf(given, output);
+}
+
+/**
+ * A URL argument: a URL as given, or a bare site or page read as https (said on stderr, so
+ * that what was checked is never a guess); anything else is a usage error.
+ */
+export function siteUrlOf(given: string, output: { err(line: string): void }): string {
+  if (isUrl(given)) return given;
+  const site = bareSiteUrl(given);
+  if (site === undefined) throw new CliError(`not a URL: "${given}"`);
+  output.err(`repkit: note: read ${given} as ${site}`);
+  return site;
+}
+
+/**
  * The most of a robots.txt file (or standard input) read: 8 MiB. Google reads 500 KiB; the
  * rest is read only so that lint can say how long the file is, up to this bound, so that
  * `--robots /dev/zero` or a gigabyte on stdin costs 8 MiB, not the machine.
@@ -159,6 +227,10 @@ async function readAtMost(
  * fetch that brings no file (404, server error) still loads, as Google reads it: no rules.
  */
 export async function loadRobots(source: string, options: SourceOptions): Promise<LoadedRobots> {
+  // A bare site (`example.com`) is fetched, unless a file of that name is at hand.
+  const site =
+    isUrl(source) || source === '-' || existsSync(source) ? undefined : bareSiteUrl(source);
+  if (site !== undefined) source = site;
   if (!isUrl(source)) {
     const bytes = await readRobotsFile(source);
     const label = source === '-' ? '(stdin)' : source;

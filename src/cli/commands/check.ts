@@ -20,6 +20,7 @@ import {
   verdictFrom,
   notRobotsTxtNote,
   type SourceVerdict,
+  checkTarget,
 } from '../robots-source.ts';
 
 export interface CheckOptions {
@@ -187,7 +188,8 @@ Exit status: 0 all allowed, 1 at least one URL disallowed by its robots.txt, 3 n
 disallowed but at least one robots.txt could not be read (5xx, 429, a timeout: everything is
 disallowed for now; ask again later), 2 usage or input error.`,
     )
-    .action(async (urls: string[], options: CheckOptions) => {
+    .action(async (given: string[], options: CheckOptions) => {
+      const urls = given.map((url) => checkTarget(url, output));
       const records = options.robots
         ? await checkAgainst(urls, options, output)
         : await checkByFetching(urls, options);

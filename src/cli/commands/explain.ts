@@ -8,6 +8,7 @@ import {
   loadRobots,
   notRobotsTxtNote,
   verdictFrom,
+  checkTarget,
 } from '../robots-source.ts';
 import { capitalize, robotsOptions, validateUrl, type CheckOptions } from './check.ts';
 
@@ -28,7 +29,8 @@ Examples:
 
 Exit status: 0 allowed, 1 disallowed, 2 usage or input error.`,
     )
-    .action(async (url: string, options: CheckOptions) => {
+    .action(async (given: string, options: CheckOptions) => {
+      const url = checkTarget(given, output);
       const source = options.robots ?? url;
       if (!options.robots && !isUrl(url))
         throw new CliError(`"${url}" is a path: give --robots <file>, or a full URL`);

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { lint } from '../../core/index.ts';
 import { DEFAULT_POLICY, freshLifetime } from '../../fetch/internal.ts';
-import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
-import { describeFetch, isUrl, loadRobots } from '../robots-source.ts';
+import { describeFetch, loadRobots, siteUrlOf } from '../robots-source.ts';
 import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 
 function duration(ms: number): string {
@@ -11,22 +10,6 @@ function duration(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   if (ms % 60_000 === 0) return `${ms / 60_000} min`;
   return `${Math.round(ms / 1000)} s`;
-}
-
-/**
- * Whether `given` is a host name with a dot and maybe a port (`example.com`,
- * `www.example.co.uk:8443`): a site given without its scheme. Read label by label.
- */
-function isBareHost(given: string): boolean {
-  const colon = given.indexOf(':');
-  const host = colon < 0 ? given : given.slice(0, colon);
-  if (colon >= 0 && !/^\d{1,5}$/.test(given.slice(colon + 1))) return false;
-  const labels = host.split('.');
-  return (
-    labels.length >= 2 &&
-    labels.every((label) => /^[a-z0-9-]{1,63}$/i.test(label)) &&
-    /^[a-z]/i.test(labels.at(-1)!)
-  );
 }
 
 export function registerFetch(program: Command, output: Output): void {
@@ -51,13 +34,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
         url: string,
         options: { json?: boolean; userAgent: string; timeout: number } & EdgeOptions,
       ) => {
-        if (!isUrl(url)) {
-          // A bare domain (`example.com`) is what people type: read as its https site.
-          if (!isBareHost(url)) throw new CliError(`not a URL: "${url}"`);
-          const site = `https://${url.toLowerCase()}/`;
-          output.err(`repkit: note: read ${url} as ${site}`);
-          url = site;
-        }
+        url = siteUrlOf(url, output);
         const loaded = await loadRobots(url, { ...options, profile: 'google' });
         const state = loaded.fetched!;
         const { entry } = state;

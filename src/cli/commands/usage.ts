@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import type { UsageAnswer } from '../../fetch/index.ts';
 import { describeSource } from '../../core/internal.ts';
-import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
-import { collectAgents, isUrl } from '../robots-source.ts';
+import { collectAgents, siteUrlOf } from '../robots-source.ts';
 import { agentFromUserAgent } from './check.ts';
 
 interface UsageOptions {
@@ -39,8 +38,8 @@ Exit status: 0 the page may be fetched, 1 it may not, 2 usage or input error.
 Example:
   $ repkit usage https://example.com/article --agent GPTBot`,
     )
-    .action(async (url: string, options: UsageOptions) => {
-      if (!isUrl(url)) throw new CliError(`not a URL: "${url}"`);
+    .action(async (given: string, options: UsageOptions) => {
+      const url = siteUrlOf(given, output);
       const client = fetchClient({ ...options, profile: 'google' });
       let answer: UsageAnswer;
       try {
