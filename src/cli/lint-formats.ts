@@ -4,6 +4,7 @@
  * annotations.
  */
 import type { Diagnostic, LintReport } from '../core/index.ts';
+import { LINT_RULES } from '../core/internal.ts';
 import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { workflowText } from './github.ts';
@@ -13,6 +14,9 @@ export interface LintedFile {
   label: string;
   report: LintReport;
 }
+
+/** Where every rule is described (the README's lint section, as npm shows it). */
+const RULES_URI = 'https://www.npmjs.com/package/repkit#repkit-lint-fileurl';
 
 const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
@@ -32,11 +36,20 @@ export function sarifLog(files: readonly LintedFile[], version: string): object 
             version,
             semanticVersion: version,
             informationUri: 'https://www.npmjs.com/package/repkit',
-            rules: ids.map((id) => ({
-              id,
-              shortDescription: { text: `robots.txt lint: ${id}` },
-              defaultConfiguration: { level: SARIF_LEVEL[rules.get(id)!] },
-            })),
+            rules: ids.map((id) => {
+              const what = LINT_RULES[id as keyof typeof LINT_RULES] ?? id;
+              return {
+                id,
+                shortDescription: { text: what },
+                fullDescription: { text: `robots.txt lint, ${id}: ${what}` },
+                help: {
+                  text: `${what}. The README's lint section lists every rule and what Google does with the line.`,
+                  markdown: `**${id}**: ${what}. See [repkit lint](${RULES_URI}) for every rule.`,
+                },
+                helpUri: RULES_URI,
+                defaultConfiguration: { level: SARIF_LEVEL[rules.get(id)!] },
+              };
+            }),
           },
         },
         results: files.flatMap(({ label, report }) =>

@@ -27,3 +27,5 @@ export type { Extra, RequestRate, CleanParam, ContentSignals } from './model/ext
 export type { CrawlerName } from './agents/names.ts';
 export type { RequestTarget } from './match/url.ts';
 export type { DiagnosticCode, Severity } from './lint/lint.ts';
+export { SEVERITY as LINT_SEVERITY } from './lint/lint.ts';
+export { LINT_RULES } from './lint/rules.ts';

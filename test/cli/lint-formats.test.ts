@@ -24,6 +24,16 @@ test('--format sarif: a SARIF 2.1.0 log the multitool validates, a result per di
   const log = JSON.parse(result.stdout) as {
     version: string;
     runs: {
+      tool: {
+        driver: {
+          rules: {
+            id: string;
+            shortDescription: { text: string };
+            help: { text: string; markdown: string };
+            helpUri: string;
+          }[];
+        };
+      };
       results: {
         ruleId: string;
         level: string;
@@ -34,6 +44,14 @@ test('--format sarif: a SARIF 2.1.0 log the multitool validates, a result per di
     }[];
   };
   assert.equal(log.version, '2.1.0');
+  // Each rule says what it finds, as a reader of the scan sees it beside a result.
+  const rules = log.runs[0]!.tool.driver.rules;
+  const outside = rules.find((r) => r.id === 'rule-outside-group')!;
+  assert.equal(outside.shortDescription.text, 'a rule before any user-agent (ignored)');
+  assert.match(outside.help.text, /a rule before any user-agent/);
+  assert.match(outside.help.markdown, /\*\*rule-outside-group\*\*/);
+  assert.match(outside.helpUri, /^https:\/\//);
+  for (const rule of rules) assert.notEqual(rule.shortDescription.text, rule.id, rule.id);
   const results = log.runs[0]!.results;
   assert.equal(results.length, 9, '8 in lint-demo.txt, 1 note in robots.txt');
   assert.deepEqual(

@@ -26,7 +26,8 @@ import { tokenize, type Directive, type LineInfo } from '../tokens/tokenizer.ts'
 
 export type { Severity, DiagnosticCode, Diagnostic, LintReport, Add } from './types.ts';
 
-const SEVERITY: Record<DiagnosticCode, Severity> = {
+/** Each rule's severity, as reported unless a caller's configuration changes it. */
+export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   bom: 'info',
   'invalid-utf8': 'warning',
   'html-content': 'error',
