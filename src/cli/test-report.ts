@@ -2,6 +2,7 @@
  * What `repkit test` found, for machines: JUnit XML (a test suite per spec, a test case per
  * expectation) and GitHub Actions annotations on the spec's lines.
  */
+import { isAbsolute, relative, sep } from 'node:path';
 import { workflowText } from './github.ts';
 
 /** One expectation, judged. */
@@ -15,6 +16,8 @@ export interface Outcome {
   actual: string;
   /** The line that decides, or why nothing does. */
   decidedBy: string;
+  /** How long judging it took, when measured. */
+  seconds?: number;
 }
 
 export interface SpecRun {
@@ -49,22 +52,42 @@ function xml(text: string): string {
   return kept.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 }
 
-/** A JUnit XML report (the testsuites / testsuite / testcase / failure form CI systems read). */
+/**
+ * A path as the report names it: relative to the working directory (the checkout), never the
+ * machine's absolute path; a URL as it is.
+ */
+function reported(path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || !isAbsolute(path)) return path;
+  return relative(process.cwd(), path).split(sep).join('/') || '.';
+}
+
+/** Seconds as JUnit readers take them. */
+const time = (seconds: number) => seconds.toFixed(6);
+
+/**
+ * A JUnit XML report (the testsuites / testsuite / testcase / failure form CI systems read),
+ * each case with the `file`, `line` and `time` attributes the common reporters annotate with.
+ */
 export function junitXml(runs: readonly SpecRun[]): string {
   const total = runs.reduce((n, r) => n + r.outcomes.length, 0);
   const failures = runs.reduce((n, r) => n + r.outcomes.filter((o) => !o.passed).length, 0);
+  let allSeconds = 0;
   const suites = runs.map((run) => {
+    const spec = reported(run.spec);
     const failed = run.outcomes.filter((o) => !o.passed).length;
+    let seconds = 0;
     const cases = run.outcomes.map((o) => {
-      // The spec line goes in the name: the JUnit schema has no file or line attribute.
-      const head = `    <testcase classname="${xml(run.spec)}" name="${xml(`line ${o.line}: ${o.name}`)}"`;
+      seconds += o.seconds ?? 0;
+      const timed = o.seconds === undefined ? '' : ` time="${time(o.seconds)}"`;
+      const head = `    <testcase classname="${xml(spec)}" name="${xml(`line ${o.line}: ${o.name}`)}" file="${xml(spec)}" line="${o.line}"${timed}`;
       if (o.passed) return `${head}/>`;
       const message = `expected ${o.expected}, the file says ${o.actual} (${o.decidedBy})`;
-      return `${head}>\n      <failure message="${xml(message)}" type="expectation">${xml(`${run.spec}:${o.line}: ${o.name}: ${message}`)}</failure>\n    </testcase>`;
+      return `${head}>\n      <failure message="${xml(message)}" type="expectation">${xml(`${spec}:${o.line}: ${o.name}: ${message}`)}</failure>\n    </testcase>`;
     });
-    return `  <testsuite name="${xml(`${run.spec} (${run.robots})`)}" tests="${run.outcomes.length}" failures="${failed}" errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>`;
+    allSeconds += seconds;
+    return `  <testsuite name="${xml(`${spec} (${reported(run.robots)})`)}" tests="${run.outcomes.length}" failures="${failed}" errors="0" skipped="0" time="${time(seconds)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="repkit test" tests="${total}" failures="${failures}" errors="0">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="repkit test" tests="${total}" failures="${failures}" errors="0" time="${time(allSeconds)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 /** `::error file=…,line=…::…` for each failure: annotations on the spec in a pull request. */

@@ -14,6 +14,7 @@ export function runSpec(spec: Spec, loaded: LoadedRobots): SpecRun {
   const full = (url: string) => (url.startsWith('/') && base ? `${base}${url}` : url);
   const outcomes: Outcome[] = [];
   for (const e of spec.urls) {
+    const start = performance.now();
     const verdict = verdictFrom(loaded, full(e.url), e.agents);
     const actual = verdict.allowed ? 'allowed' : 'disallowed';
     const decidedBy = verdict.rule
@@ -26,10 +27,12 @@ export function runSpec(spec: Spec, loaded: LoadedRobots): SpecRun {
       expected: e.expect,
       actual,
       decidedBy,
+      seconds: (performance.now() - start) / 1000,
     });
   }
   for (const u of spec.usage) {
     for (const url of u.urls) {
+      const start = performance.now();
       // What the file states, whether or not the URL may be fetched.
       const said = robotsTxtStatements(loaded.robots, full(url), u.agents)[u.label];
       const decision = decideUsage(said, true);
@@ -41,6 +44,7 @@ export function runSpec(spec: Spec, loaded: LoadedRobots): SpecRun {
         actual: `${u.label} ${decision.preference}`,
         decidedBy:
           decision.statements.map((s) => describeSource(s.source)).join('; ') || 'nothing stated',
+        seconds: (performance.now() - start) / 1000,
       });
     }
   }
