@@ -25,11 +25,11 @@ const RUN_LIMIT_MS = 240_000;
  */
 export function runCli(
   args: string[],
-  options: { stdin?: string; env?: Record<string, string>; limitMs?: number } = {},
+  options: { stdin?: string; env?: Record<string, string>; limitMs?: number; cwd?: string } = {},
 ): Promise<RunResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: childEnv({ NO_COLOR: '1', ...options.env }),
     });
     let stdout = '';

@@ -1,5 +1,9 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { Option } from '../toolkit.ts';
+import { glob, isDynamicPattern, Option } from '../toolkit.ts';
+import { configured, loadLintConfig, ruleFlag, type RuleSetting } from '../lint-config.ts';
+import type { DiagnosticCode } from '../../core/internal.ts';
+import { integer } from '../options.ts';
 import { githubLines, sarifLog, type LintedFile } from '../lint-formats.ts';
 import { packageVersion } from '../version.ts';
 import { lint, type Diagnostic, type LintReport } from '../../core/index.ts';
@@ -27,6 +31,21 @@ export function registerLint(program: Command, output: Output): void {
         .choices(['text', 'json', 'sarif', 'github'])
         .default('text'),
     )
+    .option(
+      '--rule <code=setting>',
+      'turn a rule off or change its severity (off, info, warning, error); repeat for more',
+      (value: string, previous?: Partial<Record<DiagnosticCode, RuleSetting>>) =>
+        ruleFlag(value, previous),
+    )
+    .option(
+      '--config <file>',
+      'the configuration file (default: repkit.config.json, .yaml or .yml here, or package.json "repkit")',
+    )
+    .option(
+      '--max-warnings <n>',
+      'fail (exit 1) when the files have more warnings than this in all',
+      integer('--max-warnings', 0, Number.MAX_SAFE_INTEGER),
+    )
     .addHelpText(
       'after',
       `
@@ -36,10 +55,16 @@ Examples:
   $ repkit lint public/robots.txt --format sarif > robots.sarif
   $ curl -s https://example.com/robots.txt | repkit lint -
   $ repkit lint https://example.com --json
+  $ repkit lint 'sites/**/robots.txt' --rule ignored-by-google=off --max-warnings 0
+
+Configuration (flags win over it), in repkit.config.json (or .yaml), or under "repkit" in
+package.json:
+  { "lint": { "rules": { "typo": "error", "ignored-by-google": "off" }, "maxWarnings": 0 } }
 
 Severities: error (something is ignored or broken), warning (Google copes, others may not),
 info (worth knowing). The first line of each file's report is the verdict on it; --quiet
-shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or input error.`,
+shows errors only. Exit status: 0 no errors, 1 errors in some file (or more warnings than
+--max-warnings), 2 usage or input error.`,
     )
     .action(
       async (
@@ -50,8 +75,22 @@ shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or i
           format: 'text' | 'json' | 'sarif' | 'github';
           userAgent: string;
           timeout: number;
+          rule?: Partial<Record<DiagnosticCode, RuleSetting>>;
+          config?: string;
+          maxWarnings?: number;
         } & EdgeOptions,
       ) => {
+        const config = loadLintConfig(options.config);
+        const rules = { ...config.rules, ...options.rule };
+        const maxWarnings = options.maxWarnings ?? config.maxWarnings;
+        const report = (loaded: LoadedRobots) => configured(lint(loaded.bytes), rules);
+        sources = await expandGlobs(sources);
+        let warnings = 0;
+        const tooManyWarnings = () => {
+          if (maxWarnings === undefined || warnings <= maxWarnings) return false;
+          output.err(`repkit: ${warnings} warning(s), more than --max-warnings ${maxWarnings}`);
+          return true;
+        };
         if (options.format === 'sarif' || options.format === 'github') {
           // Whole-run formats: every file read first, then one log (or one line per problem).
           const files: LintedFile[] = [];
@@ -61,14 +100,16 @@ shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or i
             if (wall && loaded.fetched?.entry.outcome !== 'ok') {
               throw new CliError(`${loaded.label}: ${wall}; nothing to lint`);
             }
-            files.push({ label: loaded.label, report: lint(loaded.bytes) });
+            const linted = report(loaded);
+            warnings += linted.warnings;
+            files.push({ label: loaded.label, report: linted });
           }
           if (options.format === 'sarif') {
             output.out(JSON.stringify(sarifLog(files, packageVersion()), null, 2));
           } else {
             for (const line of githubLines(files)) output.out(line);
           }
-          if (files.some((f) => f.report.errors > 0)) process.exitCode = 1;
+          if (files.some((f) => f.report.errors > 0) || tooManyWarnings()) process.exitCode = 1;
           return;
         }
         if (options.format === 'json') options.json = true;
@@ -76,10 +117,16 @@ shows errors only. Exit status: 0 no errors, 1 errors in some file, 2 usage or i
           // A blank line between files' reports.
           if (i > 0 && !options.json) output.out('');
           const loaded = await loadSource(source, options);
-          if (reportWall(output, loaded, options.json) || lintOne(output, loaded, options)) {
+          const linted = report(loaded);
+          warnings += linted.warnings;
+          if (
+            reportWall(output, loaded, linted, options.json) ||
+            lintOne(output, loaded, linted, options)
+          ) {
             process.exitCode = 1;
           }
         }
+        if (tooManyWarnings()) process.exitCode = 1;
       },
     );
 }
@@ -107,7 +154,12 @@ async function loadSource(
  * its evidence and how it was read; an error, since crawlers cannot read the file. Writes
  * nothing and answers false when no wall answered.
  */
-function reportWall(output: Output, loaded: LoadedRobots, json: boolean | undefined): boolean {
+function reportWall(
+  output: Output,
+  loaded: LoadedRobots,
+  linted: LintReport,
+  json: boolean | undefined,
+): boolean {
   const entry = loaded.fetched?.entry;
   const words = loaded.fetched && wallWords(loaded.fetched);
   if (!entry?.edge || !words) return false;
@@ -116,14 +168,12 @@ function reportWall(output: Output, loaded: LoadedRobots, json: boolean | undefi
     const record = { robots: loaded.label, status, edge, reading };
     // Read literally, a 2xx wall's page is linted as the file Google reads.
     const report =
-      entry.outcome === 'ok'
-        ? lint(loaded.bytes)
-        : { errors: 1, warnings: 0, infos: 0, diagnostics: [] };
+      entry.outcome === 'ok' ? linted : { errors: 1, warnings: 0, infos: 0, diagnostics: [] };
     output.out(JSON.stringify({ ...record, ...report }));
     return true;
   }
   output.out(`${loaded.label}: ${output.color.red('error')}  ${words}`);
-  if (entry.outcome === 'ok') lintOne(output, loaded, {});
+  if (entry.outcome === 'ok') lintOne(output, loaded, linted, {});
   return true;
 }
 
@@ -131,9 +181,9 @@ function reportWall(output: Output, loaded: LoadedRobots, json: boolean | undefi
 function lintOne(
   output: Output,
   loaded: LoadedRobots,
+  report: LintReport,
   options: { json?: boolean; quiet?: boolean },
 ): boolean {
-  const report = lint(loaded.bytes);
   if (options.json) {
     output.out(JSON.stringify({ robots: loaded.label, ...report }));
   } else {
@@ -173,4 +223,30 @@ function formatDiagnostic(output: Output, label: string, d: Diagnostic): string 
         ? color.yellow('warning')
         : color.cyan('info   ');
   return `${label}:${d.line}:${d.column}  ${severity}  ${d.message}  ${color.dim(d.code)}`;
+}
+
+/**
+ * File arguments with their globs expanded (`'sites/**\/robots.txt'`, quoted so that every
+ * shell and CI passes it as written), sorted; a file that exists by that name is the file,
+ * and a glob that matches nothing is an input error.
+ */
+async function expandGlobs(sources: readonly string[]): Promise<string[]> {
+  const expanded: string[] = [];
+  for (const source of sources) {
+    if (
+      source === '-' ||
+      /^[a-z][a-z0-9+.-]*:\/\//i.test(source) ||
+      existsSync(source) ||
+      !isDynamicPattern(source)
+    ) {
+      expanded.push(source);
+      continue;
+    }
+    const found = (
+      await glob(source, { onlyFiles: true, dot: false, expandDirectories: false })
+    ).sort();
+    if (found.length === 0) throw new CliError(`no file matches ${source}`);
+    expanded.push(...found);
+  }
+  return expanded;
 }

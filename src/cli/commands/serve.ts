@@ -11,6 +11,7 @@ import {
 import { DEFAULT_USER_AGENT, edgeClientOptions, edgeFlags } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { packageVersion } from '../version.ts';
+import { integer } from '../options.ts';
 
 interface ServeOptions {
   corsOrigins?: string[];
@@ -30,15 +31,6 @@ interface ServeOptions {
   challenge: 'unreachable' | 'literal';
   webBotAuthKey?: string;
   signatureAgent?: string;
-}
-
-function integer(name: string, min: number, max: number) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max)
-      throw new CliError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
-    return n;
-  };
 }
 
 const env = process.env;
