@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
+import { csvHeader, csvRow } from '../csv.ts';
+import { Option } from '../toolkit.ts';
 import { MemoryStore } from '../../cache/index.ts';
 import { agentsFor, judgeForms, requestedForm } from '../../fetch/internal.ts';
+import { ignoresGlobalGroup } from '../../core/internal.ts';
 import { type RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient } from '../fetching.ts';
@@ -11,6 +14,7 @@ import { robotsOptions, toRecord, type CheckOptions, type CheckRecord } from './
 interface BatchOptions extends CheckOptions {
   concurrency: number;
   stats?: boolean;
+  format: 'jsonl' | 'csv';
 }
 
 export function registerBatch(program: Command, output: Output): void {
@@ -22,6 +26,14 @@ export function registerBatch(program: Command, output: Output): void {
     false,
   )
     .option('-c, --concurrency <n>', 'URLs in flight when fetching', (v) => positiveInt(v), 32)
+    .addOption(
+      new Option(
+        '--format <format>',
+        'jsonl (one check --json object per line) or csv (a header, then a row per URL)',
+      )
+        .choices(['jsonl', 'csv'])
+        .default('jsonl'),
+    )
     .option(
       '--stats',
       'at the end, one line on stderr: URLs, origins, robots.txt fetches, the cache and its evictions',
@@ -35,12 +47,14 @@ Examples:
 
 Each line of stdin is a URL (a path starting with / too, with --robots); blank lines and lines
 starting with # are skipped. Output lines are the objects of "check --json", one per URL line,
-in input order; a line that is not a URL gets {"url", "error"} in its place (and a line on
+in input order (--format csv: a header, then a row per URL line: url, allowed, line, reason,
+rule, requestUrl, agent, robotsUrl, status, source, error; a cell a spreadsheet would run as a
+formula starts with '); a line that is not a URL gets {"url", "error"} in its place (and a line on
 stderr). A progress line goes to stderr on a terminal.
 Exit status: 0 all allowed, 1 some URL disallowed, 2 some input line was not a URL.`,
     )
     .action(async (options: BatchOptions) => {
-      const sink = new Sink(output);
+      const sink = new Sink(output, options.format);
       let invalid = 0;
       const reject: Reject = (lineNumber, line, why) => {
         invalid++;
@@ -102,8 +116,13 @@ async function againstOne(
 ): Promise<void> {
   // Several names are ordered fallbacks: for one file, the same name decides every URL.
   const agent = [...agentsFor(loaded.robots, options.agent)];
-  if (loaded.fetched && loaded.fetched.entry.outcome !== 'ok') {
-    // No file came back (404, server error): the fetch layer's verdicts.
+  if (
+    (loaded.fetched && loaded.fetched.entry.outcome !== 'ok') ||
+    options.format === 'csv' ||
+    ignoresGlobalGroup(loaded.robots, agent)
+  ) {
+    // No file came back (404, server error), rows rather than JSON, or a crawler the matcher's
+    // verdicts do not answer for (see `ignoresGlobalGroup`): the fetch layer's verdicts.
     for await (const urls of urlChunks(reject, true)) {
       for (const url of urls) {
         if (typeof url !== 'string') await sink.rejected(url);
@@ -277,7 +296,12 @@ class Sink {
   private lastDraw = 0;
   private readonly start = performance.now();
 
-  constructor(private readonly output: Output) {}
+  constructor(
+    private readonly output: Output,
+    private readonly format: 'jsonl' | 'csv' = 'jsonl',
+  ) {
+    if (format === 'csv') output.out(csvHeader());
+  }
 
   /** Output lines so far, one per input URL line. */
   get records(): number {
@@ -285,13 +309,16 @@ class Sink {
   }
 
   record(record: CheckRecord): Promise<void> | void {
-    return this.line(record.allowed, JSON.stringify(record));
+    return this.line(
+      record.allowed,
+      this.format === 'csv' ? csvRow(record) : JSON.stringify(record),
+    );
   }
 
   /** An input line that was not a URL: answered in its place, and said on stderr then. */
   rejected(rejected: Rejected): Promise<void> | void {
     this.warn(`repkit: ${rejected.error}: "${rejected.url}"`);
-    return this.line(true, JSON.stringify(rejected));
+    return this.line(true, this.format === 'csv' ? csvRow(rejected) : JSON.stringify(rejected));
   }
 
   either(record: CheckRecord | Rejected): Promise<void> | void {
