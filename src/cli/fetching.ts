@@ -92,10 +92,14 @@ export function edgeFlags(command: Command, price: boolean): Command {
     : command;
 }
 
-/** The options of every command that may fetch: the User-Agent header and the time limit. */
-export function fetchOptions(command: Command): Command {
+/**
+ * The options of every command that may fetch: the User-Agent header and the time limit, and
+ * the edge flags; the price offered for pages only where `pages` says the command requests
+ * pages (usage, meta, mcp), not only robots.txt files.
+ */
+export function fetchOptions(command: Command, pages = false): Command {
   command
     .option('--user-agent <header>', 'User-Agent header sent when fetching', DEFAULT_USER_AGENT)
     .option('--timeout <ms>', 'time limit for each fetch', parseMilliseconds, 15_000);
-  return edgeFlags(command, true);
+  return edgeFlags(command, pages);
 }

@@ -160,3 +160,25 @@ test('a signing key that cannot be used is a usage error at start (exit 2, with 
   }
   assert.deepEqual(server.requests, [], 'nothing was fetched');
 });
+
+test('--crawler-max-price is offered only by the commands that request pages', async () => {
+  for (const command of ['usage', 'meta', 'mcp']) {
+    const help = await runCli([command, '--help']);
+    assert.match(help.stdout, /--crawler-max-price/, command);
+  }
+  for (const command of ['check', 'lint', 'fetch', 'agents', 'diff', 'test']) {
+    const help = await runCli([command, '--help']);
+    assert.doesNotMatch(help.stdout, /--crawler-max-price/, command);
+    assert.match(help.stdout, /--web-bot-auth-key/, command);
+  }
+  const refused = await runCli([
+    'check',
+    '--agent',
+    'a',
+    '--crawler-max-price',
+    'USD 0.01',
+    'https://example.invalid/',
+  ]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /unknown option '--crawler-max-price'/);
+});

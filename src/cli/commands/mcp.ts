@@ -34,7 +34,7 @@ function parsePort(value: string): number {
 }
 
 export function registerMcp(program: Command, output: Output): void {
-  fetchOptions(program.command('mcp'))
+  fetchOptions(program.command('mcp'), true)
     .description("serve repkit's answers as MCP tools over stdio, for AI agents")
     .option(
       '-a, --agent <name>',

@@ -17,7 +17,7 @@ interface MetaOptions {
 }
 
 export function registerMeta(program: Command, output: Output): void {
-  fetchOptions(program.command('meta'))
+  fetchOptions(program.command('meta'), true)
     .description(
       "a page's own rules (robots meta tags, X-Robots-Tag) for a crawler, with robots.txt: fetch, index, follow",
     )

@@ -14,7 +14,7 @@ interface UsageOptions {
 }
 
 export function registerUsage(program: Command, output: Output): void {
-  fetchOptions(program.command('usage'))
+  fetchOptions(program.command('usage'), true)
     .description(
       'may a crawler fetch a URL, index it, use it to train AI, use it for search: one answer, with where each part comes from',
     )
