@@ -229,16 +229,38 @@ describe('repkit fetch', () => {
       const human = await runCli(['fetch', page.origin]);
       assert.match(
         human.stdout,
-        /warning\s+the body is an HTML page, not a robots\.txt: no rule in it applies/,
+        /warning\s+the body is not a robots\.txt Google can use \(an HTML page: html-content\): no rule in it applies/,
       );
       const json = JSON.parse((await runCli(['fetch', page.origin, '--json'])).stdout) as {
         warning?: string;
+        notRobotsTxt?: string;
       };
       assert.match(json.warning!, /HTML page/);
+      assert.equal(json.notRobotsTxt, 'html-content', 'as check --json names it');
       const plain = await runCli(['fetch', server.origin]);
       assert.doesNotMatch(plain.stdout, /warning/);
     } finally {
       await page.close();
+    }
+  });
+
+  test('a robots.txt in UTF-16: fetch flags it as check does', async () => {
+    const text = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('User-agent: *\nDisallow: /private/\n', 'utf16le'),
+    ]);
+    const utf16 = await httpServer(robotsRoute((_req, res) => res.writeHead(200).end(text)));
+    try {
+      const human = await runCli(['fetch', utf16.origin]);
+      assert.match(human.stdout, /warning\s+the body is not a robots\.txt Google can use \(UTF-16/);
+      const check = await runCli(['check', '--json', '--agent', 'a', `${utf16.origin}/private/x`]);
+      assert.equal((JSON.parse(check.stdout) as { notRobotsTxt: string }).notRobotsTxt, 'utf-16');
+      const json = JSON.parse((await runCli(['fetch', utf16.origin, '--json'])).stdout) as {
+        notRobotsTxt?: string;
+      };
+      assert.equal(json.notRobotsTxt, 'utf-16');
+    } finally {
+      await utf16.close();
     }
   });
 
@@ -247,10 +269,15 @@ describe('repkit fetch', () => {
     assert.equal(result.code, 0);
     assert.match(result.stdout, /robots\s+http:\/\/127\.0\.0\.1:\d+\/robots\.txt/);
     assert.match(result.stdout, /result\s+HTTP 200, fetched/);
-    assert.match(result.stdout, /redirects\s+→ http:\/\/127\.0\.0\.1:\d+\/real-robots\.txt/);
-    assert.match(result.stdout, /headers\s+cache-control: max-age=7200/);
+    // Every line it prints is labelled: each redirect hop, each header, each rule's line.
+    assert.match(result.stdout, /redirect 1\s+→ http:\/\/127\.0\.0\.1:\d+\/real-robots\.txt/);
+    assert.match(result.stdout, /header\s+cache-control: max-age=7200/);
+    assert.match(result.stdout, /header\s+content-type: text\/plain/);
     assert.match(result.stdout, /cache for\s+2 h/);
-    assert.match(result.stdout, /group 2\s+line 5\s+user-agent: GPTBot\n\s+6\s+disallow \/\n/);
+    assert.match(
+      result.stdout,
+      /group 2\s+line 5\s+user-agent: GPTBot\n\s+line\s+6\s+disallow \/\n/,
+    );
     assert.match(result.stdout, /sitemap\s+https:\/\/example\.com\/s\.xml/);
   });
 

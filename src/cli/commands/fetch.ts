@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { lint } from '../../core/index.ts';
 import { DEFAULT_POLICY, freshLifetime } from '../../fetch/internal.ts';
 import type { Output } from '../output.ts';
-import { describeFetch, loadRobots, siteUrlOf } from '../robots-source.ts';
+import { describeFetch, loadRobots, notRobotsTxtNote, siteUrlOf } from '../robots-source.ts';
 import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 
 function duration(ms: number): string {
@@ -40,12 +39,10 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
         const { entry } = state;
         const lifetime = entry.expiresAt - entry.fetchedAt;
         const groups = loaded.robots.groups;
-        // A page served as robots.txt is the most common way a site loses its rules.
-        const htmlWarning =
-          entry.outcome === 'ok' &&
-          lint(loaded.bytes).diagnostics.some((d) => d.code === 'html-content')
-            ? 'the body is an HTML page, not a robots.txt: no rule in it applies'
-            : undefined;
+        // A page served as robots.txt is the most common way a site loses its rules; UTF-16
+        // text and binary data too. Said as check says it.
+        const notRobotsTxt = entry.outcome === 'ok' ? loaded.robots.notRobotsTxt : undefined;
+        const htmlWarning = notRobotsTxt ? notRobotsTxtNote('the body', notRobotsTxt) : undefined;
         if (options.json) {
           output.out(
             JSON.stringify({
@@ -61,7 +58,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
               ...(entry.error ? { error: entry.error } : {}),
               ...(entry.edge ? { edge: entry.edge } : {}),
               ...(entry.edgeRead ? { reading: entry.edgeRead } : {}),
-              ...(htmlWarning ? { warning: htmlWarning } : {}),
+              ...(notRobotsTxt ? { notRobotsTxt, warning: htmlWarning } : {}),
               groups,
               sitemaps: loaded.robots.sitemaps,
             }),
@@ -73,7 +70,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
           row('robots', state.location.robotsUrl);
           row('result', describeFetch(state));
           if (htmlWarning) row('warning', color.yellow(htmlWarning));
-          entry.chain.slice(1).forEach((hop, i) => row(i === 0 ? 'redirects' : '', `→ ${hop}`));
+          entry.chain.slice(1).forEach((hop, i) => row(`redirect ${i + 1}`, `→ ${hop}`));
           for (const name of [
             'cache-control',
             'expires',
@@ -82,8 +79,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
             'content-type',
             'content-encoding',
           ]) {
-            if (entry.headers[name])
-              row(name === 'cache-control' ? 'headers' : '', `${name}: ${entry.headers[name]}`);
+            if (entry.headers[name]) row('header', `${name}: ${entry.headers[name]}`);
           }
           row(
             'size',
@@ -99,7 +95,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
             );
             for (const rule of group.rules)
               output.out(
-                `  ${String(rule.line).padStart(5)}  ${rule.kind.padEnd(8)} ${rule.value}`,
+                `  line ${String(rule.line).padStart(5)}  ${rule.kind.padEnd(8)} ${rule.value}`,
               );
             if (group.rules.length === 0) output.out(color.dim('         (no rules)'));
           });
