@@ -47,9 +47,20 @@ describe('repkit diff', () => {
         (c.after as { allowed: boolean }).allowed,
       ]),
       [
-        ['Googlebot', '/drafts/index.html', true, false],
-        ['Googlebot', '/beta/x', true, false],
+        [['Googlebot'], '/drafts/index.html', true, false],
+        [['Googlebot'], '/beta/x', true, false],
       ],
+    );
+    // Each side in the shape of a check's verdict, with why (and the rule when one decided).
+    type Side = { reason: string; rule?: { value: string } };
+    const first = jsonLines(result.stdout)[0]! as { before: Side; after: Side };
+    assert.deepEqual(
+      [first.before.reason, first.before.rule?.value],
+      ['allowed-by-rule', '/drafts/index.html'],
+    );
+    assert.deepEqual(
+      [first.after.reason, first.after.rule?.value],
+      ['disallowed-by-rule', '/drafts/'],
     );
   });
 
@@ -89,19 +100,28 @@ describe('repkit diff', () => {
       { stdin },
     );
     assert.equal(summary.code, 1);
+    const ruleAt = (line: number, value: string) => ({
+      kind: 'disallow',
+      line,
+      value,
+      pattern: value,
+      length: value.length,
+    });
+    const RULE_A = ruleAt(2, '/a/');
+    const RULE_B = ruleAt(3, '/b/');
     assert.deepEqual(jsonLines(summary.stdout), [
       {
-        agent: 'x',
+        agent: ['x'],
         count: 3,
-        before: { allowed: true, line: 0 },
-        after: { allowed: false, line: 2 },
+        before: { allowed: true, line: 0, reason: 'no-matching-rule' },
+        after: { allowed: false, line: 2, reason: 'disallowed-by-rule', rule: RULE_A },
         example: '/a/1',
       },
       {
-        agent: 'x',
+        agent: ['x'],
         count: 1,
-        before: { allowed: true, line: 0 },
-        after: { allowed: false, line: 3 },
+        before: { allowed: true, line: 0, reason: 'no-matching-rule' },
+        after: { allowed: false, line: 3, reason: 'disallowed-by-rule', rule: RULE_B },
         example: '/b/1',
       },
     ]);

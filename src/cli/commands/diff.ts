@@ -116,10 +116,10 @@ changes, 1 some change, 2 usage or input error.`,
           if (options.json) {
             output.out(
               JSON.stringify({
-                agent,
+                agent: [agent],
                 count,
-                before: { allowed: was.allowed, line: was.line },
-                after: { allowed: now.allowed, line: now.line },
+                before: side(was),
+                after: side(now),
                 example,
               }),
             );
@@ -143,9 +143,9 @@ changes, 1 some change, 2 usage or input error.`,
             JSON.stringify({
               url,
               ...(requestUrl ? { requestUrl } : {}),
-              agent,
-              before: { allowed: was.allowed, line: was.line },
-              after: { allowed: now.allowed, line: now.line },
+              agent: [agent],
+              before: side(was),
+              after: side(now),
             }),
           );
         } else {
@@ -191,4 +191,18 @@ async function specUrls(file: string): Promise<string[]> {
   const urls = parseSpec(file, text).urls.map((u) => u.url);
   if (urls.length === 0) throw new CliError(`${file} lists no URLs to compare`);
   return urls;
+}
+
+/**
+ * One side of a change as JSON, in the shape of a check's verdict: allowed, the deciding
+ * line, why, and the rule when one decided (the service's /v1/diff gives the same).
+ */
+function side(verdict: { allowed: boolean; line: number; reason: string; rule?: unknown }): {
+  allowed: boolean;
+  line: number;
+  reason: string;
+  rule?: unknown;
+} {
+  const { allowed, line, reason, rule } = verdict;
+  return rule === undefined ? { allowed, line, reason } : { allowed, line, reason, rule };
 }

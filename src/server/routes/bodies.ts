@@ -49,18 +49,36 @@ export function registerBodyRoutes(context: RouteContext): void {
     if ('tooMuch' in answer) throw budget(answer.tooMuch.urls, answer.tooMuch.agents);
     // Streamed a few changes at a time: the event loop (health, cached checks) goes on
     // between them, and no whole answer is held as one string.
-    const { changes, ...rest } = answer;
+    // `agent` is a list of names wherever a verdict says whom it is for (as in /v1/check).
+    const { changes, truncated, ...rest } = answer;
+    const head = truncated
+      ? {
+          ...rest,
+          truncated: {
+            ...truncated,
+            summary: truncated.summary.map((group) => ({ ...group, agent: [group.agent] })),
+          },
+        }
+      : rest;
     return reply
       .type('application/json')
-      .send(Readable.from(jsonWithList(rest, 'changes', changes)));
+      .send(
+        Readable.from(
+          jsonWithList(head, 'changes', changes, (change) => ({
+            ...change,
+            agent: [change.agent],
+          })),
+        ),
+      );
   });
 }
 
 /** `{...fields, [key]: list}` as JSON, in pieces of 64 items. */
-function* jsonWithList(
+function* jsonWithList<T>(
   fields: Record<string, unknown>,
   key: string,
-  list: readonly unknown[],
+  list: readonly T[],
+  shape: (item: T) => unknown = (item) => item,
 ): Generator<string> {
   const head = JSON.stringify(fields);
   yield `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}${JSON.stringify(key)}:[`;
@@ -69,7 +87,7 @@ function* jsonWithList(
       (i > 0 ? ',' : '') +
       list
         .slice(i, i + 64)
-        .map((item) => JSON.stringify(item))
+        .map((item) => JSON.stringify(shape(item)))
         .join(',')
     );
   }
