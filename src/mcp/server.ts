@@ -211,7 +211,12 @@ export function createMcpServer(
           group: _group,
           ...access
         } = crawlerAccess(known, state.robots, verdict);
-        crawlers.push({ agent: known.name, owner: known.owner, purpose: known.purpose, ...access });
+        crawlers.push({
+          agent: [known.name],
+          owner: known.owner,
+          purpose: known.purpose,
+          ...access,
+        });
       }
       const edge = state.entry.edge;
       return answer({

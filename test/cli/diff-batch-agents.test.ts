@@ -331,7 +331,7 @@ describe('repkit agents', () => {
       'User-agent: *\nDisallow: /\n\nUser-agent: AI2Bot\nDisallow: /\n',
     );
     const result = await runCli(['agents', robots, '--json']);
-    const byName = new Map(jsonLines(result.stdout).map((r) => [r.agent, r]));
+    const byName = new Map(jsonLines(result.stdout).map((r) => [(r.agent as string[])[0], r]));
     assert.ok(byName.size >= 150);
     const ai2 = byName.get('AI2Bot')!;
     assert.deepEqual([ai2.readsAs, ai2.source, ai2.group], ['AI', 'ai.robots.txt', '*']);
@@ -382,7 +382,7 @@ describe('repkit agents', () => {
   test('well-known crawlers allowed or blocked on /', async () => {
     const result = await runCli(['agents', ROBOTS, '--json']);
     assert.equal(result.code, 0);
-    const byName = new Map(jsonLines(result.stdout).map((r) => [r.agent, r]));
+    const byName = new Map(jsonLines(result.stdout).map((r) => [(r.agent as string[])[0], r]));
     assert.ok(byName.size >= 30);
     assert.deepEqual(
       [byName.get('GPTBot')!.allowed, byName.get('GPTBot')!.line, byName.get('GPTBot')!.group],

@@ -134,7 +134,10 @@ async function everyTool(mcp: Client): Promise<void> {
   // ai_crawlers: by each crawler's own group or *; behind a wall, none may.
   const crawlers = await call('ai_crawlers', { url: `${site.origin}/` });
   const byName = new Map(
-    (crawlers.crawlers as { agent: string; allowed: boolean }[]).map((c) => [c.agent, c.allowed]),
+    (crawlers.crawlers as { agent: string[]; allowed: boolean }[]).map((c) => [
+      c.agent[0]!,
+      c.allowed,
+    ]),
   );
   assert.equal(byName.get('GPTBot'), false);
   assert.equal(byName.get('ClaudeBot'), true);

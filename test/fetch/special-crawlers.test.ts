@@ -129,14 +129,18 @@ test('repkit agents says the same of AdsBot-Google under only a * group', async 
     .map(
       (line) =>
         JSON.parse(line) as {
-          agent: string;
+          agent: string[];
           allowed: boolean;
           line: number;
+          reason: string;
           ignoresGlobalGroup?: true;
         },
     );
-  const ads = crawlers.find((c) => c.agent === 'AdsBot-Google')!;
-  assert.deepEqual([ads.allowed, ads.line, ads.ignoresGlobalGroup], [true, 0, true]);
-  const googlebot = crawlers.find((c) => c.agent === 'Googlebot')!;
+  const ads = crawlers.find((c) => c.agent[0] === 'AdsBot-Google')!;
+  assert.deepEqual(
+    [ads.allowed, ads.line, ads.reason, ads.ignoresGlobalGroup],
+    [true, 0, 'ignores-global-group', true],
+  );
+  const googlebot = crawlers.find((c) => c.agent[0] === 'Googlebot')!;
   assert.equal(googlebot.allowed, false);
 });

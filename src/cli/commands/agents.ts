@@ -59,11 +59,13 @@ export function registerAgents(program: Command, output: Output): void {
           const access = crawlerAccess(agent, loaded.robots, verdict);
           const notes = agentNotes(agent, access.ignoresStar);
           const record = {
-            agent: agent.name,
+            // A list of names, as every verdict says whom it is for (check, diff, the service).
+            agent: [agent.name],
             owner: agent.owner,
             purpose: agent.purpose,
             allowed: access.allowed,
             line: access.line,
+            reason: access.reason,
             group: access.group,
             source: agent.source,
             ...(isValidProductToken(agent.name) ? {} : { readsAs: productToken(agent.name) }),
