@@ -10,15 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { parse } from '../../src/core/index.ts';
 import { serveMcpHttp } from '../../src/mcp/index.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
+import { NEAR_MISS_PATH, nearMissFile } from '../helpers/hostile-files.ts';
 
-/** 500 KiB of rules a long path nearly matches: each check of it costs milliseconds. */
-function nearMissFile(): string {
-  const rule = `Disallow: /*${'a'.repeat(4095)}c\n`;
-  let body = 'User-agent: *\n';
-  while (body.length + rule.length < 500_000) body += rule;
-  return body + 'Disallow: /c\n';
-}
-const PATH = `/c${'a'.repeat(8150)}`;
+const PATH = NEAR_MISS_PATH;
 
 let site: TestServer;
 const servers: { close(): Promise<void> }[] = [];

@@ -10,16 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from '../../src/core/index.ts';
 import { isPublicAddress, startService, type RunningService } from '../../src/server/index.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
-
-/** 500 KiB of rules whose one segment nearly occurs everywhere in the path. */
-function nearMissFile(): string {
-  const rule = `Disallow: /*${'a'.repeat(4095)}c\n`;
-  let body = 'User-agent: *\n';
-  while (body.length + rule.length < 500_000) body += rule;
-  return body + 'Disallow: /c\n';
-}
-// As long as a URL may be (8,192 characters with the origin).
-const NEAR_MISS_PATH = `/c${'a'.repeat(8150)}`;
+import { NEAR_MISS_PATH, nearMissFile } from '../helpers/hostile-files.ts';
 
 /** Ordinary-looking rules that all share one prefix, so every URL tests every rule. */
 function sharedPrefixFile(rules: number): string {
