@@ -60,16 +60,14 @@ export function registerBodyRoutes(context: RouteContext): void {
           },
         }
       : rest;
-    return reply
-      .type('application/json')
-      .send(
-        Readable.from(
-          jsonWithList(head, 'changes', changes, (change) => ({
-            ...change,
-            agent: [change.agent],
-          })),
-        ),
-      );
+    return reply.type('application/json').send(
+      Readable.from(
+        jsonWithList(head, 'changes', changes, (change) => ({
+          ...change,
+          agent: [change.agent],
+        })),
+      ),
+    );
   });
 }
 
