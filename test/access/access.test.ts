@@ -4,7 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allowedHostSet, answersHost, bearerCheck, isWildcard } from '../../src/access/index.ts';
+import { createServer } from 'node:http';
+import {
+  allowedHostSet,
+  answersHost,
+  bearerCheck,
+  drainOf,
+  isWildcard,
+} from '../../src/access/index.ts';
 
 test('Host names: loopback and the listened address by default, a list, or any', () => {
   const cases: [readonly string[] | undefined, string, string | undefined, boolean][] = [
@@ -47,5 +54,19 @@ test('the bearer token: the exact token, in the Bearer scheme', () => {
     'Bearer s3cret-token-0123 extra',
   ]) {
     assert.equal(hasToken(header), false, String(header));
+  }
+});
+
+test('a drain says when stopping has begun (what /readyz answers 503 for)', async () => {
+  const server = createServer((_req, res) => res.end('ok'));
+  const drain = drainOf(server);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  try {
+    assert.equal(drain.stopping, false);
+    const stopped = drain.begin(1_000);
+    assert.equal(drain.stopping, true);
+    await stopped;
+  } finally {
+    await new Promise((done) => server.close(done));
   }
 });
