@@ -4,6 +4,7 @@
  */
 import { isAbsolute, relative, sep } from 'node:path';
 import { workflowText } from './github.ts';
+import { isUrl } from './robots-source.ts';
 
 /** One expectation, judged. */
 export interface Outcome {
@@ -57,7 +58,7 @@ function xml(text: string): string {
  * machine's absolute path; a URL as it is.
  */
 function reported(path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || !isAbsolute(path)) return path;
+  if (isUrl(path) || !isAbsolute(path)) return path;
   return relative(process.cwd(), path).split(sep).join('/') || '.';
 }
 

@@ -14,26 +14,20 @@ export interface CrawlerAccess {
 }
 
 /**
- * A known crawler's access from its verdict (made for its name alone) and the file it was made
- * from: Google's special-case crawlers (`ignoresGlobalGroup`) take no rule from the `*` group,
- * so where only `*` names them they are allowed with no deciding line.
+ * A known crawler's access from its verdict (made for its name alone, by the fetch layer) and
+ * the file it was made from. That verdict already answers for Google's special-case crawlers
+ * (`ignores-global-group`: allowed, no deciding line, no group applied).
  */
 export function crawlerAccess(
   known: KnownAgent,
   robots: RobotsTxt | undefined,
   verdict: { allowed: boolean; line: number; reason: string },
 ): CrawlerAccess {
-  const scope = robots?.groupsFor(known.name).scope ?? 'none';
-  if (known.ignoresGlobalGroup === true && scope === 'global') {
-    return {
-      allowed: true,
-      line: 0,
-      reason: 'ignores-global-group',
-      group: 'none',
-      ignoresStar: true,
-    };
-  }
-  const group = scope === 'specific' ? 'own' : scope === 'global' ? '*' : 'none';
   const { allowed, line, reason } = verdict;
+  if (reason === 'ignores-global-group') {
+    return { allowed, line, reason, group: 'none', ignoresStar: true };
+  }
+  const scope = robots?.groupsFor(known.name).scope ?? 'none';
+  const group = scope === 'specific' ? 'own' : scope === 'global' ? '*' : 'none';
   return { allowed, line, reason, group, ignoresStar: false };
 }

@@ -42,7 +42,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
         // A page served as robots.txt is the most common way a site loses its rules; UTF-16
         // text and binary data too. Said as check says it.
         const notRobotsTxt = entry.outcome === 'ok' ? loaded.robots.notRobotsTxt : undefined;
-        const htmlWarning = notRobotsTxt ? notRobotsTxtNote('the body', notRobotsTxt) : undefined;
+        const warning = notRobotsTxt ? notRobotsTxtNote('the body', notRobotsTxt) : undefined;
         if (options.json) {
           output.out(
             JSON.stringify({
@@ -58,7 +58,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
               ...(entry.error ? { error: entry.error } : {}),
               ...(entry.edge ? { edge: entry.edge } : {}),
               ...(entry.edgeRead ? { reading: entry.edgeRead } : {}),
-              ...(notRobotsTxt ? { notRobotsTxt, warning: htmlWarning } : {}),
+              ...(notRobotsTxt ? { notRobotsTxt, warning } : {}),
               groups,
               sitemaps: loaded.robots.sitemaps,
             }),
@@ -69,7 +69,7 @@ Exit status: 0 a robots.txt or a 4xx came back, 1 the server could not be reache
             output.out(`${color.bold(name.padEnd(10))} ${value}`);
           row('robots', state.location.robotsUrl);
           row('result', describeFetch(state));
-          if (htmlWarning) row('warning', color.yellow(htmlWarning));
+          if (warning) row('warning', color.yellow(warning));
           entry.chain.slice(1).forEach((hop, i) => row(`redirect ${i + 1}`, `→ ${hop}`));
           for (const name of [
             'cache-control',

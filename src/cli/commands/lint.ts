@@ -9,7 +9,13 @@ import { packageVersion } from '../version.ts';
 import { lint, type Diagnostic, type LintReport } from '../../core/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
-import { describeFetch, loadRobots, wallWords, type LoadedRobots } from '../robots-source.ts';
+import {
+  describeFetch,
+  isUrl,
+  loadRobots,
+  wallWords,
+  type LoadedRobots,
+} from '../robots-source.ts';
 import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 
 export function registerLint(program: Command, output: Output): void {
@@ -233,12 +239,7 @@ function formatDiagnostic(output: Output, label: string, d: Diagnostic): string 
 async function expandGlobs(sources: readonly string[]): Promise<string[]> {
   const expanded: string[] = [];
   for (const source of sources) {
-    if (
-      source === '-' ||
-      /^[a-z][a-z0-9+.-]*:\/\//i.test(source) ||
-      existsSync(source) ||
-      !isDynamicPattern(source)
-    ) {
+    if (source === '-' || isUrl(source) || existsSync(source) || !isDynamicPattern(source)) {
       expanded.push(source);
       continue;
     }

@@ -5,6 +5,11 @@ import type { RobotsTxt } from './robots-txt.ts';
 const IGNORE_GLOBAL_GROUP = new Set(
   KNOWN_AGENTS.filter((known) => known.ignoresGlobalGroup).map((known) => known.name.toLowerCase()),
 );
+/**
+ * Their names' lengths: every verdict asks, so a name of another length (nearly all) is
+ * answered without lowering its case.
+ */
+const LENGTHS = new Set([...IGNORE_GLOBAL_GROUP].map((name) => name.length));
 
 /**
  * Whether the crawler `agents` name (the first is its own name; the rest are fallbacks) is one
@@ -16,6 +21,7 @@ const IGNORE_GLOBAL_GROUP = new Set(
 export function ignoresGlobalGroup(robots: RobotsTxt, agents: string | readonly string[]): boolean {
   const names = typeof agents === 'string' ? [agents] : agents;
   const first = names[0];
-  if (first === undefined || !IGNORE_GLOBAL_GROUP.has(first.toLowerCase())) return false;
+  if (first === undefined || !LENGTHS.has(first.length)) return false;
+  if (!IGNORE_GLOBAL_GROUP.has(first.toLowerCase())) return false;
   return names.every((agent) => robots.groupsFor(agent).scope === 'global');
 }
