@@ -3,29 +3,30 @@ import { BoundedMap } from '../core/internal.ts';
 import { usedEntry } from '../cache/internal.ts';
 import { parse, type ProfileName, type RobotsTxt } from '../core/index.ts';
 import { InvalidUrlError, isRefusedAddressError } from './errors.ts';
-import type { HostResolver } from './resolver.ts';
+import type { HostResolver } from './net/resolver.ts';
 import {
   agentsFor,
   redirectRefusal,
   verdictFromState,
   type CheckResult,
   type StateVerdictOptions,
-} from './verdict.ts';
+} from './answers/verdict.ts';
 import { connections } from './connections.ts';
-import type { AgentMode } from './state.ts';
-import type { RobotsHttp, FetchOutcome } from './http.ts';
-import { EntryCache } from './entry-cache.ts';
-import { PageFetches } from './pages.ts';
-import { RequestIdentity } from './identity.ts';
-import { TdmrepFiles } from './tdmrep-files.ts';
-import { locate, type RobotsLocation } from './location.ts';
-import { ParsedFiles, type HotEntry } from './parsed-files.ts';
+import type { AgentMode } from './files/state.ts';
+import type { RobotsHttp, FetchOutcome } from './net/robots-http.ts';
+import { EntryCache } from './files/entry-cache.ts';
+import { PageFetches } from './net/pages.ts';
+import { RequestIdentity } from './net/identity.ts';
+import { TdmrepFiles } from './files/tdmrep-files.ts';
+import { locate, type RobotsLocation } from './net/location.ts';
+import { ParsedFiles, type HotEntry } from './files/parsed-files.ts';
 import { checkedOptions, positive, readNames, type RobotsClientOptions } from './options.ts';
 
-export type { FetchReport, RobotsClientOptions } from './options.ts';
-export type { RobotsState, TdmrepState } from './state.ts';
-import type { RobotsState, TdmrepState } from './state.ts';
-import { usageFor, type UsageAnswer } from './usage.ts';
+export type { RobotsClientOptions } from './options.ts';
+export type { FetchReport } from './files/entry-cache.ts';
+export type { RobotsState, TdmrepState } from './files/state.ts';
+import type { RobotsState, TdmrepState } from './files/state.ts';
+import { usageFor, type UsageAnswer } from './answers/usage.ts';
 import {
   DEFAULT_POLITENESS,
   backOffDelay,
@@ -34,7 +35,7 @@ import {
   type PolitenessPolicy,
   type Turn,
 } from './politeness.ts';
-import { DEFAULT_POLICY, type CachePolicy } from './policy.ts';
+import { DEFAULT_POLICY, type CachePolicy } from './files/lifetimes.ts';
 
 /** How long a fleet fetch lease lasts unless renewed (see `fleet.leaseTtlMs`). */
 const DEFAULT_LEASE_TTL_MS = 5_000;

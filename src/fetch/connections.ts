@@ -1,7 +1,8 @@
-import { ANY_ADDRESS } from './addresses.ts';
-import { RobotsHttp } from './http.ts';
-import { proxyFromEnvironment, type RobotsClientOptions } from './options.ts';
-import { HostResolver } from './resolver.ts';
+import { ANY_ADDRESS } from './net/addresses.ts';
+import { RobotsHttp } from './net/robots-http.ts';
+import type { RobotsClientOptions } from './options.ts';
+import { proxyFromEnvironment } from './net/proxy.ts';
+import { HostResolver } from './net/resolver.ts';
 
 /**
  * A client's way out: its name resolution (with the address guard and DNS limits) and its

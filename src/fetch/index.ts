@@ -4,11 +4,11 @@
  * inside these types are named by where they are: `RobotsClientOptions['politeness']`,
  * `UsageAnswer['train-ai']`.
  */
-export { type CheckResult, type CheckReason, type StateVerdictOptions } from './verdict.ts';
+export { type CheckResult, type CheckReason, type StateVerdictOptions } from './answers/verdict.ts';
 export { RobotsClient, type RobotsClientOptions, type RobotsState } from './client.ts';
-export { robotsUrl } from './location.ts';
-export type { UsageAnswer } from './usage.ts';
-export type { FetchOutcome } from './http.ts';
+export { robotsUrl } from './net/location.ts';
+export type { UsageAnswer } from './answers/usage.ts';
+export type { FetchOutcome } from './net/robots-http.ts';
 export {
   InvalidUrlError,
   isInvalidUrlError,
@@ -19,8 +19,8 @@ export {
   FetchBudgetError,
   isFetchBudgetError,
 } from './errors.ts';
-export { isPublicAddress } from './addresses.ts';
-export { checkWebBotAuth, type WebBotAuthOptions } from './identity.ts';
+export { isPublicAddress } from './net/addresses.ts';
+export { checkWebBotAuth, type WebBotAuthOptions } from './net/identity.ts';
 
 /** The User-Agent repkit's own tools (CLI, service) send unless told otherwise. */
 export const REPKIT_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';

@@ -10,7 +10,7 @@ export {
   judgeForms,
   requestedForm,
   readLater,
-} from './verdict.ts';
+} from './answers/verdict.ts';
 export {
   diffVerdicts,
   groupChanges,
@@ -23,17 +23,17 @@ export {
   type DiffSide,
   type SideVerdict,
   type VerdictChange,
-} from './diff.ts';
-export { usageFor } from './usage.ts';
-export { admitRequest, storeFailed, type Admission, type DeferReason } from './admission.ts';
-export { freshLifetime } from './policy.ts';
+} from './answers/diff.ts';
+export { usageFor } from './answers/usage.ts';
+export { admitRequest, storeFailed, type Admission, type DeferReason } from './admit-request.ts';
+export { freshLifetime } from './files/lifetimes.ts';
 export { readNames } from './options.ts';
-export { isPrivateAddress } from './addresses.ts';
-export type { AgentMode } from './verdict.ts';
+export { isPrivateAddress } from './net/addresses.ts';
+export type { AgentMode } from './answers/verdict.ts';
 export type { FetchReport, TdmrepState } from './client.ts';
-export type { RobotsLocation } from './location.ts';
-export type { UsageDecision, UsageSource, UsageStatement, Permission } from './usage.ts';
+export type { RobotsLocation } from './net/location.ts';
+export type { UsageDecision, UsageSource, UsageStatement, Permission } from './answers/usage.ts';
 export { DEFAULT_POLITENESS, SLOW_DOWN, type PolitenessPolicy, type Turn } from './politeness.ts';
-export { DEFAULT_POLICY, type CachePolicy } from './policy.ts';
-export type { AddressFilter } from './addresses.ts';
-export { crawlerAccess, type CrawlerAccess } from './known-crawlers.ts';
+export { DEFAULT_POLICY, type CachePolicy } from './files/lifetimes.ts';
+export type { AddressFilter } from './net/addresses.ts';
+export { crawlerAccess, type CrawlerAccess } from './answers/known-crawlers.ts';

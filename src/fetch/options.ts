@@ -1,15 +1,16 @@
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
-import type { CacheEntry, CacheStore } from '../cache/index.ts';
+import type { CacheStore } from '../cache/index.ts';
 import type { EdgeReading } from '../cache/internal.ts';
 import { crawlerNames, isValidProductToken, type ProfileName } from '../core/index.ts';
 import { DEFAULT_MAX_BYTES, parsePriceHeader } from '../core/internal.ts';
-import type { AddressFilter } from './addresses.ts';
+import type { AddressFilter } from './net/addresses.ts';
 import { InvalidOptionError } from './errors.ts';
 import type { PolitenessPolicy } from './politeness.ts';
-import type { CachePolicy } from './policy.ts';
-import type { AgentMode } from './state.ts';
-import type { WebBotAuthOptions } from './identity.ts';
+import type { CachePolicy } from './files/lifetimes.ts';
+import type { AgentMode } from './files/state.ts';
+import type { FetchReport } from './files/entry-cache.ts';
+import type { WebBotAuthOptions } from './net/identity.ts';
 
 export interface RobotsClientOptions {
   /** Sent as the User-Agent header; its product token is the crawler name (`ExampleBot/1.0` → `ExampleBot`). */
@@ -201,39 +202,4 @@ export function positive(option: string, value: number, allowZero = false): numb
     );
   }
   return value;
-}
-
-/** Where requests go through a proxy (`proxy: 'env'`): undici's `EnvHttpProxyAgent` options. */
-export interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy: string;
-}
-
-/**
- * The proxy settings of the environment as it is now (`HTTP_PROXY`, `HTTPS_PROXY`,
- * `NO_PROXY`, upper or lower case): read once, when the client is made, so that a later
- * change of the environment does not change where an existing client's requests go.
- */
-export function proxyFromEnvironment(): ProxySettings {
-  const env = process.env;
-  const pick = (name: string): string | undefined => env[name] ?? env[name.toLowerCase()];
-  const httpProxy = pick('HTTP_PROXY');
-  const httpsProxy = pick('HTTPS_PROXY') ?? httpProxy;
-  const noProxy = pick('NO_PROXY');
-  return {
-    ...(httpProxy ? { httpProxy } : {}),
-    ...(httpsProxy ? { httpsProxy } : {}),
-    noProxy: noProxy ?? '',
-  };
-}
-
-/** One robots.txt fetch, as `onFetch` reports it. */
-export interface FetchReport {
-  robotsUrl: string;
-  outcome: CacheEntry['outcome'];
-  /** 0 when no response arrived. */
-  status: number;
-  durationMs: number;
-  error?: string;
 }

@@ -5,7 +5,7 @@
  */
 import { MemoryStore } from '../cache/index.ts';
 import type { CacheStore } from '../cache/index.ts';
-import { DAY, MINUTE, SECOND, parseRetryAfter } from './policy.ts';
+import { DAY, MINUTE, SECOND, parseRetryAfter } from './files/lifetimes.ts';
 
 /** How turns are spaced and how long a host is left alone after it asks for a pause. */
 export interface PolitenessPolicy {

@@ -15,7 +15,7 @@ import { registerCheckRoutes } from './routes/checks.ts';
 import type { RouteContext } from './routes/context.ts';
 import { registerHealth, registerOperatorRoutes } from './routes/operator.ts';
 import { CheckPlacement } from './check-placement.ts';
-import { verdictsOn } from './routes/verdicts.ts';
+import { verdictsOn } from './routes/verdicts-on.ts';
 import { OriginBudget } from './origin-budget.ts';
 import { WorkPool, type WorkPoolOptions } from './work/pool.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { InvalidUrlError, robotsUrl } from '../../src/fetch/index.ts';
-import { locate } from '../../src/fetch/location.ts';
+import { locate } from '../../src/fetch/net/location.ts';
 import { RepkitError } from '../../src/core/index.ts';
 
 describe('robotsUrl(pageUrl)', () => {

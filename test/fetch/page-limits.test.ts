@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { RobotsClient } from '../../src/fetch/index.ts';
-import { Limiter } from '../../src/fetch/limiter.ts';
+import { Limiter } from '../../src/fetch/net/limiter.ts';
 import { startService } from '../../src/server/index.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
 

@@ -53,6 +53,28 @@ const CORE_LAYER: Record<string, number> = {
   'internal.ts': 8,
 };
 
+/**
+ * The fetch area's layers, lowest first, as the core's: `net/` (addresses, connections, HTTP,
+ * redirects), `files/` (entries, the entry cache, parsed files), `answers/` (verdicts, usage,
+ * diffs), then the client assembled from them at the root.
+ */
+const FETCH_LAYER: Record<string, number> = {
+  'errors.ts': 0,
+  net: 1,
+  files: 2,
+  answers: 3,
+  'politeness.ts': 4,
+  'options.ts': 5,
+  'connections.ts': 6,
+  'client.ts': 7,
+  'admit-request.ts': 8,
+  'index.ts': 9,
+  'internal.ts': 9,
+};
+
+/** The areas whose folders are their layers, each with its ranking. */
+const LAYERED: Record<string, Record<string, number>> = { core: CORE_LAYER, fetch: FETCH_LAYER };
+
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -169,21 +191,49 @@ test('areas import only lower areas, and only through their entries', () => {
   assert.deepEqual(wrong, []);
 });
 
-test("the core's layers import only layers below them", () => {
+test('the core and fetch layers import only layers below them', () => {
   const layerOf = (file: string) => name(file).split('/')[1]!;
   const wrong: string[] = [];
   for (const [file, targets] of graph) {
-    if (areaOf(file) !== 'core') continue;
+    const ranks = LAYERED[areaOf(file)];
+    if (!ranks) continue;
     const from = layerOf(file);
     for (const target of targets) {
-      if (areaOf(target) !== 'core') continue;
+      if (areaOf(target) !== areaOf(file)) continue;
       const to = layerOf(target);
       if (to === from) continue;
-      const rank = (layer: string) => CORE_LAYER[layer] ?? Number.NaN;
+      const rank = (layer: string) => ranks[layer] ?? Number.NaN;
       if (!(rank(to) < rank(from))) wrong.push(`${name(file)} → ${name(target)}`);
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test('a layered area keeps at most 8 files at its root; the rest are in its layers', () => {
+  const rootFiles = readdirSync(join(SRC, 'fetch')).filter((n) => n.endsWith('.ts'));
+  assert.ok(rootFiles.length <= 8, `fetch/ holds ${rootFiles.length}: ${rootFiles.join(', ')}`);
+  for (const [area, ranks] of Object.entries(LAYERED)) {
+    const unranked = readdirSync(join(SRC, area)).filter((n) => !(n in ranks));
+    assert.deepEqual(unranked, [], `${area}: files or folders with no rank`);
+  }
+});
+
+/** Names that mean the same in every area: its doors, its errors, how it reads its options. */
+const SHARED_NAMES = new Set(['index.ts', 'internal.ts', 'errors.ts', 'options.ts']);
+
+test("no file has the name of another area's file unless they mean the same thing", () => {
+  const byName = new Map<string, Set<string>>();
+  for (const file of graph.keys()) {
+    // The CLI's commands are named by the commands, as users type them.
+    if (name(file).startsWith('cli/commands/')) continue;
+    const base = name(file).split('/').at(-1)!;
+    if (SHARED_NAMES.has(base)) continue;
+    byName.set(base, (byName.get(base) ?? new Set()).add(areaOf(file)));
+  }
+  const clashes = [...byName]
+    .filter(([, areas]) => areas.size > 1)
+    .map(([n, a]) => `${n}: ${[...a].join(', ')}`);
+  assert.deepEqual(clashes, []);
 });
 
 test('no file stands beside a folder of the same name', () => {

@@ -1,5 +1,5 @@
-import { serialisedOrigin } from '../core/internal.ts';
-import { InvalidUrlError } from './errors.ts';
+import { serialisedOrigin } from '../../core/internal.ts';
+import { InvalidUrlError } from '../errors.ts';
 
 const SCHEMES = new Set(['http:', 'https:', 'ftp:']);
 

@@ -5,8 +5,8 @@
  * made by `web-bot-auth` (an optional peer), loaded at the first signed request.
  */
 import { readFile } from 'node:fs/promises';
-import { loadWithPeer } from '../core/internal.ts';
-import { InvalidOptionError } from './errors.ts';
+import { loadWithPeer } from '../../core/internal.ts';
+import { InvalidOptionError } from '../errors.ts';
 
 /** Signing every request repkit makes or guards (see `RobotsClientOptions.webBotAuth`). */
 export interface WebBotAuthOptions {

@@ -4,9 +4,9 @@
  * agree on every rule: URLs judged as they will be requested, `*` as any crawler without a
  * group of its own, a fetch that brought no file read as Google reads it.
  */
-import { productToken, type Group, type RobotsTxt, type RuleMatch } from '../core/index.ts';
-import { isGlobalAgent } from '../core/internal.ts';
-import type { RobotsState } from './state.ts';
+import { productToken, type Group, type RobotsTxt, type RuleMatch } from '../../core/index.ts';
+import { isGlobalAgent } from '../../core/internal.ts';
+import type { RobotsState } from '../files/state.ts';
 import {
   formsVerdict,
   requestedForm,

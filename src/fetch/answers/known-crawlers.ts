@@ -1,5 +1,5 @@
-import type { KnownAgent } from '../core/agents-entry.ts';
-import type { RobotsTxt } from '../core/index.ts';
+import type { KnownAgent } from '../../core/agents-entry.ts';
+import type { RobotsTxt } from '../../core/index.ts';
 
 /** What a well-known crawler may do at a path, as `repkit agents` and MCP's `ai_crawlers` say it. */
 export interface CrawlerAccess {

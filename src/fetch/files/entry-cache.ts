@@ -1,10 +1,19 @@
-import type { CacheEntry, CacheStore, Lease } from '../cache/index.ts';
-import type { EdgeReading } from '../cache/internal.ts';
+import type { CacheEntry, CacheStore, Lease } from '../../cache/index.ts';
+import type { EdgeReading } from '../../cache/internal.ts';
 import { entryFromFetch, readEdge, storeLifetime } from './entries.ts';
-import { FetchBudgetError } from './errors.ts';
-import type { HttpOptions, RobotsHttp } from './http.ts';
-import type { FetchReport } from './options.ts';
-import type { CachePolicy } from './policy.ts';
+import { FetchBudgetError } from '../errors.ts';
+import type { HttpOptions, RobotsHttp } from '../net/robots-http.ts';
+import type { CachePolicy } from './lifetimes.ts';
+
+/** One robots.txt fetch, as `onFetch` reports it. */
+export interface FetchReport {
+  robotsUrl: string;
+  outcome: CacheEntry['outcome'];
+  /** 0 when no response arrived. */
+  status: number;
+  durationMs: number;
+  error?: string;
+}
 
 /** How a fleet shares fetches through its store's leases (see `RobotsClientOptions.fleet`). */
 export interface FleetTiming {

@@ -7,13 +7,13 @@ import {
   type RobotsTxt,
   type NotRobotsTxt,
   type Edge,
-} from '../core/index.ts';
-import { ignoresGlobalGroup } from '../core/internal.ts';
-import { usedEntry } from '../cache/internal.ts';
-import type { AgentMode, FetchSource, RobotsState } from './state.ts';
+} from '../../core/index.ts';
+import { ignoresGlobalGroup } from '../../core/internal.ts';
+import { usedEntry } from '../../cache/internal.ts';
+import type { AgentMode, FetchSource, RobotsState } from '../files/state.ts';
 
-export type { AgentMode } from './state.ts';
-import { DEFAULT_POLICY } from './policy.ts';
+export type { AgentMode } from '../files/state.ts';
+import { DEFAULT_POLICY } from '../files/lifetimes.ts';
 
 /**
  * A Google special-case crawler (AdsBot-Google, Mediapartners-Google...) that only the `*`

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { buildConnector } from 'undici';
 import { bareHost, type AddressFilter } from './addresses.ts';
-import { RefusedAddressError } from './errors.ts';
+import { RefusedAddressError } from '../errors.ts';
 import type { HostResolver } from './resolver.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { BoundedMap } from '../core/internal.ts';
+import { BoundedMap } from '../../core/internal.ts';
 import { bareHost, type AddressFilter } from './addresses.ts';
-import { RefusedAddressError } from './errors.ts';
+import { RefusedAddressError } from '../errors.ts';
 import { Limiter } from './limiter.ts';
 
 export interface ResolverOptions {

@@ -2,10 +2,10 @@
  * What the client holds per origin and how it reads names: the records its parts share
  * (verdicts, usage answers and the client itself), kept here so that none imports another.
  */
-import type { CacheEntry } from '../cache/index.ts';
-import type { RobotsTxt } from '../core/index.ts';
-import type { TdmrepFile } from '../core/tdmrep-entry.ts';
-import type { RobotsLocation } from './location.ts';
+import type { CacheEntry } from '../../cache/index.ts';
+import type { RobotsTxt } from '../../core/index.ts';
+import type { TdmrepFile } from '../../core/tdmrep-entry.ts';
+import type { RobotsLocation } from '../net/location.ts';
 
 /** `fetched`: this call (or one it joined) fetched the file; `cache`: a fresh copy; `stale`: an older good copy, used because fetching fails. */
 export type FetchSource = 'fetched' | 'cache' | 'stale';

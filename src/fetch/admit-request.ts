@@ -1,6 +1,6 @@
 import type { RobotsClient } from './client.ts';
 import { isInvalidUrlError, isRefusedAddressError } from './errors.ts';
-import { readLater, type CheckResult } from './verdict.ts';
+import { readLater, type CheckResult } from './answers/verdict.ts';
 
 /**
  * What to do with a request a crawler is about to send: the one decision the Crawlee adapter

@@ -1,7 +1,7 @@
-import type { CacheEntry } from '../cache/index.ts';
-import { usedEntry } from '../cache/internal.ts';
-import { BoundedMap } from '../core/internal.ts';
-import { parseTdmrep, type TdmrepFile } from '../core/tdmrep-entry.ts';
+import type { CacheEntry } from '../../cache/index.ts';
+import { usedEntry } from '../../cache/internal.ts';
+import { BoundedMap } from '../../core/internal.ts';
+import { parseTdmrep, type TdmrepFile } from '../../core/tdmrep-entry.ts';
 import type { EntryCache } from './entry-cache.ts';
 import type { TdmrepState } from './state.ts';
 

@@ -1,8 +1,8 @@
-import type { CacheEntry } from '../cache/index.ts';
-import type { EdgeReading } from '../cache/internal.ts';
-import { describeEdge } from '../core/internal.ts';
-import type { FetchOutcome } from './http.ts';
-import { freshLifetime, parseRetryAfter, retryDelay, type CachePolicy } from './policy.ts';
+import type { CacheEntry } from '../../cache/index.ts';
+import type { EdgeReading } from '../../cache/internal.ts';
+import { describeEdge } from '../../core/internal.ts';
+import type { FetchOutcome } from '../net/robots-http.ts';
+import { freshLifetime, parseRetryAfter, retryDelay, type CachePolicy } from './lifetimes.ts';
 
 /**
  * The entry to keep for a fetch result: fresh for its cache lifetime, or, for an error, the

@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import type { FetchResult } from '../cache/internal.ts';
-import { classifyEdge } from '../core/index.ts';
-import { EDGE_HEAD_BYTES } from '../core/internal.ts';
+import type { FetchResult } from '../../cache/internal.ts';
+import { classifyEdge } from '../../core/index.ts';
+import { EDGE_HEAD_BYTES } from '../../core/internal.ts';
 import type { AddressFilter } from './addresses.ts';
 import { guardedConnector } from './connector.ts';
-import type { ProxySettings } from './options.ts';
+import type { ProxySettings } from './proxy.ts';
 import type { HostResolver } from './resolver.ts';
 
 /** What one fetch came to, before caching decisions: the entry's record, its body as read. */

@@ -1,4 +1,4 @@
-import type { FetchOutcome, HttpOptions, RobotsHttp } from './http.ts';
+import type { FetchOutcome, HttpOptions, RobotsHttp } from './robots-http.ts';
 import { Limiter } from './limiter.ts';
 
 /** The response headers page rules are read from. */

@@ -1,7 +1,7 @@
-import { usedEntry } from '../cache/internal.ts';
-import { type CacheEntry } from '../cache/index.ts';
-import type { RobotsTxt } from '../core/index.ts';
-import { BoundedMap } from '../core/internal.ts';
+import { usedEntry } from '../../cache/internal.ts';
+import { type CacheEntry } from '../../cache/index.ts';
+import type { RobotsTxt } from '../../core/index.ts';
+import { BoundedMap } from '../../core/internal.ts';
 
 /** An origin's entry in use, with its parsed file. */
 export interface HotEntry {

@@ -9,7 +9,7 @@ import {
   type TdmAnswer,
   type TdmSource,
   type TdmStatement,
-} from '../core/tdmrep-entry.ts';
+} from '../../core/tdmrep-entry.ts';
 import {
   decideUsage,
   robotsTxtStatements,
@@ -17,18 +17,18 @@ import {
   type UsageLabel,
   type UsageSource,
   type UsageStatement,
-} from '../core/internal.ts';
-import { pagePolicy, type PagePolicyResult } from '../meta/index.ts';
-import type { AppliedDirective } from '../meta/internal.ts';
-import type { FetchOutcome } from './http.ts';
-import type { RobotsState, TdmrepState } from './state.ts';
+} from '../../core/internal.ts';
+import { pagePolicy, type PagePolicyResult } from '../../meta/index.ts';
+import type { AppliedDirective } from '../../meta/internal.ts';
+import type { FetchOutcome } from '../net/robots-http.ts';
+import type { RobotsState, TdmrepState } from '../files/state.ts';
 import { readLater, type CheckResult, type StateVerdictOptions } from './verdict.ts';
-import { describeEdge, parsePriceHeader } from '../core/internal.ts';
-import type { Edge } from '../core/index.ts';
+import { describeEdge, parsePriceHeader } from '../../core/internal.ts';
+import type { Edge } from '../../core/index.ts';
 
-export type { UsageSource } from '../core/internal.ts';
+export type { UsageSource } from '../../core/internal.ts';
 
-export type { UsageStatement, UsageDecision } from '../core/internal.ts';
+export type { UsageStatement, UsageDecision } from '../../core/internal.ts';
 
 export interface Permission {
   may: boolean;
