@@ -2,7 +2,10 @@
  * `repkit diff --format markdown`: the verdict changes a pull request makes, grouped by
  * crawler and by the rules that decided them, as a comment to post on it.
  */
-import type { ChangeGroup, SideVerdict } from '../fetch/internal.ts';
+import type { RobotsComparison } from '../fetch/internal.ts';
+
+type ChangeGroup = ReturnType<RobotsComparison['groups']>[number];
+type SideVerdict = ChangeGroup['before'];
 
 /** A table cell's text: pipes and line breaks would end the cell or the row. */
 function cell(text: string): string {

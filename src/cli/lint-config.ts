@@ -6,10 +6,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Diagnostic, LintReport } from '../core/index.ts';
-import { LINT_SEVERITY, type DiagnosticCode, type Severity } from '../core/internal.ts';
+import {
+  LINT_RULES,
+  type Diagnostic,
+  type DiagnosticCode,
+  type LintReport,
+} from '../core/index.ts';
 import { CliError } from './errors.ts';
 import { parseDocument } from './toolkit.ts';
+
+type Severity = Diagnostic['severity'];
 
 /** What a rule is set to: a severity, or `off` (not reported). */
 export type RuleSetting = Severity | 'off';
@@ -28,9 +34,9 @@ const CONFIG_FILES = ['repkit.config.json', 'repkit.config.yaml', 'repkit.config
 
 /** A rule's code, checked: a typo in a configuration never silently does nothing. */
 function ruleCode(code: string, where: string): DiagnosticCode {
-  if (Object.hasOwn(LINT_SEVERITY, code)) return code as DiagnosticCode;
+  if (Object.hasOwn(LINT_RULES, code)) return code as DiagnosticCode;
   throw new CliError(
-    `${where}: no lint rule is called "${code}" (the rules: ${Object.keys(LINT_SEVERITY).join(', ')})`,
+    `${where}: no lint rule is called "${code}" (the rules: ${Object.keys(LINT_RULES).join(', ')})`,
   );
 }
 

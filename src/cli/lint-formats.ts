@@ -4,7 +4,7 @@
  * annotations.
  */
 import type { Diagnostic, LintReport } from '../core/index.ts';
-import { LINT_RULES } from '../core/internal.ts';
+import { LINT_RULES } from '../core/index.ts';
 import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { workflowText } from './github.ts';

@@ -4,21 +4,13 @@ import {
   crawlerNames,
   isValidProductToken,
   parse,
-  type Explanation,
   type NotRobotsTxt,
   type ProfileName,
   type RobotsTxt,
-  type RuleMatch,
 } from '../core/index.ts';
 import { describeEdge, NOT_ROBOTS_TXT_WORDS } from '../core/internal.ts';
-import { InvalidUrlError, type CheckReason, type RobotsState } from '../fetch/index.ts';
-import {
-  agentsFor,
-  requestedForm,
-  formsVerdict,
-  verdictFromState,
-  type DiffSide,
-} from '../fetch/internal.ts';
+import { InvalidUrlError, type RobotsState } from '../fetch/index.ts';
+import { heldVerdict, type HeldRobots } from '../fetch/internal.ts';
 import { usedEntry } from '../cache/internal.ts';
 import { CliError } from './errors.ts';
 import { fetchClient, type EdgeOptions } from './fetching.ts';
@@ -36,21 +28,7 @@ export interface LoadedRobots {
 }
 
 /** A verdict from a loaded robots.txt, following the fetch layer when it brought no file. */
-export interface SourceVerdict {
-  allowed: boolean;
-  line: number;
-  rule?: RuleMatch;
-  reason: CheckReason;
-  /** The deciding line is cut by the 500 KiB limit (see `RobotsTxt.cutLine`). */
-  lineCut?: true;
-  /** The file is no robots.txt at all (see `RobotsTxt.notRobotsTxt`). */
-  notRobotsTxt?: NotRobotsTxt;
-  explanation?: Explanation;
-  /** The names the verdict was made for (the first with a group of its own, see `agentsFor`). */
-  agent: string[];
-  /** The URL or path as it is requested, when that is not what was given. */
-  requestUrl?: string;
-}
+export type SourceVerdict = ReturnType<typeof heldVerdict>;
 
 /** The verdict for `url` from a loaded robots.txt; `explain` adds the explanation. */
 export function verdictFrom(
@@ -59,16 +37,11 @@ export function verdictFrom(
   agents: readonly string[],
   explain = false,
 ): SourceVerdict {
-  if (loaded.fetched) {
-    return verdictFromState(url, loaded.fetched, agents, { explain });
-  }
-  // Several names are ordered fallbacks, as the fetch layer reads them.
-  const agent = [...agentsFor(loaded.robots, agents)];
-  return { ...formsVerdict(loaded.robots, requestedForm(url), agent, explain), agent };
+  return heldVerdict(held(loaded), url, agents, { explain });
 }
 
-/** A loaded robots.txt as one side of a diff. */
-export function diffSide(loaded: LoadedRobots): DiffSide {
+/** A loaded robots.txt as the fetch layer's answers take it (a side of a diff...). */
+export function held(loaded: LoadedRobots): HeldRobots {
   return loaded.fetched
     ? { kind: 'fetched', state: loaded.fetched }
     : { kind: 'file', robots: loaded.robots };

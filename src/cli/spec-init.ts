@@ -4,7 +4,7 @@
  * groups that apply to it (as `diff` makes them), each put under allow or disallow as the
  * file answers them now.
  */
-import { addRuleProbes, ANY_OTHER_AGENT, namedAgents } from '../fetch/internal.ts';
+import { probesByAgent } from '../fetch/internal.ts';
 import { verdictFrom, type LoadedRobots } from './robots-source.ts';
 
 /** Paths pinned per crawler, at most: a starter, not an inventory. */
@@ -16,11 +16,7 @@ export interface InitialSpec {
 }
 
 export function initialSpec(loaded: LoadedRobots, robots: string): InitialSpec {
-  const expect = namedAgents(loaded.robots).map((agent) => {
-    // `*` asks for any crawler without a group: a name no group has.
-    const names = agent === ANY_OTHER_AGENT ? [] : [agent];
-    const paths = new Set(['/']);
-    addRuleProbes(loaded.robots.groupsFor(names[0] ?? '').groups, paths, PER_AGENT);
+  const expect = probesByAgent(loaded.robots, PER_AGENT).map(({ agent, names, paths }) => {
     const allow: string[] = [];
     const disallow: string[] = [];
     for (const path of paths) {

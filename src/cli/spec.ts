@@ -14,7 +14,9 @@
  * ```
  */
 import { isValidProductToken } from '../core/index.ts';
-import type { UsageLabel } from '../core/internal.ts';
+import type { ContentUsage } from '../core/index.ts';
+
+type UsageLabel = keyof ContentUsage['preferences'];
 import { CliError } from './errors.ts';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YamlNode } from './toolkit.ts';
 

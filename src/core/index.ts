@@ -33,3 +33,5 @@ export {
   type RepkitErrorCode,
 } from './errors.ts';
 export { lint, type Diagnostic, type LintReport } from './lint/lint.ts';
+export type { DiagnosticCode } from './lint/types.ts';
+export { LINT_RULES } from './lint/rules.ts';

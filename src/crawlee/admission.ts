@@ -1,15 +1,12 @@
 import {
   isInvalidUrlError,
   isRefusedAddressError,
+  admitRequest,
+  type Admission as RequestAdmission,
   type CheckResult,
   type RobotsClient,
 } from '../fetch/index.ts';
-import {
-  admitRequest,
-  readLater,
-  storeFailed,
-  type Admission as RequestAdmission,
-} from '../fetch/internal.ts';
+import { clientSeam, readLater, storeFailed } from '../fetch/internal.ts';
 
 /**
  * What to do with a request Crawlee dequeued: the crawler's admission, or `refused-address`
@@ -46,7 +43,7 @@ export function keeps(verdict: CheckResult): boolean {
 export async function mayKeep(client: RobotsClient, url: string): Promise<boolean> {
   try {
     const state = await client.robotsFor(url);
-    return keeps(client.verdict(url, state));
+    return keeps(clientSeam(client).verdict(url, state));
   } catch (error) {
     return !isRefusedAddressError(error);
   }

@@ -1,5 +1,6 @@
 import { RobotsTxtFile, type Sitemap } from 'crawlee';
 import type { RobotsClient, RobotsState } from '../fetch/index.ts';
+import { clientSeam } from '../fetch/internal.ts';
 import { keeps } from './admission.ts';
 
 /** Options of Crawlee's `RobotsTxtFile.getSitemaps` (which sitemap hosts to keep). */
@@ -42,7 +43,7 @@ export class RepkitRobotsTxtFile {
       return true;
     }
     if (origin !== this.#state.location.origin) return true;
-    return keeps(this.#client.verdict(url, this.#state));
+    return keeps(clientSeam(this.#client).verdict(url, this.#state));
   }
 
   /**

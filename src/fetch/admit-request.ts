@@ -1,4 +1,4 @@
-import type { RobotsClient } from './client.ts';
+import { clientSeam, type RobotsClient } from './client.ts';
 import { isInvalidUrlError, isRefusedAddressError } from './errors.ts';
 import { readLater, type CheckResult } from './answers/verdict.ts';
 
@@ -56,8 +56,9 @@ export async function admitRequest(
     if (isInvalidUrlError(error) || isRefusedAddressError(error)) throw error;
     return storeFailed(error);
   }
-  const { agents, notes } = client.names(options.agent);
-  const result = client.verdict(url, state, {
+  const seam = clientSeam(client);
+  const { agents, notes } = seam.names(options.agent);
+  const result = seam.verdict(url, state, {
     agents,
     agentNotes: notes,
     ...(options.exact ? { exact: true } : {}),
@@ -71,7 +72,7 @@ export async function admitRequest(
   if (options.turn === false) return { kind: 'go', spacingMs: 0 };
   let turn;
   try {
-    turn = await client.turn(url);
+    turn = await seam.turnFor(state);
   } catch (error) {
     // The store keeping the host's turns failed: no turn is no permission (fail closed).
     return storeFailed(error);

@@ -37,6 +37,45 @@ import {
 } from './politeness.ts';
 import { DEFAULT_POLICY, type CachePolicy } from './files/lifetimes.ts';
 
+/**
+ * What repkit's service and adapters ask of a client besides its public members: the names
+ * read, verdicts on a state at hand, answers from memory without waiting, the address check
+ * before a fetch, and the host's turn for a state at hand (so that `admitRequest` reads the
+ * robots.txt once). Reached through `clientSeam`, never by users.
+ */
+export interface ClientSeam {
+  /**
+   * The names groups are matched by for `agent` (the client's own when undefined), read as
+   * robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and notes where that changed
+   * a name.
+   */
+  names(agent?: string | readonly string[]): {
+    agents: readonly string[];
+    notes: readonly string[];
+  };
+  /** The verdict for `url` from a state `robotsFor` gave, as `check` makes it. */
+  verdict(url: string, state: RobotsState, options?: StateVerdictOptions): CheckResult;
+  /** The names a state's verdicts are made for (see `agentMode`). */
+  agentsFor(state: RobotsState, agents?: readonly string[]): readonly string[];
+  /** The state `robotsFor` would give at once, or undefined when that needs a wait. */
+  cachedState(url: string): RobotsState | undefined;
+  /** Throws `RefusedAddressError` when `url`'s host is one `allowAddress` refuses. */
+  preflight(url: string): Promise<void>;
+  /** `turn` for a state at hand. */
+  turnFor(state: RobotsState): Promise<Turn>;
+  /** How many bytes of a fetched file are read. */
+  maxBytes(): number;
+  /** What the parsed-file map holds: origins, and their estimated bytes (see `maxParsedBytes`). */
+  parsedUsage(): { origins: number; bytes: number };
+}
+
+let seamOf: (client: RobotsClient) => ClientSeam;
+
+/** The seam of `client` (see `ClientSeam`). */
+export function clientSeam(client: RobotsClient): ClientSeam {
+  return seamOf(client);
+}
+
 /** How long a fleet fetch lease lasts unless renewed (see `fleet.leaseTtlMs`). */
 const DEFAULT_LEASE_TTL_MS = 5_000;
 
@@ -53,13 +92,16 @@ export class RobotsClient {
   readonly userAgent: string;
   /** The names robots.txt groups are matched by (product tokens). */
   readonly agents: readonly string[];
-  /** How the names given were read, where they were not product tokens already. */
-  readonly agentNotes: readonly string[];
-  /** How fetched files are interpreted, and how many of their bytes are read. */
+  /** How fetched files are interpreted. */
   readonly profile: ProfileName;
-  readonly maxBytes: number;
+  /** How the names given were read, where they were not product tokens already. */
+  private readonly agentNotes: readonly string[];
+  /** How many bytes of a fetched file are read. */
+  private readonly maxBytes: number;
   /** How several names are read: ordered fallbacks or one merged crawler. */
-  readonly agentMode: AgentMode;
+  private readonly agentMode: AgentMode;
+  /** What the service and the adapters ask besides the public members (see `clientSeam`). */
+  readonly #seam: ClientSeam;
   private readonly policy: CachePolicy;
   private readonly now: () => number;
   private readonly http: RobotsHttp;
@@ -81,7 +123,21 @@ export class RobotsClient {
     { agents: readonly string[]; notes: readonly string[] }
   >({ maxEntries: 256 });
 
+  static {
+    seamOf = (client) => client.#seam;
+  }
+
   constructor(options: RobotsClientOptions) {
+    this.#seam = {
+      names: (agent) => this.names(agent),
+      verdict: (url, state, options) => this.verdict(url, state, options),
+      agentsFor: (state, agents) => this.agentsFor(state, agents),
+      cachedState: (url) => this.cachedState(url),
+      preflight: (url) => this.preflight(url),
+      turnFor: (state) => this.turnFor(state),
+      maxBytes: () => this.maxBytes,
+      parsedUsage: () => this.hot.usage,
+    };
     const {
       userAgent,
       agents,
@@ -174,7 +230,7 @@ export class RobotsClient {
    * robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and notes where that changed
    * a name.
    */
-  names(agent?: string | readonly string[]): {
+  private names(agent?: string | readonly string[]): {
     agents: readonly string[];
     notes: readonly string[];
   } {
@@ -226,7 +282,7 @@ export class RobotsClient {
    * fetch or DNS (then call `robotsFor`). Throws `InvalidUrlError` as `robotsFor` does.
    * Answers from memory need no promise: the service's cached checks take this path.
    */
-  cachedState(url: string): RobotsState | undefined {
+  private cachedState(url: string): RobotsState | undefined {
     const location = locate(url);
     const hot = this.hot.get(location.origin);
     return hot && this.isFresh(hot) ? this.hotState(location, hot) : undefined;
@@ -250,7 +306,7 @@ export class RobotsClient {
    * client's DNS cache, with its limits. A failing lookup is not an error here: the fetch
    * will report it as Google does.
    */
-  async preflight(url: string): Promise<void> {
+  private async preflight(url: string): Promise<void> {
     const location = locate(url);
     const hot = this.hot.get(location.origin);
     if (hot && this.isFresh(hot)) return;
@@ -268,7 +324,11 @@ export class RobotsClient {
    * most `politeness.maxCrawlDelayMs`); a pause from `backOff` holds every process off.
    */
   async turn(url: string): Promise<Turn> {
-    const state = await this.robotsFor(url);
+    return this.turnFor(await this.robotsFor(url));
+  }
+
+  /** `turn` for a state at hand. */
+  private async turnFor(state: RobotsState): Promise<Turn> {
     const seconds = state.robots?.crawlDelay(this.agentsFor(state));
     const crawlDelayMs = crawlDelayInterval(seconds, this.politeness);
     const waitMs = await this.turns.takeTurn(state.location.origin, crawlDelayMs);
@@ -314,9 +374,9 @@ export class RobotsClient {
    */
   fetchPage(
     url: string,
-    maxBytes = 1024 * 1024,
-    options: { agent?: string | readonly string[] } = {},
+    options: { agent?: string | readonly string[]; maxBytes?: number } = {},
   ): Promise<FetchOutcome> {
+    const maxBytes = options.maxBytes ?? 1024 * 1024;
     const agentKey = options.agent === undefined ? '' : [options.agent].flat().join('\n');
     return this.pages.fetch(url, maxBytes, agentKey, this.hopCheck(options.agent));
   }
@@ -358,7 +418,7 @@ export class RobotsClient {
    * tdmrep.json are fetched (not cached: the page) only where robots.txt allows them.
    */
   usage(url: string, options: { agent?: string | readonly string[] } = {}): Promise<UsageAnswer> {
-    return usageFor(this, url, options.agent);
+    return usageFor(this, this.#seam, url, options.agent);
   }
 
   /**
@@ -388,7 +448,7 @@ export class RobotsClient {
    * The verdict for `url` from a state `robotsFor` gave, as `check` makes it (see
    * `StateVerdictOptions`).
    */
-  verdict(url: string, state: RobotsState, options: StateVerdictOptions = {}): CheckResult {
+  private verdict(url: string, state: RobotsState, options: StateVerdictOptions = {}): CheckResult {
     const { agents = this.agents, agentNotes = this.agentNotes } = options;
     const result = verdictFromState(url, state, agents, {
       agentMode: this.agentMode,
@@ -405,7 +465,10 @@ export class RobotsClient {
    * The names a state's verdicts are made for: with `agentMode: 'fallback'`, the first name
    * with a group of its own in the file (all of them when none has one: `*` applies alike).
    */
-  agentsFor(state: RobotsState, agents: readonly string[] = this.agents): readonly string[] {
+  private agentsFor(
+    state: RobotsState,
+    agents: readonly string[] = this.agents,
+  ): readonly string[] {
     return agentsFor(state.robots, agents, this.agentMode);
   }
 
@@ -428,11 +491,6 @@ export class RobotsClient {
   /** The entry in use is still fresh: checks need neither the store, nor a fetch, nor DNS. */
   private isFresh(hot: HotEntry): boolean {
     return this.now() < hot.entry.expiresAt;
-  }
-
-  /** What the parsed-file map holds: origins, and their estimated bytes (see `maxParsedBytes`). */
-  get parsedUsage(): { origins: number; bytes: number } {
-    return this.hot.usage;
   }
 }
 

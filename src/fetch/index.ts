@@ -4,9 +4,11 @@
  * inside these types are named by where they are: `RobotsClientOptions['politeness']`,
  * `UsageAnswer['train-ai']`.
  */
-export { type CheckResult, type CheckReason, type StateVerdictOptions } from './answers/verdict.ts';
+export type { CheckResult, CheckReason } from './answers/verdict.ts';
 export { RobotsClient, type RobotsClientOptions, type RobotsState } from './client.ts';
 export { robotsUrl } from './net/location.ts';
+export { admitRequest, type Admission } from './admit-request.ts';
+export type { FetchReport } from './files/entry-cache.ts';
 export type { UsageAnswer } from './answers/usage.ts';
 export type { FetchOutcome } from './net/robots-http.ts';
 export {

@@ -1,39 +1,20 @@
 /**
- * What repkit's other areas (the CLI, the service, the tester) use of fetch and users do not:
- * not a package entry, and not part of the public surface.
+ * What repkit's other areas (the CLI, the service, MCP, the adapters) use of fetch and users
+ * do not: not a package entry, and not part of the public surface. The structure test holds
+ * it to names another area imports, at most 15.
  */
+export { clientSeam } from './client.ts';
 export {
-  verdictFromState,
   agentsFor,
-  fileVerdict,
-  formsVerdict,
-  judgeForms,
-  requestedForm,
+  heldVerdict,
+  requestJudge,
   readLater,
+  type HeldRobots,
 } from './answers/verdict.ts';
-export {
-  diffVerdicts,
-  groupChanges,
-  probePaths,
-  addRuleProbes,
-  MAX_PROBES,
-  type ChangeGroup,
-  namedAgents,
-  ANY_OTHER_AGENT,
-  type DiffSide,
-  type SideVerdict,
-  type VerdictChange,
-} from './answers/diff.ts';
-export { usageFor } from './answers/usage.ts';
-export { admitRequest, storeFailed, type Admission, type DeferReason } from './admit-request.ts';
-export { freshLifetime } from './files/lifetimes.ts';
+export { RobotsComparison, probesByAgent } from './answers/diff.ts';
+export { crawlerAccess } from './answers/known-crawlers.ts';
+export { storeFailed } from './admit-request.ts';
+export { SLOW_DOWN } from './politeness.ts';
+export { defaultLifetime } from './files/lifetimes.ts';
 export { readNames } from './options.ts';
 export { isPrivateAddress } from './net/addresses.ts';
-export type { AgentMode } from './answers/verdict.ts';
-export type { FetchReport, TdmrepState } from './client.ts';
-export type { RobotsLocation } from './net/location.ts';
-export type { UsageDecision, UsageSource, UsageStatement, Permission } from './answers/usage.ts';
-export { DEFAULT_POLITENESS, SLOW_DOWN, type PolitenessPolicy, type Turn } from './politeness.ts';
-export { DEFAULT_POLICY, type CachePolicy } from './files/lifetimes.ts';
-export type { AddressFilter } from './net/addresses.ts';
-export { crawlerAccess, type CrawlerAccess } from './answers/known-crawlers.ts';

@@ -1,5 +1,5 @@
-import type { RobotsClient } from '../fetch/index.ts';
-import { SLOW_DOWN, admitRequest, type Admission } from '../fetch/internal.ts';
+import { admitRequest, type Admission, type RobotsClient } from '../fetch/index.ts';
+import { SLOW_DOWN } from '../fetch/internal.ts';
 import { DeferredError, DisallowedError } from './errors.ts';
 
 /** What every guard takes. */

@@ -56,24 +56,58 @@ class Counts {
   }
 }
 
-/** The `/mcp` routes on the service's context (see the module comment). */
-export function registerMcpRoutes(
-  context: RouteContext,
-  version: string,
-  options: { host: string; allowedHosts?: readonly string[]; limits?: McpHttpLimits },
-): void {
-  const { app, client, work, verdicts } = context;
-  const limits = options.limits ?? {};
-  const callsPerClient = limits.callsPerClient ?? 4;
-  const deadlineMs = limits.deadlineMs ?? 30_000;
-  const streamsPerClient = limits.streamsPerClient ?? 2;
-  const maxStreams = limits.streams ?? 64;
-  const allowed = allowedHostSet(options.allowedHosts, options.host);
-  const calls = new Counts();
-  const streams = new Counts();
+/** Who may call `/mcp` now: the browser's Origin, and each client's calls and streams. */
+class McpGate {
+  readonly deadlineMs: number;
+  readonly #limits: { calls: number; streams: number; maxStreams: number };
+  readonly #allowed: ReturnType<typeof allowedHostSet>;
+  readonly #calls = new Counts();
+  readonly #streams = new Counts();
+
+  constructor(options: { host: string; allowedHosts?: readonly string[]; limits?: McpHttpLimits }) {
+    const limits = options.limits ?? {};
+    this.deadlineMs = limits.deadlineMs ?? 30_000;
+    this.#limits = {
+      calls: limits.callsPerClient ?? 4,
+      streams: limits.streamsPerClient ?? 2,
+      maxStreams: limits.streams ?? 64,
+    };
+    this.#allowed = allowedHostSet(options.allowedHosts, options.host);
+  }
+
+  /** Why the request is refused (status, code, message), or undefined when it may go on. */
+  refusal(request: FastifyRequest, who: string): [number, string, string] | undefined {
+    if (!this.#originAllowed(request)) {
+      return [
+        403,
+        'forbidden-origin',
+        `Origin ${JSON.stringify(request.headers.origin)} is not one this MCP server answers to`,
+      ];
+    }
+    const stream = request.method === 'GET';
+    const counts = stream ? this.#streams : this.#calls;
+    if (counts.get(who) >= (stream ? this.#limits.streams : this.#limits.calls)) {
+      return [
+        429,
+        'busy',
+        `this client already has ${counts.get(who)} ${stream ? 'streams open' : 'requests in flight'}; try again when they are done`,
+      ];
+    }
+    if (stream && this.#streams.total >= this.#limits.maxStreams) {
+      return [429, 'busy', 'the server has as many streams open as it keeps'];
+    }
+    return undefined;
+  }
+
+  /** Counts the request as its client's until its response closes. */
+  hold(request: FastifyRequest, who: string, res: NodeJS.EventEmitter): void {
+    const counts = request.method === 'GET' ? this.#streams : this.#calls;
+    counts.add(who, 1);
+    res.once('close', () => counts.add(who, -1));
+  }
 
   /** A browser's `Origin` must name a host the server answers to (its own, at least). */
-  const originAllowed = (request: FastifyRequest): boolean => {
+  #originAllowed(request: FastifyRequest): boolean {
     const origin = request.headers.origin;
     if (origin === undefined) return true; // not a browser: the Host check applies
     let host: string;
@@ -82,74 +116,76 @@ export function registerMcpRoutes(
     } catch {
       return false;
     }
-    return allowed ? answersHost(allowed, host) : host === request.headers.host;
-  };
-
-  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!originAllowed(request)) {
-      return refuse(
-        reply,
-        403,
-        'forbidden-origin',
-        `Origin ${JSON.stringify(request.headers.origin)} is not one this MCP server answers to`,
-      );
-    }
-    const who = clientOf(request);
-    const stream = request.method === 'GET';
-    const counts = stream ? streams : calls;
-    if (counts.get(who) >= (stream ? streamsPerClient : callsPerClient)) {
-      return refuse(
-        reply,
-        429,
-        'busy',
-        `this client already has ${counts.get(who)} ${stream ? 'streams open' : 'requests in flight'}; try again when they are done`,
-      );
-    }
-    if (stream && streams.total >= maxStreams) {
-      return refuse(reply, 429, 'busy', 'the server has as many streams open as it keeps');
-    }
-    counts.add(who, 1);
-    const res = reply.raw;
-    res.once('close', () => counts.add(who, -1));
-    const bounds: McpBounds = {
-      robotsFor: (url) => budgetedRobotsFor(context, url, who),
-      verdict: async (url, state, agent, explain) =>
-        (await verdicts([url], [state], agent, who, explain))[0]!,
-      lint: (body) => work.run('lint', { robots: body }, who),
-    };
-    const mcp = createMcpServer(client, version, bounds);
-    // Answers as JSON, not a stream: nothing is sent before the result, so a call past its
-    // deadline can still be answered with an error of its own.
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.once('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    // A stream carries no work: it ends when the server stops. A call has its deadline.
-    if (stream) context.drain.stream(res);
-    else {
-      const deadline = setTimeout(() => {
-        if (!res.headersSent) {
-          res
-            .writeHead(504, { 'content-type': 'application/json' })
-            .end(
-              JSON.stringify({ error: 'deadline', message: `no answer within ${deadlineMs} ms` }),
-            );
-        } else res.end();
-      }, deadlineMs);
-      res.once('close', () => clearTimeout(deadline));
-    }
-    reply.hijack();
-    await mcp.connect(transport);
-    await transport.handleRequest(request.raw as IncomingMessage, res, request.body);
-  };
-
-  for (const method of ['GET', 'POST', 'DELETE'] as const) {
-    app.route({ method, url: '/mcp', schema: { hide: true }, handler: handle });
+    return this.#allowed ? answersHost(this.#allowed, host) : host === request.headers.host;
   }
+}
+
+/** The `/mcp` routes on the service's context (see the module comment). */
+export function registerMcpRoutes(
+  context: RouteContext,
+  version: string,
+  options: { host: string; allowedHosts?: readonly string[]; limits?: McpHttpLimits },
+): void {
+  const gate = new McpGate(options);
+  const handler = (request: FastifyRequest, reply: FastifyReply) =>
+    handleMcp(context, version, gate, request, reply);
+  for (const method of ['GET', 'POST', 'DELETE'] as const) {
+    context.app.route({ method, url: '/mcp', schema: { hide: true }, handler });
+  }
+}
+
+/** One MCP request: refused, or answered by a server of its own on the service's bounds. */
+async function handleMcp(
+  context: RouteContext,
+  version: string,
+  gate: McpGate,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const who = clientOf(request);
+  const refused = gate.refusal(request, who);
+  if (refused) return refuse(reply, ...refused);
+  const res = reply.raw;
+  gate.hold(request, who, res);
+  const mcp = createMcpServer(context.client, version, serviceBounds(context, who));
+  // Answers as JSON, not a stream: nothing is sent before the result, so a call past its
+  // deadline can still be answered with an error of its own.
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  res.once('close', () => {
+    void transport.close();
+    void mcp.close();
+  });
+  // A stream carries no work: it ends when the server stops. A call has its deadline.
+  if (request.method === 'GET') context.drain.stream(res);
+  else armDeadline(res, gate.deadlineMs);
+  reply.hijack();
+  await mcp.connect(transport);
+  await transport.handleRequest(request.raw as IncomingMessage, res, request.body);
+}
+
+/** The tools' work on the service's bounds: its budgets, its verdicts, its workers. */
+function serviceBounds(context: RouteContext, who: string): McpBounds {
+  return {
+    robotsFor: (url) => budgetedRobotsFor(context, url, who),
+    verdict: async (url, state, agent, explain) =>
+      (await context.verdicts([url], [state], agent, who, explain))[0]!,
+    lint: (body) => context.work.run('lint', { robots: body }, who),
+  };
+}
+
+/** A call unanswered after `deadlineMs` is answered 504 (or cut, once its answer began). */
+function armDeadline(res: FastifyReply['raw'], deadlineMs: number): void {
+  const deadline = setTimeout(() => {
+    if (!res.headersSent) {
+      res
+        .writeHead(504, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'deadline', message: `no answer within ${deadlineMs} ms` }));
+    } else res.end();
+  }, deadlineMs);
+  res.once('close', () => clearTimeout(deadline));
 }
 
 /**

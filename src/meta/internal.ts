@@ -2,7 +2,5 @@
  * What repkit's other areas use of meta and users do not: not a package entry, and not part
  * of the public surface.
  */
-export type { AppliedDirective, DirectiveSource, PagePolicyProblem } from './policy.ts';
+export type { AppliedDirective } from './policy.ts';
 export type { PolicyField } from './directives.ts';
-export type { HeadRead, MetaTag } from './html.ts';
-export type { LinkRel, RobotsVerdict } from './crawl.ts';

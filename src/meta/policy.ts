@@ -1,6 +1,9 @@
-import { productToken } from '../core/index.ts';
+import { productToken, type ContentUsage } from '../core/index.ts';
 import { readTdmReservation, type TdmSource, type TdmStatement } from '../core/tdmrep-entry.ts';
-import { usagePreferences, type UsageLabel, type UsagePreference } from '../core/internal.ts';
+import { usagePreferences } from '../core/internal.ts';
+
+type UsageLabel = keyof ContentUsage['preferences'];
+type UsagePreference = ContentUsage['preferences'][UsageLabel];
 import {
   isMoreRestrictive,
   OPEN_POLICY,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerOptions } from '@fastify/swagger';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RedisStore } from '../cache/redis-entry.ts';
@@ -90,38 +90,12 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** The repkit HTTP service: JSON API under /v1, OpenAPI, health, metrics, the web tester at /. */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
-  const { client, metrics } = options;
+  const { metrics } = options;
   const work = new WorkPool(options.work);
   let drain: Drain | undefined;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
-  const app = Fastify({
-    logger: options.logger ?? false,
-    // A caller's X-Request-Id is kept (when it is a plain token) and echoed, else one is made.
-    requestIdHeader: false,
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    // Node checks these limits every `connectionsCheckingInterval`: a slow client is cut off
-    // within a second of its limit, however slowly it trickles bytes.
-    serverFactory: (handler) => {
-      const server = createServer(
-        {
-          requestTimeout,
-          headersTimeout,
-          keepAliveTimeout: 5_000,
-          connectionsCheckingInterval: Math.min(1_000, headersTimeout),
-        },
-        handler,
-      );
-      drain = drainOf(server);
-      return server;
-    },
-    bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
-    // No type coercion: a number where text is expected is a 400, not a string.
-    ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
-  });
+  const app = fastifyOf(options, requestTimeout, headersTimeout, (made) => (drain = made));
 
   // Every answer, refused ones included, by route pattern (never the raw URL: bounded labels).
   app.addHook('onResponse', (request, reply, done) => {
@@ -137,60 +111,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await registerAccess(app, options.access ?? {}, options.listenHost ?? '127.0.0.1');
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'repkit',
-        version: '1',
-        description:
-          'robots.txt checks as Google makes them: verdicts, explanations, lint and diff.',
-        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
-      },
-      // Relative: the API is where this document is served from, however the service is reached.
-      servers: [{ url: '/', description: 'this service' }],
-      // With a token, every operation but health and readiness asks for it.
-      ...(options.access?.token
-        ? {
-            components: {
-              securitySchemes: {
-                bearer: {
-                  type: 'http',
-                  scheme: 'bearer',
-                  description: 'The token the service was started with (--token, REPKIT_TOKEN)',
-                },
-              },
-            },
-            security: [{ bearer: [] }],
-          }
-        : // Said, not left out: no operation asks for credentials.
-          { security: [] }),
-    },
-  });
+  await app.register(swagger, { openapi: apiDocument(options) });
 
   // Only JSON bodies: text is not a request this API understands (a 415, not a 400 about types).
   app.removeContentTypeParser('text/plain');
 
   registerErrorAnswers(app);
 
-  const placement = new CheckPlacement(options.largeFileLoopMs);
-  const context: RouteContext = {
-    app,
-    client,
-    metrics,
-    work,
-    placement,
-    verdicts: verdictsOn({ client, metrics, work, placement }),
-    maxBatch: options.maxBatch ?? 1_000,
-    maxVerdicts: options.maxVerdicts ?? 100_000,
-    maxDiffBytes: options.maxDiffBytes ?? 4 * 1024 * 1024,
-    concurrency: options.concurrency ?? 32,
-    originBudget:
-      options.newOriginsPerMinute === 0
-        ? undefined
-        : new OriginBudget(options.newOriginsPerMinute ?? 1_000, options.storeBytesPerMinute),
-    drain: drain!,
-  };
+  const context = routeContextOf(app, options, work, drain!);
   if (options.routes) {
     // Another surface on the service's house (MCP over HTTP): its access rules, budgets,
     // workers, metrics and shutdown, with its own routes and health.
@@ -214,4 +142,102 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', () => work.close());
   return app;
+}
+
+/** The Fastify instance: request ids, Node's slow-client limits, JSON bodies only, no coercion. */
+function fastifyOf(
+  options: AppOptions,
+  requestTimeout: number,
+  headersTimeout: number,
+  onDrain: (drain: Drain) => void,
+): FastifyInstance {
+  return Fastify({
+    logger: options.logger ?? false,
+    // A caller's X-Request-Id is kept (when it is a plain token) and echoed, else one is made.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Node checks these limits every `connectionsCheckingInterval`: a slow client is cut off
+    // within a second of its limit, however slowly it trickles bytes.
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          requestTimeout,
+          headersTimeout,
+          keepAliveTimeout: 5_000,
+          connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+        },
+        handler,
+      );
+      onDrain(drainOf(server));
+      return server;
+    },
+    bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
+    // No type coercion: a number where text is expected is a 400, not a string.
+    ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
+  });
+}
+
+/** The OpenAPI document's head: what the API is, where it is, and what it asks for. */
+function apiDocument(
+  options: AppOptions,
+): NonNullable<Extract<SwaggerOptions, { openapi?: unknown }>['openapi']> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'repkit',
+      version: '1',
+      description: 'robots.txt checks as Google makes them: verdicts, explanations, lint and diff.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    // Relative: the API is where this document is served from, however the service is reached.
+    servers: [{ url: '/', description: 'this service' }],
+    // With a token, every operation but health and readiness asks for it.
+    ...(options.access?.token
+      ? {
+          components: {
+            securitySchemes: {
+              bearer: {
+                type: 'http',
+                scheme: 'bearer',
+                description: 'The token the service was started with (--token, REPKIT_TOKEN)',
+              },
+            },
+          },
+          security: [{ bearer: [] }],
+        }
+      : // Said, not left out: no operation asks for credentials.
+        { security: [] }),
+  };
+}
+
+/** What every route is given: the client, the budgets, the workers, the verdicts. */
+function routeContextOf(
+  app: FastifyInstance,
+  options: AppOptions,
+  work: WorkPool,
+  drain: Drain,
+): RouteContext {
+  const { client, metrics } = options;
+  const placement = new CheckPlacement(options.largeFileLoopMs);
+  const context: RouteContext = {
+    app,
+    client,
+    metrics,
+    work,
+    placement,
+    verdicts: verdictsOn({ client, metrics, work, placement }),
+    maxBatch: options.maxBatch ?? 1_000,
+    maxVerdicts: options.maxVerdicts ?? 100_000,
+    maxDiffBytes: options.maxDiffBytes ?? 4 * 1024 * 1024,
+    concurrency: options.concurrency ?? 32,
+    originBudget:
+      options.newOriginsPerMinute === 0
+        ? undefined
+        : new OriginBudget(options.newOriginsPerMinute ?? 1_000, options.storeBytesPerMinute),
+    drain,
+  };
+  return context;
 }

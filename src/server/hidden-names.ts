@@ -1,6 +1,8 @@
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import type { AddressFilter } from '../fetch/internal.ts';
+import type { RobotsClientOptions } from '../fetch/index.ts';
+
+type AddressFilter = NonNullable<RobotsClientOptions['allowAddress']>;
 
 /**
  * The service's name lookup when it may connect to public addresses only: a name that

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MemoryStoreStats } from '../cache/internal.ts';
-import type { CheckResult } from '../fetch/index.ts';
-import { readLater, type FetchReport } from '../fetch/internal.ts';
+import type { CheckResult, FetchReport } from '../fetch/index.ts';
+import { readLater } from '../fetch/internal.ts';
 import { RequestHistogram } from './request-histogram.ts';
 
 /** Sets a counter's series to `counts` (those above 0), read when `/metrics` is. */

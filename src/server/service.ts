@@ -7,7 +7,6 @@ import {
   RobotsClient,
   type RobotsClientOptions,
 } from '../fetch/index.ts';
-import type { AddressFilter } from '../fetch/internal.ts';
 import type { AccessOptions } from './access.ts';
 import { createApp, type AppOptions } from './app.ts';
 import { hideRefusedNames } from './hidden-names.ts';
@@ -34,7 +33,7 @@ export interface ServiceOptions {
    * Which IP addresses robots.txt may be fetched from, checked at the socket on every hop.
    * Default: public ones only (`isPublicAddress`); every one with `allowPrivateAddresses`.
    */
-  allowAddress?: AddressFilter;
+  allowAddress?: RobotsClientOptions['allowAddress'];
   /** Host name resolution underneath the address guard (custom DNS, tests). */
   lookup?: import('node:net').LookupFunction;
   /** DNS limits of the fetch client (see RobotsClientOptions.dns). */

@@ -1,6 +1,9 @@
 /** What the tester page and its worker say to each other. */
 import type { Diagnostic, NotRobotsTxt, ProfileName } from '../core/index.ts';
-import type { UsageLabel, UsagePreference } from '../core/internal.ts';
+import type { ContentUsage } from '../core/index.ts';
+
+type UsageLabel = keyof ContentUsage['preferences'];
+type UsagePreference = ContentUsage['preferences'][UsageLabel];
 
 export interface TesterRequest {
   /** Answers come back with it; the page paints only the latest. */

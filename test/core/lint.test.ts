@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { lint, parse } from '../../src/core/index.ts';
-import type { DiagnosticCode } from '../../src/core/internal.ts';
+import type { DiagnosticCode } from '../../src/core/lint/types.ts';
 
 /** [code, line] pairs of a report, in order. */
 /** The first diagnostic's message. */

@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { CheerioCrawler, Configuration, RequestList, RequestQueue, log } from 'crawlee';
 import { withRepkitRobots } from '../../src/crawlee/index.ts';
-import { RobotsClient } from '../../src/fetch/index.ts';
-import type { Turn } from '../../src/fetch/internal.ts';
+import { RobotsClient, type RobotsClientOptions } from '../../src/fetch/index.ts';
+import { clientSeam } from '../../src/fetch/internal.ts';
+import type { Turn } from '../../src/fetch/politeness.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
 
 log.setLevel(log.LEVELS.OFF);
@@ -36,16 +37,24 @@ async function site(
   return server;
 }
 
-/** A client counting the host turns asked for (one per admission of an allowed request). */
+/**
+ * A client counting the host turns asked for (one per admission of an allowed request):
+ * admissions take their turn through the client's seam, with the robots.txt state at hand.
+ */
 class CountingClient extends RobotsClient {
   turnsAsked = 0;
   /** When each turn was given (a request let go). */
   readonly goAt: number[] = [];
-  override async turn(url: string): Promise<Turn> {
-    this.turnsAsked++;
-    const turn = await super.turn(url);
-    if (turn.kind === 'go') this.goAt.push(Date.now());
-    return turn;
+  constructor(options: RobotsClientOptions) {
+    super(options);
+    const seam = clientSeam(this);
+    const turnFor = seam.turnFor;
+    seam.turnFor = async (state): Promise<Turn> => {
+      this.turnsAsked++;
+      const turn = await turnFor(state);
+      if (turn.kind === 'go') this.goAt.push(Date.now());
+      return turn;
+    };
   }
 }
 

@@ -14,6 +14,7 @@ import { after, before, test } from 'node:test';
 import { MemoryStore } from '../../src/cache/index.ts';
 import { classifyEdge } from '../../src/core/index.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
+import { clientSeam } from '../../src/fetch/internal.ts';
 import { SHARED } from '../helpers/shared.ts';
 
 const ORIGINS = 50_000;
@@ -118,7 +119,7 @@ test('50,000 origins of the corpus mix stay fetched once in the default configur
     assert.equal(store.stats.evictions, 0);
     assert.ok(store.stats.bytes < 128 * 1024 * 1024);
     t.diagnostic(
-      `${ORIGINS} origins: store ${(store.stats.bytes / 2 ** 20).toFixed(1)} MiB, parsed files ${client.parsedUsage.origins}`,
+      `${ORIGINS} origins: store ${(store.stats.bytes / 2 ** 20).toFixed(1)} MiB, parsed files ${clientSeam(client).parsedUsage().origins}`,
     );
   } finally {
     await client.close();

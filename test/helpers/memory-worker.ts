@@ -7,6 +7,7 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { MemoryStore } from '../../src/cache/index.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
+import { clientSeam } from '../../src/fetch/internal.ts';
 import { httpServer } from './servers.ts';
 
 const [origins, parsedMiB, storeMiB] = process.argv.slice(2).map(Number) as [
@@ -39,7 +40,7 @@ gc();
 const after = process.memoryUsage();
 console.log(
   JSON.stringify({
-    parsed: client.parsedUsage,
+    parsed: clientSeam(client).parsedUsage(),
     heapGrowth: after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers,
     rss: after.rss,
   }),

@@ -236,6 +236,166 @@ test("no file has the name of another area's file unless they mean the same thin
   assert.deepEqual(clashes, []);
 });
 
+/** The names a file exports (`export { a, type B } from ...` and declarations). */
+function exportedNames(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement) && statement.exportClause) {
+      if (ts.isNamedExports(statement.exportClause)) {
+        for (const element of statement.exportClause.elements) names.push(element.name.text);
+      }
+    } else if (
+      ts.canHaveModifiers(statement) &&
+      ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+    ) {
+      const named = statement as ts.Statement & { name?: ts.Identifier };
+      if (named.name) names.push(named.name.text);
+      if (ts.isVariableStatement(statement)) {
+        for (const d of statement.declarationList.declarations) {
+          if (ts.isIdentifier(d.name)) names.push(d.name.text);
+        }
+      }
+    }
+  }
+  return names;
+}
+
+/** Per `internal.ts` door, the names other areas import through it. */
+function doorUses(): Map<string, Set<string>> {
+  const uses = new Map<string, Set<string>>();
+  for (const file of graph.keys()) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+      const specifier = statement.moduleSpecifier;
+      if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
+      const target = resolve(dirname(file), specifier.text);
+      if (!target.endsWith('/internal.ts') || areaOf(target) === areaOf(file)) continue;
+      const names = uses.get(target) ?? new Set<string>();
+      uses.set(target, names);
+      const bindings = ts.isImportDeclaration(statement)
+        ? statement.importClause?.namedBindings
+        : statement.exportClause;
+      if (bindings && (ts.isNamedImports(bindings) || ts.isNamedExports(bindings))) {
+        for (const element of bindings.elements) {
+          names.add((element.propertyName ?? element.name).text);
+        }
+      }
+    }
+  }
+  return uses;
+}
+
+/** Most names the widest doors may hold: what siblings need, not a second public surface. */
+const MAX_DOOR_NAMES: Record<string, number> = { core: 15, fetch: 15 };
+
+test('each internal.ts door holds only names another area imports (core and fetch at most 15)', () => {
+  const uses = doorUses();
+  const doors = [...graph.keys()].filter((f) => f.endsWith('/internal.ts'));
+  assert.ok(doors.length >= 4, 'the doors are found');
+  const unused: string[] = [];
+  for (const door of doors) {
+    const names = exportedNames(door);
+    const used = uses.get(door) ?? new Set<string>();
+    for (const exported of names)
+      if (!used.has(exported)) unused.push(`${name(door)}: ${exported}`);
+    const max = MAX_DOOR_NAMES[areaOf(door)];
+    if (max !== undefined) {
+      assert.ok(names.length <= max, `${name(door)} holds ${names.length} names (at most ${max})`);
+    }
+  }
+  assert.deepEqual(unused, []);
+});
+
+/** A program over the package's public entries, for what their signatures say. */
+function publicProgram(): { checker: ts.TypeChecker; modules: ts.Symbol[] } {
+  const files = [...packageEntries()].filter((f) => f.endsWith('.ts') && !f.includes('/cli/'));
+  const program = ts.createProgram(files, {
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: ['node'],
+  });
+  const checker = program.getTypeChecker();
+  const modules = files.map((f) => checker.getSymbolAtLocation(program.getSourceFile(f)!)!);
+  return { checker, modules };
+}
+
+/** Most public members of `RobotsClient`: what users call; the rest go through its seam. */
+const MAX_CLIENT_MEMBERS = 14;
+
+test('RobotsClient has at most 14 public members', () => {
+  const source = readFileSync(join(SRC, 'fetch/client.ts'), 'utf8');
+  const file = ts.createSourceFile('client.ts', source, ts.ScriptTarget.Latest);
+  const client = file.statements.find(
+    (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === 'RobotsClient',
+  );
+  assert.ok(client, 'RobotsClient is found');
+  const isPublic = (member: ts.ClassElement): boolean =>
+    !ts.isConstructorDeclaration(member) &&
+    !ts.isClassStaticBlockDeclaration(member) &&
+    member.name !== undefined &&
+    !ts.isPrivateIdentifier(member.name) &&
+    !(ts.getModifiers(member as ts.HasModifiers) ?? []).some(
+      (m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword,
+    );
+  const members = new Set(client.members.filter(isPublic).map((m) => m.name!.getText(file)));
+  assert.ok(members.has('check') && members.has('close'), 'members are read');
+  assert.ok(
+    members.size <= MAX_CLIENT_MEMBERS,
+    `RobotsClient has ${members.size} public members: ${[...members].join(', ')}`,
+  );
+});
+
+test('no public signature has an optional parameter before another', () => {
+  const { checker, modules } = publicProgram();
+  const wrong: string[] = [];
+  const judge = (where: string, signature: ts.Signature): void => {
+    const params = signature.getParameters().map((p) => p.valueDeclaration);
+    params.forEach((param, i) => {
+      if (!param || !ts.isParameter(param) || i === params.length - 1) return;
+      const next = params[i + 1];
+      if (next && ts.isParameter(next) && next.dotDotDotToken) return;
+      if (param.questionToken || param.initializer) wrong.push(`${where}(${param.name.getText()})`);
+    });
+  };
+  let judged = 0;
+  for (const module of modules) {
+    for (const exported of checker.getExportsOfModule(module)) {
+      const symbol =
+        exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      if (!(symbol.flags & ts.SymbolFlags.Value) || !symbol.valueDeclaration) continue;
+      const type = checker.getTypeOfSymbolAtLocation(symbol, symbol.valueDeclaration);
+      for (const signature of type.getCallSignatures()) {
+        judge(exported.name, signature);
+        judged++;
+      }
+      for (const signature of type.getConstructSignatures()) {
+        judge(`new ${exported.name}`, signature);
+        judged++;
+        for (const member of checker.getPropertiesOfType(signature.getReturnType())) {
+          const decl = member.valueDeclaration;
+          if (
+            !decl ||
+            ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.NonPublicAccessibilityModifier
+          )
+            continue;
+          const memberType = checker.getTypeOfSymbolAtLocation(member, decl);
+          for (const s of memberType.getCallSignatures()) {
+            judge(`${exported.name}.${member.name}`, s);
+            judged++;
+          }
+        }
+      }
+    }
+  }
+  assert.ok(judged > 50, `signatures are read (${judged})`);
+  assert.deepEqual(wrong, []);
+});
+
 test('no file stands beside a folder of the same name', () => {
   const dirs = (dir: string): string[] =>
     readdirSync(dir).flatMap((n) => {

@@ -26,79 +26,81 @@ export function registerAgents(program: Command, output: Output): void {
       'after',
       '\nExamples:\n  $ repkit agents robots.txt\n  $ repkit agents https://example.com --path /blog/\n  $ repkit agents robots.txt --purpose ai-training,ai-search --allowed\n\nThe list ends with a count of the crawlers shown, blocked and allowed, by purpose.\nExit status: 0 the list was printed, 2 usage or input error (a file that cannot be read, a URL that is not one).',
     )
-    .action(
-      async (
-        source: string,
-        options: {
-          path: string;
-          json?: boolean;
-          blocked?: boolean;
-          allowed?: boolean;
-          purpose?: KnownAgent['purpose'][];
-          userAgent: string;
-          timeout: number;
-        } & EdgeOptions,
-      ) => {
-        if (options.blocked && options.allowed) {
-          throw new CliError('--blocked and --allowed together list nothing; give one of them');
-        }
-        const tally = new Map<string, { blocked: number; allowed: number }>();
-        const loaded = await loadRobots(source, { ...options, profile: 'google' });
-        const { color } = output;
-        if (!options.json) {
-          output.out(
-            `${loaded.label}${loaded.fetched ? `  (${describeFetch(loaded.fetched)})` : ''}, path ${options.path}`,
-          );
-          // A file that is no robots.txt at all: why every crawler is allowed.
-          const kind = loaded.robots.notRobotsTxt;
-          if (kind) output.out(color.yellow(notRobotsTxtNote(loaded.label, kind)));
-        }
-        for (const agent of KNOWN_AGENTS) {
-          if (options.purpose && !options.purpose.includes(agent.purpose)) continue;
-          const verdict = verdictFrom(loaded, options.path, [agent.name]);
-          const access = crawlerAccess(agent, loaded.robots, verdict);
-          const notes = agentNotes(agent, access.ignoresStar);
-          const record = {
-            // A list of names, as every verdict says whom it is for (check, diff, the service).
-            agent: [agent.name],
-            owner: agent.owner,
-            purpose: agent.purpose,
-            allowed: access.allowed,
-            line: access.line,
-            reason: access.reason,
-            group: access.group,
-            source: agent.source,
-            ...(isValidProductToken(agent.name) ? {} : { readsAs: productToken(agent.name) }),
-            ...(agent.respectsRobotsTxt !== undefined
-              ? { respectsRobotsTxt: agent.respectsRobotsTxt }
-              : {}),
-            ...(agent.ignoresGlobalGroup ? { ignoresGlobalGroup: true } : {}),
-            ...(agent.userTriggered ? { userTriggered: true } : {}),
-            ...(notes.length > 0 ? { notes } : {}),
-          };
-          if (options.blocked && record.allowed) continue;
-          if (options.allowed && !record.allowed) continue;
-          const count = tally.get(agent.purpose) ?? { blocked: 0, allowed: 0 };
-          count[record.allowed ? 'allowed' : 'blocked']++;
-          tally.set(agent.purpose, count);
-          if (options.json) {
-            output.out(JSON.stringify(record));
-          } else {
-            const state = record.allowed ? color.green('allowed') : color.red('blocked');
-            const why = record.line
-              ? `line ${record.line}`
-              : access.ignoresStar
-                ? 'no rule'
-                : access.reason;
-            const note = notes.length > 0 ? color.yellow(`  ${notes.join('; ')}`) : '';
-            output.out(
-              `${state}  ${agent.name.padEnd(24)} ${shortOwner(agent.owner).padEnd(OWNER_WIDTH)} ${agent.purpose.padEnd(13)} ${color.dim(`${why}, ${record.group === 'own' ? 'its own group' : record.group === '*' ? 'the * group' : 'no group'}`)}${note}`,
-            );
-          }
-        }
-        if (!options.json) output.out(summaryOf(tally));
-      },
+    .action((source, options) => runAgents(source, options, output));
+}
+
+/** `repkit agents`: the command's work, given its arguments and options as parsed. */
+export async function runAgents(
+  source: string,
+  options: {
+    path: string;
+    json?: boolean;
+    blocked?: boolean;
+    allowed?: boolean;
+    purpose?: KnownAgent['purpose'][];
+    userAgent: string;
+    timeout: number;
+  } & EdgeOptions,
+  output: Output,
+): Promise<void> {
+  if (options.blocked && options.allowed) {
+    throw new CliError('--blocked and --allowed together list nothing; give one of them');
+  }
+  const tally = new Map<string, { blocked: number; allowed: number }>();
+  const loaded = await loadRobots(source, { ...options, profile: 'google' });
+  const { color } = output;
+  if (!options.json) {
+    output.out(
+      `${loaded.label}${loaded.fetched ? `  (${describeFetch(loaded.fetched)})` : ''}, path ${options.path}`,
     );
+    // A file that is no robots.txt at all: why every crawler is allowed.
+    const kind = loaded.robots.notRobotsTxt;
+    if (kind) output.out(color.yellow(notRobotsTxtNote(loaded.label, kind)));
+  }
+  for (const agent of KNOWN_AGENTS) {
+    if (options.purpose && !options.purpose.includes(agent.purpose)) continue;
+    const verdict = verdictFrom(loaded, options.path, [agent.name]);
+    const access = crawlerAccess(agent, loaded.robots, verdict);
+    const notes = agentNotes(agent, access.ignoresStar);
+    const record = {
+      // A list of names, as every verdict says whom it is for (check, diff, the service).
+      agent: [agent.name],
+      owner: agent.owner,
+      purpose: agent.purpose,
+      allowed: access.allowed,
+      line: access.line,
+      reason: access.reason,
+      group: access.group,
+      source: agent.source,
+      ...(isValidProductToken(agent.name) ? {} : { readsAs: productToken(agent.name) }),
+      ...(agent.respectsRobotsTxt !== undefined
+        ? { respectsRobotsTxt: agent.respectsRobotsTxt }
+        : {}),
+      ...(agent.ignoresGlobalGroup ? { ignoresGlobalGroup: true } : {}),
+      ...(agent.userTriggered ? { userTriggered: true } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
+    };
+    if (options.blocked && record.allowed) continue;
+    if (options.allowed && !record.allowed) continue;
+    const count = tally.get(agent.purpose) ?? { blocked: 0, allowed: 0 };
+    count[record.allowed ? 'allowed' : 'blocked']++;
+    tally.set(agent.purpose, count);
+    if (options.json) {
+      output.out(JSON.stringify(record));
+    } else {
+      const state = record.allowed ? color.green('allowed') : color.red('blocked');
+      const why = record.line
+        ? `line ${record.line}`
+        : access.ignoresStar
+          ? 'no rule'
+          : access.reason;
+      const note = notes.length > 0 ? color.yellow(`  ${notes.join('; ')}`) : '';
+      output.out(
+        `${state}  ${agent.name.padEnd(24)} ${shortOwner(agent.owner).padEnd(OWNER_WIDTH)} ${agent.purpose.padEnd(13)} ${color.dim(`${why}, ${record.group === 'own' ? 'its own group' : record.group === '*' ? 'the * group' : 'no group'}`)}${note}`,
+      );
+    }
+  }
+  if (!options.json) output.out(summaryOf(tally));
 }
 
 const PURPOSES: readonly KnownAgent['purpose'][] = [

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { csvHeader, csvRow } from '../csv.ts';
 import { Option } from '../toolkit.ts';
 import { MemoryStore } from '../../cache/index.ts';
-import { agentsFor, judgeForms, requestedForm } from '../../fetch/internal.ts';
+import { agentsFor, requestJudge } from '../../fetch/internal.ts';
 import { ignoresGlobalGroup } from '../../core/internal.ts';
 import { type RobotsClient } from '../../fetch/index.ts';
 import { CliError } from '../errors.ts';
@@ -53,47 +53,49 @@ formula starts with '); a line that is not a URL gets {"url", "error"} in its pl
 stderr). A progress line goes to stderr on a terminal.
 Exit status: 0 all allowed, 1 some URL disallowed, 2 some input line was not a URL.`,
     )
-    .action(async (options: BatchOptions) => {
-      const sink = new Sink(output, options.format);
-      let invalid = 0;
-      const reject: Reject = (lineNumber, line, why) => {
-        invalid++;
-        return { url: line, error: `stdin line ${lineNumber}: ${why}` };
-      };
+    .action((options) => runBatch(options, output));
+}
+
+/** `repkit batch`: the command's work, given its arguments and options as parsed. */
+export async function runBatch(options: BatchOptions, output: Output): Promise<void> {
+  const sink = new Sink(output, options.format);
+  let invalid = 0;
+  const reject: Reject = (lineNumber, line, why) => {
+    invalid++;
+    return { url: line, error: `stdin line ${lineNumber}: ${why}` };
+  };
+  try {
+    if (options.robots) {
+      await againstOne(await loadRobots(options.robots, options), options, sink, reject);
+      if (options.stats) output.err(`repkit batch: ${sink.records} URLs against one robots.txt`);
+    } else {
+      // The default store, held here so that --stats can say what it kept and let go.
+      const store = new MemoryStore();
+      const fetched = new Set<string>();
+      let fetches = 0;
+      const client = fetchClient(options, {
+        store,
+        onFetch: (report) => {
+          fetches++;
+          fetched.add(report.robotsUrl);
+        },
+      });
       try {
-        if (options.robots) {
-          await againstOne(await loadRobots(options.robots, options), options, sink, reject);
-          if (options.stats)
-            output.err(`repkit batch: ${sink.records} URLs against one robots.txt`);
-        } else {
-          // The default store, held here so that --stats can say what it kept and let go.
-          const store = new MemoryStore();
-          const fetched = new Set<string>();
-          let fetches = 0;
-          const client = fetchClient(options, {
-            store,
-            onFetch: (report) => {
-              fetches++;
-              fetched.add(report.robotsUrl);
-            },
-          });
-          try {
-            await byFetching(client, options, sink, reject);
-          } finally {
-            await client.close();
-          }
-          if (options.stats) {
-            const { entries, bytes, evictions } = store.stats;
-            output.err(
-              `repkit batch: ${sink.records} URLs, ${fetched.size} origins, ${fetches} robots.txt fetches; cache ${entries} entries, ${(bytes / 2 ** 20).toFixed(1)} MiB, ${evictions} evicted while fresh`,
-            );
-          }
-        }
+        await byFetching(client, options, sink, reject);
       } finally {
-        await sink.close();
+        await client.close();
       }
-      process.exitCode = invalid > 0 ? 2 : sink.disallowed ? 1 : 0;
-    });
+      if (options.stats) {
+        const { entries, bytes, evictions } = store.stats;
+        output.err(
+          `repkit batch: ${sink.records} URLs, ${fetched.size} origins, ${fetches} robots.txt fetches; cache ${entries} entries, ${(bytes / 2 ** 20).toFixed(1)} MiB, ${evictions} evicted while fresh`,
+        );
+      }
+    }
+  } finally {
+    await sink.close();
+  }
+  process.exitCode = invalid > 0 ? 2 : sink.disallowed ? 1 : 0;
 }
 
 /** An input line that is not a URL: reported, and answered in its place. */
@@ -151,6 +153,7 @@ async function againstOne(
     }
     return json;
   };
+  const judge = requestJudge(loaded.robots, agent);
   for await (const urls of urlChunks(reject, true)) {
     for (const url of urls) {
       if (typeof url !== 'string') {
@@ -159,10 +162,8 @@ async function againstOne(
       }
       // Judged as it will be requested (`/a/../b` is requested as `/b`).
       // Every form the request may go out as (an empty query): disallowed if any is.
-      const forms = requestedForm(url);
-      const { verdict, target } = judgeForms(forms, (form) => loaded.robots.verdict(form, agent));
+      const { verdict, target, requestUrl } = judge(url);
       const { allowed, line, reason } = verdict;
-      const requestUrl = target === forms.checked ? forms.requestUrl : target;
       const rule = line > 0 ? ruleFor(target, line) : '';
       const requested = requestUrl ? `,"requestUrl":${JSON.stringify(requestUrl)}` : '';
       const json = `{"url":${JSON.stringify(url)}${requested},"allowed":${allowed},"line":${line}${rule},"reason":"${reason}"${tail}`;

@@ -188,16 +188,23 @@ Exit status: 0 all allowed, 1 at least one URL disallowed by its robots.txt, 3 n
 disallowed but at least one robots.txt could not be read (5xx, 429, a timeout: everything is
 disallowed for now; ask again later), 2 usage or input error.`,
     )
-    .action(async (given: string[], options: CheckOptions) => {
-      const urls = given.map((url) => checkTarget(url, output));
-      const records = options.robots
-        ? await checkAgainst(urls, options, output)
-        : await checkByFetching(urls, options);
-      for (const record of records) {
-        output.out(options.json ? JSON.stringify(record) : formatVerdict(output, record));
-      }
-      process.exitCode = checkStatus(records);
-    });
+    .action((given, options) => runCheck(given, options, output));
+}
+
+/** `repkit check`: the command's work, given its arguments and options as parsed. */
+export async function runCheck(
+  given: string[],
+  options: CheckOptions,
+  output: Output,
+): Promise<void> {
+  const urls = given.map((url) => checkTarget(url, output));
+  const records = options.robots
+    ? await checkAgainst(urls, options, output)
+    : await checkByFetching(urls, options);
+  for (const record of records) {
+    output.out(options.json ? JSON.stringify(record) : formatVerdict(output, record));
+  }
+  process.exitCode = checkStatus(records);
 }
 
 /**

@@ -9,20 +9,17 @@ import { fetchOptions } from '../fetching.ts';
 import {
   collectAgents,
   describeFetch,
-  diffSide,
+  held,
   isUrl,
   loadRobots,
   parseProfile,
   readRobotsFile,
 } from '../robots-source.ts';
-import {
-  diffVerdicts,
-  groupChanges,
-  MAX_PROBES,
-  probePaths,
-  type SideVerdict,
-} from '../../fetch/internal.ts';
+import { RobotsComparison } from '../../fetch/internal.ts';
 import type { ProfileName } from '../../core/index.ts';
+
+/** One side's verdict in a change. */
+type SideVerdict = ReturnType<RobotsComparison['changes']>[number]['before'];
 
 interface DiffOptions {
   urls?: string;
@@ -77,90 +74,101 @@ one below it ("*" read as "x", a final "$" dropped): each changed rule meets a p
 matches. "*" stands for any crawler without a group of its own. Exit status: 0 no verdict
 changes, 1 some change, 2 usage or input error.`,
     )
-    .action(async (oldSource: string, newSource: string, options: DiffOptions) => {
-      if (options.format === 'json') options.json = true;
-      const listed = options.urls === undefined ? undefined : await readUrlList(options.urls);
-      const fromSpec = options.spec === undefined ? undefined : await specUrls(options.spec);
-      const given =
-        listed || fromSpec ? [...new Set([...(listed ?? []), ...(fromSpec ?? [])])] : undefined;
-      const [before, after] = await Promise.all([
-        loadRobots(oldSource, options),
-        loadRobots(newSource, options),
-      ]);
-      // A file that could not be fetched is no version of the rules: nothing to compare.
-      for (const loaded of [before, after]) {
-        const state = loaded.fetched;
-        if (state && state.entry.outcome === 'error' && !state.entry.lastGood) {
-          throw new CliError(`cannot compare: ${loaded.label} is ${describeFetch(state)}`);
-        }
-      }
-      const sides = [diffSide(before), diffSide(after)] as const;
-      const urls = given ?? probePaths(...sides);
-      const { changes, agents } = diffVerdicts(...sides, urls, options.agent);
-      const rule = (v: SideVerdict) =>
-        v.rule ? `line ${v.line}: ${v.rule.kind}: ${v.rule.value}` : v.reason;
-      const { color } = output;
-      const arrowOf = (allowed: boolean) =>
-        allowed ? color.green('disallowed → allowed') : color.red('allowed → disallowed');
-      const compared = given
-        ? `${urls.length} URL(s)`
-        : `${urls.length} path(s) from the files' rules${urls.length >= MAX_PROBES ? ' (the first ' + MAX_PROBES + ')' : ''}`;
-      if (options.format === 'markdown') {
-        output.out(diffMarkdown(groupChanges(changes), changes.length, compared, agents));
-        if (changes.length > 0) process.exitCode = 1;
-        return;
-      }
-      if (options.summary) {
-        for (const group of groupChanges(changes)) {
-          const { agent, before: was, after: now, count, example } = group;
-          if (options.json) {
-            output.out(
-              JSON.stringify({
-                agent: [agent],
-                count,
-                before: side(was),
-                after: side(now),
-                example,
-              }),
-            );
-          } else {
-            output.out(
-              `${agent.padEnd(16)} ${String(count).padStart(6)} × ${arrowOf(now.allowed)}  ${color.dim(`(${rule(was)} → ${rule(now)}; e.g. ${example})`)}`,
-            );
-          }
-        }
-        if (!options.json) {
-          output.out(
-            `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`,
-          );
-        }
-        if (changes.length > 0) process.exitCode = 1;
-        return;
-      }
-      for (const { url, requestUrl, agent, before: was, after: now } of changes) {
-        if (options.json) {
-          output.out(
-            JSON.stringify({
-              url,
-              ...(requestUrl ? { requestUrl } : {}),
-              agent: [agent],
-              before: side(was),
-              after: side(now),
-            }),
-          );
-        } else {
-          output.out(
-            `${agent.padEnd(16)} ${url}  ${arrowOf(now.allowed)}  ${color.dim(`(${rule(was)} → ${rule(now)})`)}`,
-          );
-        }
-      }
-      if (!options.json) {
+    .action((oldSource, newSource, options) => runDiff(oldSource, newSource, options, output));
+}
+
+/** `repkit diff`: the command's work, given its arguments and options as parsed. */
+export async function runDiff(
+  oldSource: string,
+  newSource: string,
+  options: DiffOptions,
+  output: Output,
+): Promise<void> {
+  if (options.format === 'json') options.json = true;
+  const listed = options.urls === undefined ? undefined : await readUrlList(options.urls);
+  const fromSpec = options.spec === undefined ? undefined : await specUrls(options.spec);
+  const given =
+    listed || fromSpec ? [...new Set([...(listed ?? []), ...(fromSpec ?? [])])] : undefined;
+  const [before, after] = await Promise.all([
+    loadRobots(oldSource, options),
+    loadRobots(newSource, options),
+  ]);
+  // A file that could not be fetched is no version of the rules: nothing to compare.
+  for (const loaded of [before, after]) {
+    const state = loaded.fetched;
+    if (state && state.entry.outcome === 'error' && !state.entry.lastGood) {
+      throw new CliError(`cannot compare: ${loaded.label} is ${describeFetch(state)}`);
+    }
+  }
+  const comparison = new RobotsComparison(held(before), held(after), {
+    ...(given ? { urls: given } : {}),
+    ...(options.agent ? { agents: options.agent } : {}),
+  });
+  const { urls, agents } = comparison;
+  const changes = comparison.changes();
+  const rule = (v: SideVerdict) =>
+    v.rule ? `line ${v.line}: ${v.rule.kind}: ${v.rule.value}` : v.reason;
+  const { color } = output;
+  const arrowOf = (allowed: boolean) =>
+    allowed ? color.green('disallowed → allowed') : color.red('allowed → disallowed');
+  const compared = given
+    ? `${urls.length} URL(s)`
+    : `${urls.length} path(s) from the files' rules${comparison.cut ? ` (the first ${urls.length})` : ''}`;
+  if (options.format === 'markdown') {
+    output.out(diffMarkdown(comparison.groups(changes), changes.length, compared, agents));
+    if (changes.length > 0) process.exitCode = 1;
+    return;
+  }
+  if (options.summary) {
+    for (const group of comparison.groups(changes)) {
+      const { agent, before: was, after: now, count, example } = group;
+      if (options.json) {
         output.out(
-          `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`,
+          JSON.stringify({
+            agent: [agent],
+            count,
+            before: side(was),
+            after: side(now),
+            example,
+          }),
+        );
+      } else {
+        output.out(
+          `${agent.padEnd(16)} ${String(count).padStart(6)} × ${arrowOf(now.allowed)}  ${color.dim(`(${rule(was)} → ${rule(now)}; e.g. ${example})`)}`,
         );
       }
-      if (changes.length > 0) process.exitCode = 1;
-    });
+    }
+    if (!options.json) {
+      output.out(
+        `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`,
+      );
+    }
+    if (changes.length > 0) process.exitCode = 1;
+    return;
+  }
+  for (const { url, requestUrl, agent, before: was, after: now } of changes) {
+    if (options.json) {
+      output.out(
+        JSON.stringify({
+          url,
+          ...(requestUrl ? { requestUrl } : {}),
+          agent: [agent],
+          before: side(was),
+          after: side(now),
+        }),
+      );
+    } else {
+      output.out(
+        `${agent.padEnd(16)} ${url}  ${arrowOf(now.allowed)}  ${color.dim(`(${rule(was)} → ${rule(now)})`)}`,
+      );
+    }
+  }
+  if (!options.json) {
+    output.out(
+      `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`,
+    );
+  }
+  if (changes.length > 0) process.exitCode = 1;
 }
 
 /** The URLs of a list file, or of standard input (`-`), read as robots.txt files are (bounded). */

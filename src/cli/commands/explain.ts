@@ -29,48 +29,55 @@ Examples:
 
 Exit status: 0 allowed, 1 disallowed, 2 usage or input error.`,
     )
-    .action(async (given: string, options: CheckOptions) => {
-      const url = checkTarget(given, output);
-      const source = options.robots ?? url;
-      if (!options.robots && !isUrl(url))
-        throw new CliError(`"${url}" is a path: give --robots <file>, or a full URL`);
-      validateUrl(url);
-      const loaded = await loadRobots(source, options);
-      const verdict = verdictFrom(loaded, url, options.agent, true);
-      const fetched = loaded.fetched;
-      if (options.json) {
-        output.out(
-          JSON.stringify({
-            url,
-            robots: loaded.label,
-            ...(fetched
-              ? {
-                  fetch: {
-                    outcome: fetched.entry.outcome,
-                    status: fetched.entry.status,
-                    source: fetched.source,
-                    chain: fetched.entry.chain,
-                    fetchedAt: fetched.entry.fetchedAt,
-                    expiresAt: fetched.entry.expiresAt,
-                    ...(fetched.entry.error ? { error: fetched.entry.error } : {}),
-                  },
-                }
-              : {}),
-            ...verdict,
-          }),
-        );
-      } else {
-        printExplanation(
-          output,
-          url,
-          verdict.agent,
-          loaded.label,
-          fetched ? describeFetch(fetched) : undefined,
-          verdict,
-        );
-      }
-      if (!verdict.allowed) process.exitCode = 1;
-    });
+    .action((given, options) => runExplain(given, options, output));
+}
+
+/** `repkit explain`: the command's work, given its arguments and options as parsed. */
+export async function runExplain(
+  given: string,
+  options: CheckOptions,
+  output: Output,
+): Promise<void> {
+  const url = checkTarget(given, output);
+  const source = options.robots ?? url;
+  if (!options.robots && !isUrl(url))
+    throw new CliError(`"${url}" is a path: give --robots <file>, or a full URL`);
+  validateUrl(url);
+  const loaded = await loadRobots(source, options);
+  const verdict = verdictFrom(loaded, url, options.agent, true);
+  const fetched = loaded.fetched;
+  if (options.json) {
+    output.out(
+      JSON.stringify({
+        url,
+        robots: loaded.label,
+        ...(fetched
+          ? {
+              fetch: {
+                outcome: fetched.entry.outcome,
+                status: fetched.entry.status,
+                source: fetched.source,
+                chain: fetched.entry.chain,
+                fetchedAt: fetched.entry.fetchedAt,
+                expiresAt: fetched.entry.expiresAt,
+                ...(fetched.entry.error ? { error: fetched.entry.error } : {}),
+              },
+            }
+          : {}),
+        ...verdict,
+      }),
+    );
+  } else {
+    printExplanation(
+      output,
+      url,
+      verdict.agent,
+      loaded.label,
+      fetched ? describeFetch(fetched) : undefined,
+      verdict,
+    );
+  }
+  if (!verdict.allowed) process.exitCode = 1;
 }
 
 function printExplanation(

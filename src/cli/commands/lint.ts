@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { glob, isDynamicPattern, Option } from '../toolkit.ts';
 import { configured, loadLintConfig, ruleFlag, type RuleSetting } from '../lint-config.ts';
-import type { DiagnosticCode } from '../../core/internal.ts';
+import type { DiagnosticCode } from '../../core/index.ts';
 import { integer } from '../options.ts';
 import { githubLines, sarifLog, type LintedFile } from '../lint-formats.ts';
 import { packageVersion } from '../version.ts';
@@ -72,69 +72,71 @@ info (worth knowing). The first line of each file's report is the verdict on it;
 shows errors only. Exit status: 0 no errors, 1 errors in some file (or more warnings than
 --max-warnings), 2 usage or input error.`,
     )
-    .action(
-      async (
-        sources: string[],
-        options: {
-          json?: boolean;
-          quiet?: boolean;
-          format: 'text' | 'json' | 'sarif' | 'github';
-          userAgent: string;
-          timeout: number;
-          rule?: Partial<Record<DiagnosticCode, RuleSetting>>;
-          config?: string;
-          maxWarnings?: number;
-        } & EdgeOptions,
-      ) => {
-        const config = loadLintConfig(options.config);
-        const rules = { ...config.rules, ...options.rule };
-        const maxWarnings = options.maxWarnings ?? config.maxWarnings;
-        const report = (loaded: LoadedRobots) => configured(lint(loaded.bytes), rules);
-        sources = await expandGlobs(sources);
-        let warnings = 0;
-        const tooManyWarnings = () => {
-          if (maxWarnings === undefined || warnings <= maxWarnings) return false;
-          output.err(`repkit: ${warnings} warning(s), more than --max-warnings ${maxWarnings}`);
-          return true;
-        };
-        if (options.format === 'sarif' || options.format === 'github') {
-          // Whole-run formats: every file read first, then one log (or one line per problem).
-          const files: LintedFile[] = [];
-          for (const source of sources) {
-            const loaded = await loadSource(source, options);
-            const wall = loaded.fetched && wallWords(loaded.fetched);
-            if (wall && loaded.fetched?.entry.outcome !== 'ok') {
-              throw new CliError(`${loaded.label}: ${wall}; nothing to lint`);
-            }
-            const linted = report(loaded);
-            warnings += linted.warnings;
-            files.push({ label: loaded.label, report: linted });
-          }
-          if (options.format === 'sarif') {
-            output.out(JSON.stringify(sarifLog(files, packageVersion()), null, 2));
-          } else {
-            for (const line of githubLines(files)) output.out(line);
-          }
-          if (files.some((f) => f.report.errors > 0) || tooManyWarnings()) process.exitCode = 1;
-          return;
-        }
-        if (options.format === 'json') options.json = true;
-        for (const [i, source] of sources.entries()) {
-          // A blank line between files' reports.
-          if (i > 0 && !options.json) output.out('');
-          const loaded = await loadSource(source, options);
-          const linted = report(loaded);
-          warnings += linted.warnings;
-          if (
-            reportWall(output, loaded, linted, options.json) ||
-            lintOne(output, loaded, linted, options)
-          ) {
-            process.exitCode = 1;
-          }
-        }
-        if (tooManyWarnings()) process.exitCode = 1;
-      },
-    );
+    .action((sources, options) => runLint(sources, options, output));
+}
+
+/** `repkit lint`: the command's work, given its arguments and options as parsed. */
+export async function runLint(
+  sources: string[],
+  options: {
+    json?: boolean;
+    quiet?: boolean;
+    format: 'text' | 'json' | 'sarif' | 'github';
+    userAgent: string;
+    timeout: number;
+    rule?: Partial<Record<DiagnosticCode, RuleSetting>>;
+    config?: string;
+    maxWarnings?: number;
+  } & EdgeOptions,
+  output: Output,
+): Promise<void> {
+  const config = loadLintConfig(options.config);
+  const rules = { ...config.rules, ...options.rule };
+  const maxWarnings = options.maxWarnings ?? config.maxWarnings;
+  const report = (loaded: LoadedRobots) => configured(lint(loaded.bytes), rules);
+  sources = await expandGlobs(sources);
+  let warnings = 0;
+  const tooManyWarnings = () => {
+    if (maxWarnings === undefined || warnings <= maxWarnings) return false;
+    output.err(`repkit: ${warnings} warning(s), more than --max-warnings ${maxWarnings}`);
+    return true;
+  };
+  if (options.format === 'sarif' || options.format === 'github') {
+    // Whole-run formats: every file read first, then one log (or one line per problem).
+    const files: LintedFile[] = [];
+    for (const source of sources) {
+      const loaded = await loadSource(source, options);
+      const wall = loaded.fetched && wallWords(loaded.fetched);
+      if (wall && loaded.fetched?.entry.outcome !== 'ok') {
+        throw new CliError(`${loaded.label}: ${wall}; nothing to lint`);
+      }
+      const linted = report(loaded);
+      warnings += linted.warnings;
+      files.push({ label: loaded.label, report: linted });
+    }
+    if (options.format === 'sarif') {
+      output.out(JSON.stringify(sarifLog(files, packageVersion()), null, 2));
+    } else {
+      for (const line of githubLines(files)) output.out(line);
+    }
+    if (files.some((f) => f.report.errors > 0) || tooManyWarnings()) process.exitCode = 1;
+    return;
+  }
+  if (options.format === 'json') options.json = true;
+  for (const [i, source] of sources.entries()) {
+    // A blank line between files' reports.
+    if (i > 0 && !options.json) output.out('');
+    const loaded = await loadSource(source, options);
+    const linted = report(loaded);
+    warnings += linted.warnings;
+    if (
+      reportWall(output, loaded, linted, options.json) ||
+      lintOne(output, loaded, linted, options)
+    ) {
+      process.exitCode = 1;
+    }
+  }
+  if (tooManyWarnings()) process.exitCode = 1;
 }
 
 async function loadSource(

@@ -74,36 +74,39 @@ Example (a client's configuration):
 Exit status: 0 the client closed the session (or the server was stopped), 2 usage or input
 error (a missing package).`,
     )
-    .action(async (options: McpOptions) => {
-      const { createMcpServer, serveMcpHttp } = await loadWithPeer(
-        '@modelcontextprotocol/sdk',
-        'repkit mcp',
-        () => import('../../mcp/index.ts'),
-      );
-      if (options.allowPrivateAddresses) {
-        output.err(
-          'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
-        );
-      }
-      if (options.http !== undefined) {
-        await serveOverHttp(options, options.http, serveMcpHttp, output);
-        return;
-      }
-      const client = new RobotsClient({
-        userAgent: options.userAgent,
-        ...(options.agent ? { agent: options.agent } : {}),
-        timeoutMs: options.timeout,
-        allowAddress: options.allowPrivateAddresses ? () => true : isPublicAddress,
-        onStoreError: () => {},
-        ...edgeClientOptions(options),
-      });
-      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      const server = createMcpServer(client, packageVersion());
-      await server.connect(new StdioServerTransport());
-      // Served until the client closes stdin.
-      await new Promise<void>((done) => process.stdin.on('close', done));
-      await client.close();
-    });
+    .action((options) => runMcp(options, output));
+}
+
+/** `repkit mcp`: the command's work, given its arguments and options as parsed. */
+export async function runMcp(options: McpOptions, output: Output): Promise<void> {
+  const { createMcpServer, serveMcpHttp } = await loadWithPeer(
+    '@modelcontextprotocol/sdk',
+    'repkit mcp',
+    () => import('../../mcp/index.ts'),
+  );
+  if (options.allowPrivateAddresses) {
+    output.err(
+      'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
+    );
+  }
+  if (options.http !== undefined) {
+    await serveOverHttp(options, options.http, serveMcpHttp, output);
+    return;
+  }
+  const client = new RobotsClient({
+    userAgent: options.userAgent,
+    ...(options.agent ? { agent: options.agent } : {}),
+    timeoutMs: options.timeout,
+    allowAddress: options.allowPrivateAddresses ? () => true : isPublicAddress,
+    onStoreError: () => {},
+    ...edgeClientOptions(options),
+  });
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const server = createMcpServer(client, packageVersion());
+  await server.connect(new StdioServerTransport());
+  // Served until the client closes stdin.
+  await new Promise<void>((done) => process.stdin.on('close', done));
+  await client.close();
 }
 
 /**

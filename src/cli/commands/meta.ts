@@ -43,14 +43,15 @@ Examples:
 Only the head of the page is read. Exit status: 0 the page may be fetched and indexed,
 1 it may not, 2 usage or input error.`,
     )
-    .action(async (source: string, options: MetaOptions) => {
-      const decision = isUrl(source)
-        ? await fromUrl(source, options)
-        : await fromFile(source, options);
-      if (options.json) output.out(JSON.stringify({ source, agent: options.agent, ...decision }));
-      else print(output, source, decision);
-      if (!decision.fetch || !decision.index) process.exitCode = 1;
-    });
+    .action((source, options) => runMeta(source, options, output));
+}
+
+/** `repkit meta`: the command's work, given its arguments and options as parsed. */
+export async function runMeta(source: string, options: MetaOptions, output: Output): Promise<void> {
+  const decision = isUrl(source) ? await fromUrl(source, options) : await fromFile(source, options);
+  if (options.json) output.out(JSON.stringify({ source, agent: options.agent, ...decision }));
+  else print(output, source, decision);
+  if (!decision.fetch || !decision.index) process.exitCode = 1;
 }
 
 async function fromFile(path: string, options: MetaOptions): Promise<CrawlDecision> {
@@ -85,7 +86,7 @@ async function fromUrl(url: string, options: MetaOptions): Promise<CrawlDecision
     if (!robots.allowed) return await crawlDecision({ robots }, options.agent);
     // The client's page fetch: each redirect target is checked against its own robots.txt
     // before it is requested.
-    const response = await client.fetchPage(url, undefined, { agent: options.agent });
+    const response = await client.fetchPage(url, { agent: options.agent });
     if (response.refusedHop) {
       return {
         fetch: false,

@@ -198,92 +198,134 @@ Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Go
 Exit status: 0 stopped by SIGINT or SIGTERM (requests in flight answered first), 2 a bad
 option or environment variable, a missing package, or an address it cannot listen on.`,
     )
-    .action(async (options: ServeOptions) => {
-      // The environment is read here, by `serve` alone: a bad REDIS_URL or PORT never breaks
-      // a command that does not use them.
-      const port = options.port ?? envInteger('PORT', 0, 65535) ?? 8080;
-      // An empty HOST is unset, as every variable here: never Node's "every address".
-      const host = options.host ?? (env.HOST ? hostAddress(env.HOST, 'HOST') : '127.0.0.1');
-      const redis =
-        options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
-      const allowPrivate =
-        Boolean(options.allowPrivateAddresses) || envBoolean('REPKIT_ALLOW_PRIVATE_ADDRESSES');
-      const token = tokenOf(options.token);
-      const allowedHosts = allowedHostsOf(options.allowedHosts);
-      const cors =
-        options.corsOrigins ??
-        (env.REPKIT_CORS_ORIGINS
-          ? corsOrigins(env.REPKIT_CORS_ORIGINS, 'REPKIT_CORS_ORIGINS')
-          : undefined);
-      const rateLimit = options.rateLimit ?? envInteger('REPKIT_RATE_LIMIT', 1, 10_000_000);
-      const newOrigins =
-        options.newOriginsPerMinute ?? envInteger('REPKIT_NEW_ORIGINS_PER_MINUTE', 0, 10_000_000);
-      const storeBytes =
-        options.storeBytesPerMinute ??
-        envInteger('REPKIT_STORE_BYTES_PER_MINUTE', 1, Number.MAX_SAFE_INTEGER);
-      // Loaded here: the service's dependencies would slow every other command's start-up.
-      const { startService } = await import('../../server/index.ts').catch((error: unknown) => {
-        // The service's packages are optional peers: the library and the other commands
-        // do not need them.
-        const missing = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
-        if (missing) {
-          throw new CliError(
-            `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger @fastify/helmet @fastify/rate-limit prom-client piscina redis`,
-          );
-        }
-        throw error;
-      });
-      const service = await startService({
-        port,
-        host,
-        version: packageVersion(),
-        ...(redis ? { redisUrl: redis } : {}),
-        allowPrivateAddresses: allowPrivate,
-        userAgent: options.userAgent,
-        ...(options.agent ? { agent: options.agent } : {}),
-        maxBatch: options.maxBatch,
-        ...(newOrigins !== undefined ? { newOriginsPerMinute: newOrigins } : {}),
-        ...(storeBytes !== undefined ? { storeBytesPerMinute: storeBytes } : {}),
-        logger: loggerOf(options.log),
-        access: {
-          ...(token !== undefined ? { token } : {}),
-          ...(allowedHosts ? { allowedHosts } : {}),
-          ...(cors ? { corsOrigins: cors } : {}),
-          ...(rateLimit !== undefined ? { rateLimitPerMinute: rateLimit } : {}),
-        },
-        onWarning: (message) => output.err(`repkit: ${message}`),
-        ...edgeClientOptions(options),
-      }).catch((error: NodeJS.ErrnoException) => {
-        throw listenError(error, host, port);
-      });
-      output.err(
-        `repkit ${program.version() ?? ''}: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,
+    .action((options: ServeOptions) => runServe(options, output));
+}
+
+/** The service's settings: flags first, then the environment, read by `serve` alone. */
+function serveSettings(options: ServeOptions) {
+  // The environment is read here, by `serve` alone: a bad REDIS_URL or PORT never breaks
+  // a command that does not use them.
+  const port = options.port ?? envInteger('PORT', 0, 65535) ?? 8080;
+  // An empty HOST is unset, as every variable here: never Node's "every address".
+  const host = options.host ?? (env.HOST ? hostAddress(env.HOST, 'HOST') : '127.0.0.1');
+  const redis =
+    options.redisUrl ?? (env.REDIS_URL ? redisUrl(env.REDIS_URL, 'REDIS_URL') : undefined);
+  const allowPrivate =
+    Boolean(options.allowPrivateAddresses) || envBoolean('REPKIT_ALLOW_PRIVATE_ADDRESSES');
+  const token = tokenOf(options.token);
+  const allowedHosts = allowedHostsOf(options.allowedHosts);
+  const cors =
+    options.corsOrigins ??
+    (env.REPKIT_CORS_ORIGINS
+      ? corsOrigins(env.REPKIT_CORS_ORIGINS, 'REPKIT_CORS_ORIGINS')
+      : undefined);
+  const rateLimit = options.rateLimit ?? envInteger('REPKIT_RATE_LIMIT', 1, 10_000_000);
+  const newOrigins =
+    options.newOriginsPerMinute ?? envInteger('REPKIT_NEW_ORIGINS_PER_MINUTE', 0, 10_000_000);
+  const storeBytes =
+    options.storeBytesPerMinute ??
+    envInteger('REPKIT_STORE_BYTES_PER_MINUTE', 1, Number.MAX_SAFE_INTEGER);
+  return {
+    port,
+    host,
+    redis,
+    allowPrivate,
+    token,
+    allowedHosts,
+    cors,
+    rateLimit,
+    newOrigins,
+    storeBytes,
+  };
+}
+
+/** `repkit serve`: the service started with its settings, serving until SIGINT or SIGTERM. */
+export async function runServe(options: ServeOptions, output: Output): Promise<void> {
+  const {
+    port,
+    host,
+    redis,
+    allowPrivate,
+    token,
+    allowedHosts,
+    cors,
+    rateLimit,
+    newOrigins,
+    storeBytes,
+  } = serveSettings(options);
+  // Loaded here: the service's dependencies would slow every other command's start-up.
+  const { startService } = await import('../../server/index.ts').catch((error: unknown) => {
+    // The service's packages are optional peers: the library and the other commands
+    // do not need them.
+    const missing = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
+    if (missing) {
+      throw new CliError(
+        `repkit serve needs the service's packages (${missing} is missing): npm i fastify @fastify/swagger @fastify/helmet @fastify/rate-limit prom-client piscina redis`,
       );
-      const open = openEndpointWarning(host, {
-        token: token !== undefined,
-        allowedHosts: allowedHosts !== undefined,
-        rateLimit: rateLimit !== undefined,
-      });
-      if (open) output.err(open);
-      if (allowPrivate) {
-        output.err(
-          'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
-        );
-      }
-      const stop = async (signal: string) => {
-        const started = performance.now();
-        const open = await new Promise<number>((done) =>
-          service.app.server.getConnections((_error, count) => done(count ?? 0)),
-        );
-        output.err(`repkit: ${signal}: stopping (${open} connection${open === 1 ? '' : 's'} open)`);
-        await service.close();
-        output.err(
-          `repkit: stopped in ${Math.round(performance.now() - started)} ms: requests in flight answered, workers and store closed`,
-        );
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
-      await new Promise(() => {}); // serve until stopped
-    });
+    }
+    throw error;
+  });
+  const service = await startService({
+    port,
+    host,
+    version: packageVersion(),
+    ...(redis ? { redisUrl: redis } : {}),
+    allowPrivateAddresses: allowPrivate,
+    userAgent: options.userAgent,
+    ...(options.agent ? { agent: options.agent } : {}),
+    maxBatch: options.maxBatch,
+    ...(newOrigins !== undefined ? { newOriginsPerMinute: newOrigins } : {}),
+    ...(storeBytes !== undefined ? { storeBytesPerMinute: storeBytes } : {}),
+    logger: loggerOf(options.log),
+    access: {
+      ...(token !== undefined ? { token } : {}),
+      ...(allowedHosts ? { allowedHosts } : {}),
+      ...(cors ? { corsOrigins: cors } : {}),
+      ...(rateLimit !== undefined ? { rateLimitPerMinute: rateLimit } : {}),
+    },
+    onWarning: (message) => output.err(`repkit: ${message}`),
+    ...edgeClientOptions(options),
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, host, port);
+  });
+  output.err(
+    `repkit ${packageVersion()}: serving on ${service.url} (cache: ${redis ? `Redis at ${redactUrl(redis)}` : 'in memory'}); web tester at ${service.url}/`,
+  );
+  const open = openEndpointWarning(host, {
+    token: token !== undefined,
+    allowedHosts: allowedHosts !== undefined,
+    rateLimit: rateLimit !== undefined,
+  });
+  if (open) output.err(open);
+  if (allowPrivate) {
+    output.err(
+      'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
+    );
+  }
+  stopOnSignals(service, output);
+  await new Promise(() => {}); // serve until stopped
+}
+
+/** On SIGINT or SIGTERM: requests in flight answered, workers and store closed, then exit. */
+function stopOnSignals(
+  service: {
+    app: { server: { getConnections(cb: (error: Error | null, count: number) => void): void } };
+    close(): Promise<void>;
+  },
+  output: Output,
+): void {
+  const stop = async (signal: string) => {
+    const started = performance.now();
+    const open = await new Promise<number>((done) =>
+      service.app.server.getConnections((_error, count) => done(count ?? 0)),
+    );
+    output.err(`repkit: ${signal}: stopping (${open} connection${open === 1 ? '' : 's'} open)`);
+    await service.close();
+    output.err(
+      `repkit: stopped in ${Math.round(performance.now() - started)} ms: requests in flight answered, workers and store closed`,
+    );
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
 }

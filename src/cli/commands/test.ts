@@ -51,36 +51,43 @@ GITHUB_ACTIONS=true each failure is also an annotation on its spec line.
 Exit status: 0 every expectation holds, 1 some fail, 2 a spec or input error (with the spec's
 file and line).`,
     )
-    .action(async (files: string[], options: TestOptions) => {
-      if (options.init) return init(files[0] ?? DEFAULT_SPEC, options, output);
-      const runs: SpecRun[] = [];
-      for (const file of files.length > 0 ? files : [DEFAULT_SPEC]) {
-        const spec = await readSpec(file);
-        const committed = await robotsFor(spec, options);
-        if (!options.live) {
-          runs.push(runSpec(spec, committed));
-          continue;
-        }
-        // The served file, judged by the same expectations, and how it differs.
-        const live = await liveRun(spec, committed, options.live, options);
-        runs.push(live.run);
-        if (!options.json) for (const line of live.report) output.out(oneLine(line));
-      }
-      for (const run of runs) report(output, run, options.json === true);
-      if (options.junit) {
-        try {
-          // The report's folder is made as needed (`reports/robots.xml` in a fresh checkout).
-          await mkdir(dirname(resolve(options.junit)), { recursive: true });
-          await writeFile(options.junit, junitXml(runs));
-        } catch (error) {
-          throw new CliError(`cannot write ${options.junit}: ${(error as Error).message}`);
-        }
-      }
-      if (process.env.GITHUB_ACTIONS === 'true') {
-        for (const line of githubAnnotations(runs)) process.stdout.write(`${line}\n`);
-      }
-      if (runs.some((run) => run.outcomes.some((o) => !o.passed))) process.exitCode = 1;
-    });
+    .action((files, options) => runTest(files, options, output));
+}
+
+/** `repkit test`: the command's work, given its arguments and options as parsed. */
+export async function runTest(
+  files: string[],
+  options: TestOptions,
+  output: Output,
+): Promise<void> {
+  if (options.init) return init(files[0] ?? DEFAULT_SPEC, options, output);
+  const runs: SpecRun[] = [];
+  for (const file of files.length > 0 ? files : [DEFAULT_SPEC]) {
+    const spec = await readSpec(file);
+    const committed = await robotsFor(spec, options);
+    if (!options.live) {
+      runs.push(runSpec(spec, committed));
+      continue;
+    }
+    // The served file, judged by the same expectations, and how it differs.
+    const live = await liveRun(spec, committed, options.live, options);
+    runs.push(live.run);
+    if (!options.json) for (const line of live.report) output.out(oneLine(line));
+  }
+  for (const run of runs) report(output, run, options.json === true);
+  if (options.junit) {
+    try {
+      // The report's folder is made as needed (`reports/robots.xml` in a fresh checkout).
+      await mkdir(dirname(resolve(options.junit)), { recursive: true });
+      await writeFile(options.junit, junitXml(runs));
+    } catch (error) {
+      throw new CliError(`cannot write ${options.junit}: ${(error as Error).message}`);
+    }
+  }
+  if (process.env.GITHUB_ACTIONS === 'true') {
+    for (const line of githubAnnotations(runs)) process.stdout.write(`${line}\n`);
+  }
+  if (runs.some((run) => run.outcomes.some((o) => !o.passed))) process.exitCode = 1;
 }
 
 async function readSpec(file: string): Promise<Spec> {

@@ -38,22 +38,29 @@ Exit status: 0 the page may be fetched, 1 it may not, 2 usage or input error.
 Example:
   $ repkit usage https://example.com/article --agent GPTBot`,
     )
-    .action(async (given: string, options: UsageOptions) => {
-      const url = siteUrlOf(given, output);
-      const client = fetchClient({ ...options, profile: 'google' });
-      let answer: UsageAnswer;
-      try {
-        answer = await client.usage(url, { agent: options.agent });
-      } finally {
-        await client.close();
-      }
-      if (options.json) {
-        output.out(JSON.stringify(answer));
-      } else {
-        printUsage(output, answer);
-      }
-      if (!answer.fetch.may) process.exitCode = 1;
-    });
+    .action((given, options) => runUsage(given, options, output));
+}
+
+/** `repkit usage`: the command's work, given its arguments and options as parsed. */
+export async function runUsage(
+  given: string,
+  options: UsageOptions,
+  output: Output,
+): Promise<void> {
+  const url = siteUrlOf(given, output);
+  const client = fetchClient({ ...options, profile: 'google' });
+  let answer: UsageAnswer;
+  try {
+    answer = await client.usage(url, { agent: options.agent });
+  } finally {
+    await client.close();
+  }
+  if (options.json) {
+    output.out(JSON.stringify(answer));
+  } else {
+    printUsage(output, answer);
+  }
+  if (!answer.fetch.may) process.exitCode = 1;
 }
 
 function printUsage(output: Output, answer: UsageAnswer): void {

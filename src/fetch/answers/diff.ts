@@ -6,21 +6,16 @@
  */
 import { productToken, type Group, type RobotsTxt, type RuleMatch } from '../../core/index.ts';
 import { isGlobalAgent } from '../../core/internal.ts';
-import type { RobotsState } from '../files/state.ts';
 import {
-  formsVerdict,
+  heldVerdict,
   requestedForm,
-  verdictFromState,
   type CheckReason,
+  type HeldRobots,
   type RequestForms,
 } from './verdict.ts';
 
 /** The name compared for "any crawler without a group of its own": matches no product token. */
-export const ANY_OTHER_AGENT = '*';
-
-/** One version of the rules: a file's text parsed, or what fetching a site's robots.txt came to. */
-export type DiffSide =
-  { kind: 'file'; robots: RobotsTxt } | { kind: 'fetched'; state: RobotsState };
+const ANY_OTHER_AGENT = '*';
 
 /** One side's verdict in a change. */
 export interface SideVerdict {
@@ -42,7 +37,7 @@ export interface VerdictChange {
 }
 
 /** Every crawler either version has a group for (its product token as written), then `*`. */
-export function namedAgents(...files: readonly RobotsTxt[]): string[] {
+function namedAgents(...files: readonly RobotsTxt[]): string[] {
   const names = new Map<string, string>();
   for (const file of files) {
     for (const group of file.groups) {
@@ -56,7 +51,7 @@ export function namedAgents(...files: readonly RobotsTxt[]): string[] {
 }
 
 /** Most probe paths `probePaths` gives: two per rule of files of a few thousand rules. */
-export const MAX_PROBES = 10_000;
+const MAX_PROBES = 10_000;
 
 /**
  * Paths to compare two versions on when no URLs are given: `/`, and for every rule of
@@ -64,7 +59,7 @@ export const MAX_PROBES = 10_000;
  * changed is met by a path it matches and one it may not. At most `MAX_PROBES`, in file
  * order, without repeats.
  */
-export function probePaths(...sides: readonly DiffSide[]): string[] {
+function probePaths(...sides: readonly HeldRobots[]): string[] {
   const paths = new Set<string>(['/']);
   for (const side of sides) {
     const robots = side.kind === 'file' ? side.robots : side.state.robots;
@@ -78,7 +73,7 @@ export function probePaths(...sides: readonly DiffSide[]): string[] {
  * each `*` read as `x` and a final `$` dropped (`Disallow: /*.css$` gives `/x.css` and
  * `/x.cssx`). The probes `diff` compares and `repkit test --init` pins.
  */
-export function addRuleProbes(groups: readonly Group[], paths: Set<string>, limit: number): void {
+function addRuleProbes(groups: readonly Group[], paths: Set<string>, limit: number): void {
   for (const group of groups) {
     for (const { value } of group.rules) {
       if (value === '') continue;
@@ -104,7 +99,7 @@ export interface ChangeGroup {
 }
 
 /** `changes` grouped (see `ChangeGroup`), crawlers in the order met, most URLs first within. */
-export function groupChanges(changes: readonly VerdictChange[]): ChangeGroup[] {
+function groupChanges(changes: readonly VerdictChange[]): ChangeGroup[] {
   const groups = new Map<string, ChangeGroup>();
   for (const change of changes) {
     const key = `${change.agent}\n${change.before.line}:${change.before.allowed}\n${change.after.line}:${change.after.allowed}`;
@@ -124,15 +119,12 @@ export function groupChanges(changes: readonly VerdictChange[]): ChangeGroup[] {
 }
 
 function sideVerdict(
-  side: DiffSide,
+  side: HeldRobots,
   url: string,
   forms: RequestForms,
   names: readonly string[],
 ): SideVerdict & { requestUrl?: string } {
-  const { allowed, line, reason, rule, requestUrl } =
-    side.kind === 'file'
-      ? formsVerdict(side.robots, forms, names)
-      : verdictFromState(url, side.state, names);
+  const { allowed, line, reason, rule, requestUrl } = heldVerdict(side, url, names, { forms });
   return {
     allowed,
     line,
@@ -143,40 +135,87 @@ function sideVerdict(
 }
 
 /**
- * The changes between `before` and `after` for each of `agents` (default: `namedAgents`) over
- * `urls`, agent by agent in the order given, and how many verdict pairs were compared.
+ * Two versions of a robots.txt compared, per crawler: the one diff the CLI and the service
+ * answer with. Made with the URLs to compare (default: `/` and, for every rule of either
+ * version, its path and a path below it, at most 10,000) and the crawlers (default: every
+ * crawler either version names, then `*`, any crawler without a group of its own).
  */
-export function diffVerdicts(
-  before: DiffSide,
-  after: DiffSide,
-  urls: readonly string[],
-  agents?: readonly string[],
-): { changes: VerdictChange[]; agents: string[]; checked: number } {
-  const asked = agents
-    ? [...agents]
-    : namedAgents(
+export class RobotsComparison {
+  /** The URLs or paths compared. */
+  readonly urls: readonly string[];
+  /** The crawlers compared, in order (`*`: any crawler without a group of its own). */
+  readonly agents: readonly string[];
+  /** No URLs were given: the paths are probes of the rules (`cut`: the most were taken). */
+  readonly probed: boolean;
+  readonly cut: boolean;
+
+  constructor(
+    readonly before: HeldRobots,
+    readonly after: HeldRobots,
+    options: { urls?: readonly string[]; agents?: readonly string[] } = {},
+  ) {
+    this.urls = options.urls ?? probePaths(before, after);
+    this.probed = options.urls === undefined;
+    this.cut = this.probed && this.urls.length >= MAX_PROBES;
+    this.agents =
+      options.agents ??
+      namedAgents(
         ...[before, after].flatMap((side) =>
           side.kind === 'file' ? [side.robots] : side.state.robots ? [side.state.robots] : [],
         ),
       );
-  const forms = urls.map((url) => requestedForm(url));
-  const changes: VerdictChange[] = [];
-  for (const agent of asked) {
-    const names = agent === ANY_OTHER_AGENT ? [] : [agent];
-    forms.forEach((form, i) => {
-      const { requestUrl: wasAs, ...was } = sideVerdict(before, urls[i]!, form, names);
-      const { requestUrl: nowAs, ...now } = sideVerdict(after, urls[i]!, form, names);
-      if (was.allowed === now.allowed) return;
-      // The form that decided the disallowing side (an empty query may go out either way).
-      const requestUrl = (was.allowed ? nowAs : wasAs) ?? form.requestUrl;
-      changes.push({
-        url: urls[i]!,
-        ...(requestUrl ? { requestUrl } : {}),
-        agent,
-        before: was,
-        after: now,
-      });
-    });
   }
-  return { changes, agents: asked, checked: urls.length * asked.length };
+
+  /** Verdict pairs compared: URLs × crawlers. */
+  get checked(): number {
+    return this.urls.length * this.agents.length;
+  }
+
+  /** The URLs whose verdict changes, crawler by crawler in order. */
+  changes(): VerdictChange[] {
+    const { urls, before, after } = this;
+    const forms = urls.map((url) => requestedForm(url));
+    const changes: VerdictChange[] = [];
+    for (const agent of this.agents) {
+      const names = agent === ANY_OTHER_AGENT ? [] : [agent];
+      forms.forEach((form, i) => {
+        const { requestUrl: wasAs, ...was } = sideVerdict(before, urls[i]!, form, names);
+        const { requestUrl: nowAs, ...now } = sideVerdict(after, urls[i]!, form, names);
+        if (was.allowed === now.allowed) return;
+        // The form that decided the disallowing side (an empty query may go out either way).
+        const requestUrl = (was.allowed ? nowAs : wasAs) ?? form.requestUrl;
+        changes.push({
+          url: urls[i]!,
+          ...(requestUrl ? { requestUrl } : {}),
+          agent,
+          before: was,
+          after: now,
+        });
+      });
+    }
+    return changes;
+  }
+
+  /** `changes` grouped by crawler and the rules that decided them (see `ChangeGroup`). */
+  groups(changes: readonly VerdictChange[]): ChangeGroup[] {
+    return groupChanges(changes);
+  }
+}
+
+/**
+ * For each crawler a file names (and `*`), the names its verdicts are asked with and `/` with
+ * the probes of the rules of the groups that apply to it, at most `perAgent` paths: what
+ * `repkit test --init` pins.
+ */
+export function probesByAgent(
+  robots: RobotsTxt,
+  perAgent: number,
+): { agent: string; names: string[]; paths: string[] }[] {
+  return namedAgents(robots).map((agent) => {
+    // `*` asks for any crawler without a group: a name no group has.
+    const names = agent === ANY_OTHER_AGENT ? [] : [agent];
+    const paths = new Set(['/']);
+    addRuleProbes(robots.groupsFor(names[0] ?? '').groups, paths, perAgent);
+    return { agent, names, paths: [...paths] };
+  });
 }

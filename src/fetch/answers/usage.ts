@@ -10,25 +10,20 @@ import {
   type TdmSource,
   type TdmStatement,
 } from '../../core/tdmrep-entry.ts';
-import {
-  decideUsage,
-  robotsTxtStatements,
-  type UsageDecision,
-  type UsageLabel,
-  type UsageSource,
-  type UsageStatement,
-} from '../../core/internal.ts';
+import { decideUsage, robotsTxtStatements } from '../../core/internal.ts';
 import { pagePolicy, type PagePolicyResult } from '../../meta/index.ts';
 import type { AppliedDirective } from '../../meta/internal.ts';
 import type { FetchOutcome } from '../net/robots-http.ts';
 import type { RobotsState, TdmrepState } from '../files/state.ts';
 import { readLater, type CheckResult, type StateVerdictOptions } from './verdict.ts';
 import { describeEdge, parsePriceHeader } from '../../core/internal.ts';
-import type { Edge } from '../../core/index.ts';
+import type { ContentUsage, Edge } from '../../core/index.ts';
 
-export type { UsageSource } from '../../core/internal.ts';
-
-export type { UsageStatement, UsageDecision } from '../../core/internal.ts';
+/** A usage category's answer, with the statements that made it. */
+type UsageDecision = ReturnType<typeof decideUsage>;
+type UsageStatement = UsageDecision['statements'][number];
+type UsageSource = UsageStatement['source'];
+type UsageLabel = keyof ContentUsage['preferences'];
 
 export interface Permission {
   may: boolean;
@@ -86,31 +81,32 @@ export interface UsageAnswer {
   };
 }
 
-/** What of a `RobotsClient` the usage answer asks (the client passes itself). */
+/** What of a `RobotsClient` the usage answer asks (the client passes itself and its seam). */
 export interface UsageClient {
   robotsFor(url: string): Promise<RobotsState>;
+  tdmrepFor(url: string, options?: { agent?: string | readonly string[] }): Promise<TdmrepState>;
+  fetchPage(url: string, options?: { agent?: string | readonly string[] }): Promise<FetchOutcome>;
+}
+
+/** What of the client's seam the usage answer asks (see `ClientSeam`). */
+export interface UsageSeam {
   names(agent?: string | readonly string[]): {
     agents: readonly string[];
     notes: readonly string[];
   };
   verdict(url: string, state: RobotsState, options?: StateVerdictOptions): CheckResult;
-  tdmrepFor(url: string, options?: { agent?: string | readonly string[] }): Promise<TdmrepState>;
-  fetchPage(
-    url: string,
-    maxBytes?: number,
-    options?: { agent?: string | readonly string[] },
-  ): Promise<FetchOutcome>;
 }
 
 /** The combined answer; see `RobotsClient.usage`. */
 export async function usageFor(
   client: UsageClient,
+  seam: UsageSeam,
   url: string,
   names?: string | readonly string[],
 ): Promise<UsageAnswer> {
   const state = await client.robotsFor(url);
-  const given = client.names(names);
-  const verdict = client.verdict(url, state, { agents: given.agents, agentNotes: given.notes });
+  const given = seam.names(names);
+  const verdict = seam.verdict(url, state, { agents: given.agents, agentNotes: given.notes });
   const agents = verdict.agent;
   const robots = state.robots;
   // Every rule is matched against the URL as it is requested, as the verdict was.
@@ -124,7 +120,7 @@ export async function usageFor(
   const tdmStatements: TdmStatement[] = [];
   const tdmrepUrl = `${state.location.origin}/.well-known/tdmrep.json`;
   let tdmrepFetch: TdmrepFetch | undefined;
-  if (verdict.allowed && client.verdict(tdmrepUrl, state, { agents }).allowed) {
+  if (verdict.allowed && seam.verdict(tdmrepUrl, state, { agents }).allowed) {
     const tdmrep = await client.tdmrepFor(url, { agent: agents });
     const { status, refusedHop } = tdmrep.entry;
     tdmrepFetch = { url: tdmrep.url, status, ...(refusedHop ? { refusedHop } : {}) };
@@ -147,7 +143,7 @@ export async function usageFor(
   let page: PagePolicyResult | undefined;
   let pageFetch: UsageAnswer['page'];
   if (verdict.allowed) {
-    const response = await client.fetchPage(url, undefined, { agent: agents });
+    const response = await client.fetchPage(url, { agent: agents });
     const charged = parsePriceHeader(response.headers['crawler-charged'] ?? '');
     pageFetch = {
       status: response.status,

@@ -357,3 +357,61 @@ export function verdictFromState(
   }
   return result;
 }
+
+/** One version of the rules as repkit's tools hold it: a file's text parsed, or a fetch's state. */
+export type HeldRobots =
+  { kind: 'file'; robots: RobotsTxt } | { kind: 'fetched'; state: RobotsState };
+
+/** A verdict from rules held (see `heldVerdict`): what a check answers of the rules. */
+export interface HeldVerdict {
+  allowed: boolean;
+  line: number;
+  rule?: RuleMatch;
+  reason: CheckReason;
+  /** The deciding line is cut by the 500 KiB limit (see `RobotsTxt.cutLine`). */
+  lineCut?: true;
+  /** The file is no robots.txt at all (see `RobotsTxt.notRobotsTxt`). */
+  notRobotsTxt?: NotRobotsTxt;
+  explanation?: Explanation;
+  /** The names the verdict was made for (the first with a group of its own, see `agentsFor`). */
+  agent: string[];
+  /** The URL or path as it is requested, when that is not what was given. */
+  requestUrl?: string;
+}
+
+/**
+ * The verdict for `url` (a URL, or a path for a file) from rules held, `agents` read as
+ * ordered fallbacks: a file's rules over every form the request goes out as, or a fetch's
+ * state with Google's rules for a fetch that brought no file. `forms`: the URL's forms
+ * (`requestedForm`), when they were made already.
+ */
+export function heldVerdict(
+  held: HeldRobots,
+  url: string,
+  agents: readonly string[],
+  options: { explain?: boolean; forms?: RequestForms } = {},
+): HeldVerdict {
+  const explain = options.explain === true;
+  if (held.kind === 'fetched') return verdictFromState(url, held.state, agents, { explain });
+  const agent = [...agentsFor(held.robots, agents)];
+  const forms = options.forms ?? requestedForm(url);
+  return { ...formsVerdict(held.robots, forms, agent, explain), agent };
+}
+
+/**
+ * Judges URLs against one file for `agents` with the matcher's fast verdict, over every form
+ * each request goes out as (see `judgeForms`): the verdict, the form that decided it, and
+ * `requestUrl` where the request is not the URL given. For a file's many URLs (`repkit
+ * batch`), where the fixed parts of an answer are made once.
+ */
+export function requestJudge(
+  robots: RobotsTxt,
+  agents: readonly string[],
+): (url: string) => { verdict: Verdict; target: string; requestUrl?: string } {
+  return (url) => {
+    const forms = requestedForm(url);
+    const { verdict, target } = judgeForms(forms, (form) => robots.verdict(form, agents));
+    const requestUrl = target === forms.checked ? forms.requestUrl : target;
+    return requestUrl === undefined ? { verdict, target } : { verdict, target, requestUrl };
+  };
+}

@@ -97,3 +97,8 @@ export function retryDelay(
   const backoff = policy.errorTtl * 2 ** Math.min(Math.max(errors - 1, 0), 20);
   return Math.min(backoff, policy.maxErrorTtl);
 }
+
+/** How long a file that says nothing of its lifetime (no cache headers) is kept by default. */
+export function defaultLifetime(): number {
+  return freshLifetime({}, 0, DEFAULT_POLICY);
+}

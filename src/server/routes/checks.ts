@@ -1,186 +1,131 @@
 import { usedEntry } from '../../cache/internal.ts';
-import {
-  InvalidUrlError,
-  RefusedAddressError,
-  type CheckResult,
-  type RobotsState,
-} from '../../fetch/index.ts';
+import type { CheckResult, RobotsState, UsageAnswer } from '../../fetch/index.ts';
 import { BadRequestError } from '../errors.ts';
 import * as schema from '../schemas.ts';
-import { budgetedRobotsFor, clientOf, mapLimit, type RouteContext } from './context.ts';
+import { clientOf, type RouteContext } from './context.ts';
+import { cachedStateFor, fetchedStateFor, stateFor, statesFor } from './states.ts';
 
 /**
  * The routes that fetch (through the client's cache and address guard): `/v1/check` (one
- * URL or a batch), `/v1/usage` and `/v1/robots`.
+ * URL or a batch), `/v1/usage` and `/v1/robots`. Each handler is a function of the route
+ * context, what the request asked and who asked it.
  */
 export function registerCheckRoutes(context: RouteContext): void {
-  const { app, client, maxBatch, concurrency, verdicts } = context;
-
-  /** Checks that a URL may be fetched by the service; the field name goes into the 400. */
-  const checkable = async (url: string, field: string): Promise<URL> => {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new BadRequestError(
-        'invalid-url',
-        field,
-        `${field}: not an absolute URL: ${JSON.stringify(url)}`,
-      );
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new BadRequestError(
-        'invalid-url',
-        field,
-        `${field}: only http and https URLs can be fetched`,
-      );
-    }
-    // The client refuses the addresses at the socket on every hop; this only turns a refused
-    // first host into a clear 400, without DNS for an origin whose file is at hand.
-    try {
-      await client.preflight(url);
-    } catch (error) {
-      if (error instanceof RefusedAddressError)
-        throw new BadRequestError(
-          'private-address',
-          field,
-          `${field}: ${error.message}; start the service with --allow-private-addresses to allow it`,
-        );
-      if (error instanceof InvalidUrlError)
-        throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
-      throw error;
-    }
-    return parsed;
-  };
-
-  /**
-   * The fresh state in memory for an http(s) URL, when there is one: no DNS, no store, no
-   * fetch, so nothing to refuse (its origin was checked when it was fetched). Anything else,
-   * a bad URL included, takes `stateFor`'s whole way, which says what is wrong.
-   */
-  const cachedStateFor = (url: string): RobotsState | undefined => {
-    try {
-      // Only http(s) origins are ever in memory: the client fetches no other robots.txt.
-      return client.cachedState(url);
-    } catch {
-      return undefined;
-    }
-  };
-
-  /**
-   * The robots.txt state for a URL (fetched or cached); a bad URL is a 400 on `field`. A
-   * fetch is taken from the asking client's budget of new origins (FetchBudgetError past it).
-   */
-  const stateFor = async (url: string, field: string, who: string): Promise<RobotsState> =>
-    cachedStateFor(url) ?? fetchedStateFor(url, field, who);
-
-  /** `stateFor` past the memory: the URL checked, then its file from the store or fetched. */
-  const fetchedStateFor = async (url: string, field: string, who: string): Promise<RobotsState> => {
-    await checkable(url, field);
-    try {
-      return await budgetedRobotsFor(context, url, who);
-    } catch (error) {
-      if (error instanceof InvalidUrlError)
-        throw new BadRequestError('invalid-url', field, `${field}: ${error.message}`);
-      throw error;
-    }
-  };
-
-  /**
-   * The states of `urls`: those fresh in memory at once, the rest fetched or read from the
-   * store, at most `concurrency` at a time; a URL that cannot be checked (`BadRequestError`)
-   * has its error in its place, and the others are still answered.
-   */
-  const statesFor = async (
-    urls: readonly string[],
-    who: string,
-  ): Promise<(RobotsState | BadRequestError)[]> => {
-    const states: (RobotsState | BadRequestError | undefined)[] = urls.map(cachedStateFor);
-    const missing: number[] = [];
-    states.forEach((state, i) => state || missing.push(i));
-    if (missing.length === 0) return states as RobotsState[];
-    await mapLimit(missing, concurrency, async (i) => {
-      try {
-        states[i] = await fetchedStateFor(urls[i]!, `body.urls.${i}`, who);
-      } catch (error) {
-        if (!(error instanceof BadRequestError)) throw error;
-        states[i] = error;
-      }
-    });
-    return states as (RobotsState | BadRequestError)[];
-  };
-
-  app.get('/v1/usage', { schema: schema.usage }, async (request) => {
-    const { url, agent } = request.query as { url: string; agent?: string | string[] };
-    // The robots.txt first (and the address guard on the host); the tdmrep.json and the page
-    // are fetched by the client's own guarded connections, only where robots.txt allows.
-    await stateFor(url, 'querystring.url', clientOf(request));
-    return client.usage(url, agent === undefined ? {} : { agent });
-  });
-
+  const { app, maxBatch } = context;
+  app.get('/v1/usage', { schema: schema.usage }, (request) =>
+    usageAnswer(context, request.query as UsageQuery, clientOf(request)),
+  );
   // The cached check is the service's hot path: a URL whose file is fresh in memory and
   // checked on the event loop is answered without a promise (fastify's async handler costs
   // one per request).
   app.get('/v1/check', { schema: schema.checkOne }, (request, reply) => {
-    const { url, agent } = request.query as { url: string; agent?: string | string[] };
-    const cached = cachedStateFor(url);
-    const now = cached && verdicts([url], [cached], agent, clientOf(request));
-    if (Array.isArray(now)) {
-      // Sent here and nothing returned: fastify would send a returned reply again.
-      reply.send(present(now[0]!));
-      return undefined;
-    }
-    return (async () => {
-      const state = cached ?? (await fetchedStateFor(url, 'querystring.url', clientOf(request)));
-      return present((await (now ?? verdicts([url], [state], agent, clientOf(request))))[0]!);
-    })();
+    const answer = checkOne(context, request.query as CheckQuery, clientOf(request));
+    if (answer instanceof Promise) return answer;
+    // Sent here and nothing returned: fastify would send a returned reply again.
+    reply.send(answer);
+    return undefined;
   });
+  app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, (request) =>
+    checkMany(context, request.body as CheckBody, clientOf(request)),
+  );
+  app.get('/v1/robots', { schema: schema.robots }, (request) =>
+    robotsAnswer(context, (request.query as { url: string }).url, clientOf(request)),
+  );
+}
 
-  app.post('/v1/check', { schema: schema.checkMany(maxBatch) }, async (request) => {
-    const { urls, agent } = request.body as { urls: string[]; agent?: string | string[] };
-    const states = await statesFor(urls, clientOf(request));
-    const checked = states.flatMap((state, i) => (state instanceof BadRequestError ? [] : [i]));
-    if (checked.length === urls.length) {
-      const all = states as RobotsState[];
-      return { results: (await verdicts(urls, all, agent, clientOf(request))).map(present) };
-    }
-    const answered = await verdicts(
-      checked.map((i) => urls[i]!),
-      checked.map((i) => states[i] as RobotsState),
-      agent,
-      clientOf(request),
-    );
-    let next = 0;
-    const results = states.map((state, i) =>
-      state instanceof BadRequestError
-        ? { url: urls[i]!, error: state.reason, field: state.field, message: state.message }
-        : present(answered[next++]!),
-    );
-    return { results };
-  });
+/** What `/v1/check` and `/v1/usage` are asked by query. */
+export interface CheckQuery {
+  url: string;
+  agent?: string | string[];
+}
+type UsageQuery = CheckQuery;
 
-  app.get('/v1/robots', { schema: schema.robots }, async (request) => {
-    const { url } = request.query as { url: string };
-    const state = await stateFor(url, 'querystring.url', clientOf(request));
-    const { entry } = state;
-    const used = usedEntry(state.entry);
-    // A robots.txt that redirects elsewhere is read from where it lands, as Google does; but
-    // the body of whatever page that is is not handed out: the service is no GET proxy.
-    const landed = used.chain.at(-1);
-    const elsewhere = landed !== undefined && !isRobotsTxtUrl(landed);
-    return {
-      robotsUrl: state.location.robotsUrl,
-      outcome: entry.outcome,
-      status: entry.status,
-      source: state.source,
-      ...(entry.error ? { error: entry.error } : {}),
-      ...(entry.edge ? { edge: entry.edge } : {}),
-      ...(entry.edgeRead ? { reading: entry.edgeRead } : {}),
-      ...(elsewhere
-        ? { bodyOmitted: `the robots.txt redirected to ${landed}, which is not a /robots.txt` }
-        : { body: Buffer.from(used.body ?? '', 'base64').toString('utf8') }),
-    };
-  });
+/** What `POST /v1/check` is asked. */
+export interface CheckBody {
+  urls: string[];
+  agent?: string | string[];
+}
+
+/** `GET /v1/usage`: the usage answer, robots.txt first (and the address guard on the host). */
+export async function usageAnswer(
+  context: RouteContext,
+  { url, agent }: UsageQuery,
+  who: string,
+): Promise<UsageAnswer> {
+  // The tdmrep.json and the page are fetched by the client's own guarded connections, only
+  // where robots.txt allows.
+  await stateFor(context, url, 'querystring.url', who);
+  return context.client.usage(url, agent === undefined ? {} : { agent });
+}
+
+/** `GET /v1/check`: at once when the file is fresh in memory and checked here, else later. */
+export function checkOne(
+  context: RouteContext,
+  { url, agent }: CheckQuery,
+  who: string,
+): CheckResult | Promise<CheckResult> {
+  const { verdicts } = context;
+  const cached = cachedStateFor(context, url);
+  const now = cached && verdicts([url], [cached], agent, who);
+  if (Array.isArray(now)) return present(now[0]!);
+  return (async () => {
+    const state = cached ?? (await fetchedStateFor(context, url, 'querystring.url', who));
+    return present((await (now ?? verdicts([url], [state], agent, who)))[0]!);
+  })();
+}
+
+/** One URL's place in a `POST /v1/check` answer: its verdict, or why it could not be checked. */
+type BatchResult = CheckResult | { url: string; error: string; field: string; message: string };
+
+/** `POST /v1/check`: every URL answered in its place; a bad one has its error there. */
+export async function checkMany(
+  context: RouteContext,
+  { urls, agent }: CheckBody,
+  who: string,
+): Promise<{ results: BatchResult[] }> {
+  const { verdicts } = context;
+  const states = await statesFor(context, urls, who);
+  const checked = states.flatMap((state, i) => (state instanceof BadRequestError ? [] : [i]));
+  if (checked.length === urls.length) {
+    const all = states as RobotsState[];
+    return { results: (await verdicts(urls, all, agent, who)).map(present) };
+  }
+  const answered = await verdicts(
+    checked.map((i) => urls[i]!),
+    checked.map((i) => states[i] as RobotsState),
+    agent,
+    who,
+  );
+  let next = 0;
+  const results = states.map((state, i) =>
+    state instanceof BadRequestError
+      ? { url: urls[i]!, error: state.reason, field: state.field, message: state.message }
+      : present(answered[next++]!),
+  );
+  return { results };
+}
+
+/** `GET /v1/robots`: the file as fetched or cached, with its status and reading. */
+export async function robotsAnswer(context: RouteContext, url: string, who: string) {
+  const state = await stateFor(context, url, 'querystring.url', who);
+  const { entry } = state;
+  const used = usedEntry(state.entry);
+  // A robots.txt that redirects elsewhere is read from where it lands, as Google does; but
+  // the body of whatever page that is is not handed out: the service is no GET proxy.
+  const landed = used.chain.at(-1);
+  const elsewhere = landed !== undefined && !isRobotsTxtUrl(landed);
+  return {
+    robotsUrl: state.location.robotsUrl,
+    outcome: entry.outcome,
+    status: entry.status,
+    source: state.source,
+    ...(entry.error ? { error: entry.error } : {}),
+    ...(entry.edge ? { edge: entry.edge } : {}),
+    ...(entry.edgeRead ? { reading: entry.edgeRead } : {}),
+    ...(elsewhere
+      ? { bodyOmitted: `the robots.txt redirected to ${landed}, which is not a /robots.txt` }
+      : { body: Buffer.from(used.body ?? '', 'base64').toString('utf8') }),
+  };
 }
 
 function isRobotsTxtUrl(url: string): boolean {

@@ -1,6 +1,7 @@
 import { usedEntry } from '../../cache/internal.ts';
 import { requestTarget } from '../../core/index.ts';
 import type { CheckResult, RobotsClient } from '../../fetch/index.ts';
+import { clientSeam } from '../../fetch/internal.ts';
 import type { CheckPlacement } from '../check-placement.ts';
 import type { ServiceMetrics } from '../metrics.ts';
 import type { WorkPool } from '../work/pool.ts';
@@ -19,10 +20,11 @@ export function verdictsOn(context: {
   placement: CheckPlacement;
 }): Verdicts {
   const { client, metrics, work, placement } = context;
+  const seam = clientSeam(client);
   return (urls, states, agent, from, explain = false) => {
     // Names are read as robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and the
     // response says so (`agent`, `agentNotes`).
-    const { agents, notes } = client.names(agent);
+    const { agents, notes } = seam.names(agent);
     const options = { agents, agentNotes: notes, explain };
     const results = new Array<CheckResult>(urls.length);
     const onWorker = new Map<string, number[]>();
@@ -30,14 +32,14 @@ export function verdictsOn(context: {
       const state = states[i]!;
       const key = placement.key(state);
       if (key === undefined) {
-        results[i] = client.verdict(urls[i]!, state, options);
+        results[i] = seam.verdict(urls[i]!, state, options);
       } else if (placement.onWorker(key)) {
         const indexes = onWorker.get(key);
         if (indexes) indexes.push(i);
         else onWorker.set(key, [i]);
       } else {
         const start = performance.now();
-        results[i] = client.verdict(urls[i]!, state, options);
+        results[i] = seam.verdict(urls[i]!, state, options);
         placement.timed(key, performance.now() - start);
       }
     }
@@ -56,16 +58,16 @@ export function verdictsOn(context: {
             key,
             body: Buffer.from(usedEntry(state.entry).body ?? '', 'base64'),
             profile: client.profile,
-            maxBytes: client.maxBytes,
+            maxBytes: seam.maxBytes(),
             // The worker judges each URL as it will be requested, as the client's verdicts do.
             urls: indexes.map((i) => requestTarget(urls[i]!)?.url ?? urls[i]!),
-            agents: [...client.agentsFor(state, agents)],
+            agents: [...seam.agentsFor(state, agents)],
             explain,
           },
           from,
         );
         indexes.forEach((index, k) => {
-          results[index] = client.verdict(urls[index]!, state, { ...options, computed: found[k]! });
+          results[index] = seam.verdict(urls[index]!, state, { ...options, computed: found[k]! });
         });
       });
       metrics.checksAnswered(results);

@@ -15,17 +15,10 @@ import {
 } from '../../core/index.ts';
 import { BoundedMap, ignoresGlobalGroup } from '../../core/internal.ts';
 import type { CheckReason } from '../../fetch/index.ts';
-import {
-  agentsFor,
-  diffVerdicts,
-  groupChanges,
-  namedAgents,
-  probePaths,
-  readNames,
-  type ChangeGroup,
-  type DiffSide,
-  type VerdictChange,
-} from '../../fetch/internal.ts';
+import { agentsFor, readNames, RobotsComparison } from '../../fetch/internal.ts';
+
+type VerdictChange = ReturnType<RobotsComparison['changes']>[number];
+type ChangeGroup = ReturnType<RobotsComparison['groups']>[number];
 
 export interface ExplainTask {
   robots: string;
@@ -90,18 +83,20 @@ export type DiffAnswer =
   /** The request would ask for more verdicts than the budget allows. */
   | { tooMuch: { urls: number; agents: number } };
 
-/** The CLI's diff (see `diffVerdicts`), on two bodies given. */
+/** The CLI's diff (see `RobotsComparison`), on two bodies given. */
 export function diff(task: DiffTask): DiffAnswer {
   const before = parse(task.old, { profile: task.profile });
   const after = parse(task.new, { profile: task.profile });
-  const side = (robots: RobotsTxt): DiffSide => ({ kind: 'file', robots });
-  const urls = task.urls ?? probePaths(side(before), side(after));
-  const agents = task.agents ?? namedAgents(before, after);
-  if (urls.length * agents.length * 2 > task.maxVerdicts) {
+  const comparison = new RobotsComparison(
+    { kind: 'file', robots: before },
+    { kind: 'file', robots: after },
+    { ...(task.urls ? { urls: task.urls } : {}), ...(task.agents ? { agents: task.agents } : {}) },
+  );
+  const { urls, agents, checked } = comparison;
+  if (checked * 2 > task.maxVerdicts) {
     return { tooMuch: { urls: urls.length, agents: agents.length } };
   }
-  const answer = diffVerdicts(side(before), side(after), urls, agents);
-  const { changes } = answer;
+  const changes = comparison.changes();
   // Each change carries its rules' text: a small request can ask for a vast answer (a
   // 500 KiB file's long rules, repeated per URL and crawler), so it is bounded by bytes.
   const max = task.maxAnswerBytes;
@@ -110,13 +105,14 @@ export function diff(task: DiffTask): DiffAnswer {
   if (listed.length < changes.length)
     listed = listed.slice(0, withinBytes(listed, max * 0.75).length);
   const result: DiffAnswer = {
-    ...answer,
     changes: listed,
+    agents: [...agents],
+    checked,
     ...(task.urls ? {} : { probed: urls.length }),
   };
   if (listed.length < changes.length) {
     // Groups name their deciding lines, without the rules' text (the bodies have it).
-    const groups = groupChanges(changes).map(({ before: was, after: now, ...group }) => ({
+    const groups = comparison.groups(changes).map(({ before: was, after: now, ...group }) => ({
       ...group,
       before: { allowed: was.allowed, line: was.line, reason: was.reason },
       after: { allowed: now.allowed, line: now.line, reason: now.reason },
