@@ -89,64 +89,67 @@ export function parseSpec(file: string, text: string): Spec {
   }
   if (!expectNode || !isSeq(expectNode))
     return fail(expectNode ?? root, 'expect is a list of { agent, allow, disallow, usage }');
-  for (const item of expectNode.items as YamlNode[]) {
-    if (!isMap(item)) fail(item, 'each expectation is a mapping: agent, allow, disallow, usage');
-    const map = item as unknown as { items: { key: YamlNode; value: YamlNode | null }[] };
-    const agentPair = map.items.find((p) => isScalar(p.key) && p.key.value === 'agent');
-    if (!agentPair) fail(item, 'an expectation needs an agent');
-    const agents = agentsOf(agentPair!.value, fail);
-    for (const { key, value } of map.items) {
-      const name = isScalar(key) ? String(key.value) : '';
-      if (!EXPECT_KEYS.has(name))
-        fail(key, `unknown key "${name}" (use agent, allow, disallow, usage)`);
-      if (name === 'allow' || name === 'disallow') {
-        for (const entry of listOf(value, name, fail)) {
-          const url = text0(entry, name, fail);
-          if (!url.startsWith('/') && !/^https?:\/\/[^/]+/i.test(url)) {
-            fail(entry, `"${url}" is neither a path starting with / nor an http(s) URL`);
-          }
-          spec.urls.push({
-            agents,
-            url,
-            expect: name === 'allow' ? 'allowed' : 'disallowed',
-            line: lineOf(entry),
-          });
-        }
-      }
-      if (name === 'usage') {
-        if (!isMap(value))
-          fail(
-            value,
-            'usage is a mapping: { train-ai: allowed | disallowed | unknown, search: ... }',
-          );
-        for (const pair of (
-          value as unknown as { items: { key: YamlNode; value: YamlNode | null }[] }
-        ).items) {
-          const label = isScalar(pair.key) ? String(pair.key.value) : '';
-          if (!USAGE_LABELS.has(label))
-            fail(pair.key, `unknown usage category "${label}" (use train-ai, search)`);
-          const expect = text0(pair.value, label, fail);
-          if (!PREFERENCES.has(expect))
-            fail(pair.value, `${label} is allowed, disallowed or unknown, got "${expect}"`);
-          spec.usage.push({
-            agents,
-            label: label as UsageLabel,
-            expect: expect as Expected,
-            urls: [],
-            line: lineOf(pair.value),
-          });
-        }
-      }
-    }
-    // Usage holds for the expectation's own URLs, or for `/`.
-    const own = spec.urls.filter((u) => u.agents === agents).map((u) => u.url);
-    for (const usage of spec.usage)
-      if (usage.agents === agents) usage.urls = own.length > 0 ? own : ['/'];
-  }
+  for (const item of expectNode.items as YamlNode[]) readExpectation(spec, item, lineOf, fail);
   return spec;
 }
 
 type Fail = (node: YamlNode | null | undefined, why: string) => never;
+type YamlPairs = { items: { key: YamlNode; value: YamlNode | null }[] };
+
+/** One item of `expect`: its agent, its allow and disallow URLs, its usage expectations. */
+function readExpectation(
+  spec: Spec,
+  item: YamlNode,
+  lineOf: (node: YamlNode | null | undefined) => number,
+  fail: Fail,
+): void {
+  if (!isMap(item)) fail(item, 'each expectation is a mapping: agent, allow, disallow, usage');
+  const map = item as unknown as YamlPairs;
+  const agentPair = map.items.find((p) => isScalar(p.key) && p.key.value === 'agent');
+  if (!agentPair) fail(item, 'an expectation needs an agent');
+  const agents = agentsOf(agentPair!.value, fail);
+  for (const { key, value } of map.items) {
+    const name = isScalar(key) ? String(key.value) : '';
+    if (!EXPECT_KEYS.has(name))
+      fail(key, `unknown key "${name}" (use agent, allow, disallow, usage)`);
+    if (name === 'allow' || name === 'disallow') {
+      for (const entry of listOf(value, name, fail)) {
+        const url = text0(entry, name, fail);
+        if (!url.startsWith('/') && !/^https?:\/\/[^/]+/i.test(url)) {
+          fail(entry, `"${url}" is neither a path starting with / nor an http(s) URL`);
+        }
+        const expect = name === 'allow' ? 'allowed' : 'disallowed';
+        spec.urls.push({ agents, url, expect, line: lineOf(entry) });
+      }
+    }
+    if (name === 'usage') {
+      if (!isMap(value))
+        fail(
+          value,
+          'usage is a mapping: { train-ai: allowed | disallowed | unknown, search: ... }',
+        );
+      for (const pair of (value as unknown as YamlPairs).items) {
+        const label = isScalar(pair.key) ? String(pair.key.value) : '';
+        if (!USAGE_LABELS.has(label))
+          fail(pair.key, `unknown usage category "${label}" (use train-ai, search)`);
+        const expect = text0(pair.value, label, fail);
+        if (!PREFERENCES.has(expect))
+          fail(pair.value, `${label} is allowed, disallowed or unknown, got "${expect}"`);
+        spec.usage.push({
+          agents,
+          label: label as UsageLabel,
+          expect: expect as Expected,
+          urls: [],
+          line: lineOf(pair.value),
+        });
+      }
+    }
+  }
+  // Usage holds for the expectation's own URLs, or for `/`.
+  const own = spec.urls.filter((u) => u.agents === agents).map((u) => u.url);
+  for (const usage of spec.usage)
+    if (usage.agents === agents) usage.urls = own.length > 0 ? own : ['/'];
+}
 
 /** A scalar's text. */
 function text0(node: YamlNode | null | undefined, key: string, fail: Fail): string {

@@ -100,36 +100,9 @@ export async function pagePolicy(
     }
   }
 
-  let html: PagePolicyResult['html'];
   const limits: string[] = [];
-  if (input.html !== undefined) {
-    const head = await readHeadMetas(input.html);
-    html = { charsRead: head.charsRead, stoppedAt: head.stoppedAt };
-    if (head.stoppedAt === 'limit') {
-      limits.push(
-        `the head was still open after ${MAX_HEAD_CHARS} characters; the rest of the page was not read`,
-      );
-    }
-    if (head.metasDropped > 0) {
-      limits.push(`${head.metasDropped} meta tags past the first 1,000 were not read`);
-    }
-    for (const meta of head.metas) {
-      const name = meta.name;
-      if (name === 'tdm-reservation' || name === 'tdm-policy') {
-        const source: TdmSource = { kind: 'meta', name, line: meta.line, text: meta.content };
-        tdm.push(tdmStatement(source, name, meta.content));
-        continue;
-      }
-      collect(
-        splitDirectives(meta.content).map((text) => ({
-          kind: 'meta',
-          agent: meta.name === 'robots' ? '*' : meta.name,
-          text,
-          line: meta.line,
-        })),
-      );
-    }
-  }
+  const html =
+    input.html === undefined ? undefined : await readHead(input.html, tdm, limits, collect);
   if (input.headers !== undefined) {
     collect(headerDirectives(headerValues(input.headers, 'x-robots-tag')));
     collect(robotsTagDirectives(headerValues(input.headers, 'robots-tag')));
@@ -145,17 +118,7 @@ export async function pagePolicy(
     });
   }
 
-  const policy: PagePolicy = { ...OPEN_POLICY };
-  const decidedBy: PagePolicyResult['decidedBy'] = {};
-  for (const applied of directives) {
-    const { sets } = parsed.get(applied)!;
-    for (const field of Object.keys(sets) as PolicyField[]) {
-      if (isMoreRestrictive(field, sets[field] as never, policy[field] as never)) {
-        (policy as unknown as Record<string, unknown>)[field] = sets[field];
-        decidedBy[field] = applied;
-      }
-    }
-  }
+  const { policy, decidedBy } = combined(directives, parsed);
   const usage = input.headers === undefined ? [] : headerValues(input.headers, 'content-usage');
   return {
     agent: agents,
@@ -167,6 +130,63 @@ export async function pagePolicy(
     ...(tdm.length > 0 ? { tdm } : {}),
     ...(html ? { html } : {}),
   };
+}
+
+/**
+ * The head's meta tags: TDM statements kept in `tdm`, directive lists given to `collect`,
+ * and what the head's bounds left unread in `limits`.
+ */
+async function readHead(
+  input: HtmlInput,
+  tdm: TdmStatement[],
+  limits: string[],
+  collect: (entries: DirectiveSource[]) => void,
+): Promise<NonNullable<PagePolicyResult['html']>> {
+  const head = await readHeadMetas(input);
+  if (head.stoppedAt === 'limit') {
+    limits.push(
+      `the head was still open after ${MAX_HEAD_CHARS} characters; the rest of the page was not read`,
+    );
+  }
+  if (head.metasDropped > 0) {
+    limits.push(`${head.metasDropped} meta tags past the first 1,000 were not read`);
+  }
+  for (const meta of head.metas) {
+    const name = meta.name;
+    if (name === 'tdm-reservation' || name === 'tdm-policy') {
+      const source: TdmSource = { kind: 'meta', name, line: meta.line, text: meta.content };
+      tdm.push(tdmStatement(source, name, meta.content));
+      continue;
+    }
+    collect(
+      splitDirectives(meta.content).map((text) => ({
+        kind: 'meta',
+        agent: meta.name === 'robots' ? '*' : meta.name,
+        text,
+        line: meta.line,
+      })),
+    );
+  }
+  return { charsRead: head.charsRead, stoppedAt: head.stoppedAt };
+}
+
+/** The directives combined: per field, the most restrictive value, and the one that set it. */
+function combined(
+  directives: readonly AppliedDirective[],
+  parsed: Map<AppliedDirective, Directive>,
+): { policy: PagePolicy; decidedBy: PagePolicyResult['decidedBy'] } {
+  const policy: PagePolicy = { ...OPEN_POLICY };
+  const decidedBy: PagePolicyResult['decidedBy'] = {};
+  for (const applied of directives) {
+    const { sets } = parsed.get(applied)!;
+    for (const field of Object.keys(sets) as PolicyField[]) {
+      if (isMoreRestrictive(field, sets[field] as never, policy[field] as never)) {
+        (policy as unknown as Record<string, unknown>)[field] = sets[field];
+        decidedBy[field] = applied;
+      }
+    }
+  }
+  return { policy, decidedBy };
 }
 
 /**

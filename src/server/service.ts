@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { MemoryStore } from '../cache/index.ts';
+import { MemoryStore, type CacheStore } from '../cache/index.ts';
 import {
   checkWebBotAuth,
   isPublicAddress,
@@ -111,27 +111,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     redis ? () => redis.connected : undefined,
     options.version,
   );
-  const allowAddress =
-    options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress);
-  // Names that resolve to a refused address fail as names that do not resolve (see
-  // hideRefusedNames); with private addresses allowed there is nothing to hide.
-  const lookup = options.allowPrivateAddresses
-    ? options.lookup
-    : hideRefusedNames(allowAddress, options.lookup);
-  const client = new RobotsClient({
-    userAgent: options.userAgent ?? DEFAULT_SERVICE_USER_AGENT,
-    ...(options.agent ? { agent: options.agent } : {}),
-    store,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    allowAddress,
-    ...(lookup ? { lookup } : {}),
-    ...(options.dns ? { dns: options.dns } : {}),
-    ...(options.maxParsedBytes ? { maxParsedBytes: options.maxParsedBytes } : {}),
-    onFetch: (report) => metrics.fetch(report),
-    onStoreError: () => {},
-    ...(options.challenge ? { challenge: options.challenge } : {}),
-    ...(options.webBotAuth ? { webBotAuth: options.webBotAuth } : {}),
-  });
+  const client = serviceClient(options, store, metrics);
   let app: FastifyInstance;
   try {
     app = await createApp({
@@ -176,4 +156,34 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     throw error;
   }
   return { app, url: address, close };
+}
+
+/** The service's one client: its store, its address guard (names resolving to a refused
+ * address fail as names that do not resolve), its fetches counted in the metrics. */
+function serviceClient(
+  options: ServiceOptions,
+  store: CacheStore,
+  metrics: ServiceMetrics,
+): RobotsClient {
+  const allowAddress =
+    options.allowAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress);
+  // Names that resolve to a refused address fail as names that do not resolve (see
+  // hideRefusedNames); with private addresses allowed there is nothing to hide.
+  const lookup = options.allowPrivateAddresses
+    ? options.lookup
+    : hideRefusedNames(allowAddress, options.lookup);
+  return new RobotsClient({
+    userAgent: options.userAgent ?? DEFAULT_SERVICE_USER_AGENT,
+    ...(options.agent ? { agent: options.agent } : {}),
+    store,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    allowAddress,
+    ...(lookup ? { lookup } : {}),
+    ...(options.dns ? { dns: options.dns } : {}),
+    ...(options.maxParsedBytes ? { maxParsedBytes: options.maxParsedBytes } : {}),
+    onFetch: (report) => metrics.fetch(report),
+    onStoreError: () => {},
+    ...(options.challenge ? { challenge: options.challenge } : {}),
+    ...(options.webBotAuth ? { webBotAuth: options.webBotAuth } : {}),
+  });
 }

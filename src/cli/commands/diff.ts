@@ -106,48 +106,53 @@ export async function runDiff(
   });
   const { urls, agents } = comparison;
   const changes = comparison.changes();
-  const rule = (v: SideVerdict) =>
-    v.rule ? `line ${v.line}: ${v.rule.kind}: ${v.rule.value}` : v.reason;
-  const { color } = output;
-  const arrowOf = (allowed: boolean) =>
-    allowed ? color.green('disallowed → allowed') : color.red('allowed → disallowed');
   const compared = given
     ? `${urls.length} URL(s)`
     : `${urls.length} path(s) from the files' rules${comparison.cut ? ` (the first ${urls.length})` : ''}`;
+  const total = `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`;
   if (options.format === 'markdown') {
     output.out(diffMarkdown(comparison.groups(changes), changes.length, compared, agents));
-    if (changes.length > 0) process.exitCode = 1;
-    return;
+  } else if (options.summary) {
+    printGroups(output, comparison.groups(changes), options.json === true);
+    if (!options.json) output.out(total);
+  } else {
+    printChanges(output, changes, options.json === true);
+    if (!options.json) output.out(total);
   }
-  if (options.summary) {
-    for (const group of comparison.groups(changes)) {
-      const { agent, before: was, after: now, count, example } = group;
-      if (options.json) {
-        output.out(
-          JSON.stringify({
-            agent: [agent],
-            count,
-            before: side(was),
-            after: side(now),
-            example,
-          }),
-        );
-      } else {
-        output.out(
-          `${agent.padEnd(16)} ${String(count).padStart(6)} × ${arrowOf(now.allowed)}  ${color.dim(`(${rule(was)} → ${rule(now)}; e.g. ${example})`)}`,
-        );
-      }
-    }
-    if (!options.json) {
+  if (changes.length > 0) process.exitCode = 1;
+}
+
+type VerdictChange = ReturnType<RobotsComparison['changes']>[number];
+type ChangeGroup = ReturnType<RobotsComparison['groups']>[number];
+
+/** A side's deciding rule, in words. */
+function ruleText(v: SideVerdict): string {
+  return v.rule ? `line ${v.line}: ${v.rule.kind}: ${v.rule.value}` : v.reason;
+}
+
+function arrowOf(output: Output, allowed: boolean): string {
+  const { color } = output;
+  return allowed ? color.green('disallowed → allowed') : color.red('allowed → disallowed');
+}
+
+/** `--summary`: one line per crawler and pair of deciding rules. */
+function printGroups(output: Output, groups: readonly ChangeGroup[], json: boolean): void {
+  for (const { agent, before: was, after: now, count, example } of groups) {
+    if (json) {
+      const record = { agent: [agent], count, before: side(was), after: side(now), example };
+      output.out(JSON.stringify(record));
+    } else {
       output.out(
-        `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`,
+        `${agent.padEnd(16)} ${String(count).padStart(6)} × ${arrowOf(output, now.allowed)}  ${output.color.dim(`(${ruleText(was)} → ${ruleText(now)}; e.g. ${example})`)}`,
       );
     }
-    if (changes.length > 0) process.exitCode = 1;
-    return;
   }
+}
+
+/** One line per URL and crawler whose verdict changes. */
+function printChanges(output: Output, changes: readonly VerdictChange[], json: boolean): void {
   for (const { url, requestUrl, agent, before: was, after: now } of changes) {
-    if (options.json) {
+    if (json) {
       output.out(
         JSON.stringify({
           url,
@@ -159,16 +164,10 @@ export async function runDiff(
       );
     } else {
       output.out(
-        `${agent.padEnd(16)} ${url}  ${arrowOf(now.allowed)}  ${color.dim(`(${rule(was)} → ${rule(now)})`)}`,
+        `${agent.padEnd(16)} ${url}  ${arrowOf(output, now.allowed)}  ${output.color.dim(`(${ruleText(was)} → ${ruleText(now)})`)}`,
       );
     }
   }
-  if (!options.json) {
-    output.out(
-      `${changes.length} change(s) in ${compared} × ${agents.length} crawler(s): ${agents.join(', ')}`,
-    );
-  }
-  if (changes.length > 0) process.exitCode = 1;
 }
 
 /** The URLs of a list file, or of standard input (`-`), read as robots.txt files are (bounded). */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RuleMatch } from '../../core/index.ts';
+import type { Explanation, RuleMatch } from '../../core/index.ts';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
 import {
@@ -110,18 +110,7 @@ function printExplanation(
     return;
   }
   row('path', e.path);
-  if (!e.group) {
-    row(
-      'group',
-      `none: no group names ${agent.join(' or ')} and there is no * group, so nothing is restricted`,
-    );
-  } else {
-    const how =
-      e.group.scope === 'specific'
-        ? `${e.group.lines.length > 1 ? 'groups' : 'group'} naming ${agent.join(' or ')}${e.group.lines.length > 1 ? ', merged' : ''}`
-        : `no group names ${agent.join(' or ')}, so the * group${e.group.lines.length > 1 ? 's (merged)' : ''}`;
-    row('group', `${how}: line ${e.group.lines.join(', ')} (${e.group.agents.join(', ')})`);
-  }
+  row('group', groupText(e.group, agent));
   if (e.matches.length === 0) row('matches', color.dim('no rule matches this path'));
   e.matches.forEach((m, i) => row(i === 0 ? 'matches' : '', ruleText(m)));
   if (verdict.reason === 'ignores-global-group') {
@@ -142,17 +131,8 @@ function printExplanation(
     'verdict',
     `${e.allowed ? color.green('allowed') : color.red('disallowed')}: ${e.reason}${e.line ? ` (line ${e.line}: ${capitalize(e.rule!.kind)}: ${e.rule!.value})` : ''}`,
   );
-  if (e.ignoredGlobalRules && e.ignoredGlobalRules.length > 0) {
-    const lines = e.ignoredGlobalRules.map(
-      (m) => `line ${m.line} (${capitalize(m.kind)}: ${m.value})`,
-    );
-    row(
-      'note',
-      color.yellow(
-        `the * group's ${lines.join(', ')} ${lines.length > 1 ? 'match this path too, but do' : 'matches this path too, but does'} not apply: a crawler with a group of its own ignores the * group`,
-      ),
-    );
-  }
+  const ignored = ignoredNote(e.ignoredGlobalRules);
+  if (ignored) row('note', color.yellow(ignored));
   if (verdict.lineCut) {
     row(
       'note',
@@ -161,4 +141,23 @@ function printExplanation(
       ),
     );
   }
+}
+
+/** Which groups the crawler's rules came from, in words. */
+function groupText(group: Explanation['group'], agent: readonly string[]): string {
+  if (!group) {
+    return `none: no group names ${agent.join(' or ')} and there is no * group, so nothing is restricted`;
+  }
+  const how =
+    group.scope === 'specific'
+      ? `${group.lines.length > 1 ? 'groups' : 'group'} naming ${agent.join(' or ')}${group.lines.length > 1 ? ', merged' : ''}`
+      : `no group names ${agent.join(' or ')}, so the * group${group.lines.length > 1 ? 's (merged)' : ''}`;
+  return `${how}: line ${group.lines.join(', ')} (${group.agents.join(', ')})`;
+}
+
+/** The * group's rules that match too, but do not apply to a crawler with its own group. */
+function ignoredNote(rules: Explanation['ignoredGlobalRules']): string | undefined {
+  if (!rules || rules.length === 0) return undefined;
+  const lines = rules.map((m) => `line ${m.line} (${capitalize(m.kind)}: ${m.value})`);
+  return `the * group's ${lines.join(', ')} ${lines.length > 1 ? 'match this path too, but do' : 'matches this path too, but does'} not apply: a crawler with a group of its own ignores the * group`;
 }

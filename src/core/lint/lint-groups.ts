@@ -23,9 +23,18 @@ export function checkGroups(
   valueColumns: Map<number, number>,
   add: Add,
 ): void {
-  const { groups, rules } = parsed;
+  checkMergedAgents(parsed, blankLines, add);
+  checkLastGroup(parsed, add);
+  // Rules are compared within what one crawler sees: all groups naming it, merged.
+  const byToken = groupsByToken(parsed);
+  checkSplitGroups(parsed, byToken, add);
+  checkRules(parsed, byToken, valueColumns, add);
+}
+
+/** A blank line between two user-agent lines of one group does not split it. */
+function checkMergedAgents(parsed: ParsedFile, blankLines: number[], add: Add): void {
+  const { groups } = parsed;
   for (let g = 0; g < groups.size; g++) {
-    // A blank line between two user-agent lines of one group does not split it.
     const [first, end] = groups.agentRange(g);
     for (let a = first + 1; a < end; a++) {
       const before = groups.agentLines[a - 1]!;
@@ -41,21 +50,28 @@ export function checkGroups(
       }
     }
   }
+}
+
+/** The last group without rules: its crawlers may fetch everything. */
+function checkLastGroup(parsed: ParsedFile, add: Add): void {
+  const { groups, rules } = parsed;
   const last = groups.size - 1;
-  if (last >= 0) {
-    const [ruleFirst, ruleEnd] = groups.ruleRange(last, rules.size);
-    if (ruleFirst === ruleEnd) {
-      const [agentFirst, agentEnd] = groups.agentRange(last);
-      const names = groups.agentTokens.slice(agentFirst, agentEnd).join(', ');
-      add(
-        'group-without-rules',
-        groups.agentLines[agentFirst]!,
-        1,
-        `the group for ${names} has no rules: those crawlers may fetch everything, and the * group does not apply to them`,
-      );
-    }
-  }
-  // Rules are compared within what one crawler sees: all groups naming it, merged.
+  if (last < 0) return;
+  const [ruleFirst, ruleEnd] = groups.ruleRange(last, rules.size);
+  if (ruleFirst !== ruleEnd) return;
+  const [agentFirst, agentEnd] = groups.agentRange(last);
+  const names = groups.agentTokens.slice(agentFirst, agentEnd).join(', ');
+  add(
+    'group-without-rules',
+    groups.agentLines[agentFirst]!,
+    1,
+    `the group for ${names} has no rules: those crawlers may fetch everything, and the * group does not apply to them`,
+  );
+}
+
+/** Per crawler token, the groups naming it, in file order. */
+function groupsByToken(parsed: ParsedFile): Map<string, number[]> {
+  const { groups } = parsed;
   const byToken = new Map<string, number[]>();
   for (let g = 0; g < groups.size; g++) {
     const [first, end] = groups.agentRange(g);
@@ -66,8 +82,15 @@ export function checkGroups(
       byToken.set(token, list);
     }
   }
-  // Google merges every group naming a crawler; a parser that stops at the first (and the
-  // 1996 standard) never reads the later ones.
+  return byToken;
+}
+
+/**
+ * Google merges every group naming a crawler; a parser that stops at the first (and the
+ * 1996 standard) never reads the later ones.
+ */
+function checkSplitGroups(parsed: ParsedFile, byToken: Map<string, number[]>, add: Add): void {
+  const { groups } = parsed;
   for (const [token, merged] of byToken) {
     const name = token === '*' ? '*' : `"${token}"`;
     for (const g of merged.slice(1)) {
@@ -82,9 +105,20 @@ export function checkGroups(
       );
     }
   }
+}
+
+/** Each crawler's merged rules: Content-Usage lines they make unreachable, and inert rules. */
+function checkRules(
+  parsed: ParsedFile,
+  byToken: Map<string, number[]>,
+  valueColumns: Map<number, number>,
+  add: Add,
+): void {
+  const { groups, rules } = parsed;
   const usage = parsed.extras.list().filter((e) => e.key === 'content-usage');
   const seen = new Set<string>();
   const reported = new Set<string>();
+  const once = (key: string) => !reported.has(key) && Boolean(reported.add(key));
   for (const merged of byToken.values()) {
     const key = merged.join(',');
     if (seen.has(key)) continue;
@@ -94,20 +128,15 @@ export function checkGroups(
       const [first, end] = groups.ruleRange(g, rules.size);
       for (let id = first; id < end; id++) {
         const line = rules.line(id);
-        selected.push({
-          allow: rules.isAllow(id),
-          pattern: rules.pattern(id),
-          line,
-          column: valueColumns.get(line) ?? 1,
-        });
+        const column = valueColumns.get(line) ?? 1;
+        selected.push({ allow: rules.isAllow(id), pattern: rules.pattern(id), line, column });
       }
     }
     for (const extra of usage) {
       if (extra.group === undefined || !merged.includes(extra.group)) continue;
       const { path } = splitRule(extra.value);
       const blocker = path === '' ? undefined : disallowedUnder(selected, path);
-      if (blocker && !reported.has(`usage:${extra.line}`)) {
-        reported.add(`usage:${extra.line}`);
+      if (blocker && once(`usage:${extra.line}`)) {
         add(
           'content-usage-unreachable',
           extra.line,
@@ -118,8 +147,7 @@ export function checkGroups(
       }
     }
     for (const [code, rule, other] of findInertRules(selected)) {
-      if (reported.has(`${code}:${rule.line}`)) continue;
-      reported.add(`${code}:${rule.line}`);
+      if (!once(`${code}:${rule.line}`)) continue;
       const kind = (r: RuleSeen) => (r.allow ? 'allow' : 'disallow');
       add(
         code,

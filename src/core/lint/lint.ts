@@ -85,12 +85,12 @@ const CANONICAL_KEYS = {
   sitemap: 'sitemap',
 };
 
-/** Lints a robots.txt body. Never throws on content. */
 /** Groups, orphan rules and sitemaps of a parsed file: 0 when it says nothing a crawler reads. */
 function groupsOrLines(parsed: ReturnType<GroupBuilder['finish']>): number {
   return parsed.groups.size + parsed.orphanRuleLines.length + parsed.sitemaps.list().length;
 }
 
+/** Lints a robots.txt body. Never throws on content. */
 export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): LintReport {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const diagnostics: Diagnostic[] = [];
@@ -110,17 +110,74 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
       ...(related ? { related } : {}),
     });
 
-  const blankLines: number[] = [];
-  const valueColumns = new Map<number, number>();
-  const ruleKinds = new Map<number, string>();
-  const invalidUtf8Lines: number[] = [];
   const { text, total, next } = toLimitedByteString(body, maxBytes);
   const read = text.length;
   // The group model is the matcher's own: the linter reads the same tables.
   const source = Source.ofBytes(text);
   const builder = new GroupBuilder(PROFILES.google, source);
+  const lines = readLines(source, text, builder, add);
+  const { blankLines, valueColumns, ruleKinds, invalidUtf8Lines, lastLine } = lines;
+  const parsed = builder.finish();
+  for (const line of parsed.orphanRuleLines) {
+    add(
+      'rule-outside-group',
+      line,
+      1,
+      `${ruleKinds.get(line)} before any user-agent line: Google ignores it`,
+    );
+  }
 
-  let lastLine: { line: number; start: number; end: number } | undefined;
+  for (const line of invalidUtf8Lines)
+    add('invalid-utf8', line, 1, 'bytes that are not valid UTF-8: matched as %-escaped octets');
+  checkGroups(parsed, blankLines, valueColumns, add);
+  checkHeadsUps(parsed, add);
+  if (total > read) {
+    checkPastLimit(body, read, total, add);
+    // The same test the parse makes for `RobotsTxt.cutLine`.
+    if (lastLine && cutsInsideLine(text.charCodeAt(read - 1), next)) {
+      add(
+        'line-cut-by-limit',
+        lastLine.line,
+        1,
+        `this line is cut by the ${read}-byte limit: Google reads it as ${quoted(text.slice(lastLine.start, read))} and ignores the rest, so it may match more than written`,
+      );
+    }
+  }
+  // What the file is comes first; a file that is not a robots.txt at all is one error, not
+  // a warning per line.
+  const fileLevel = checkWholeFile(toBytes(body, Math.min(read, 4096)), add);
+  // (A page or binary data served as robots.txt says nothing either: its error says why.)
+  if (!fileLevel && groupsOrLines(parsed) === 0) {
+    add(
+      'empty-file',
+      1,
+      1,
+      read === 0
+        ? 'an empty file: every crawler may fetch every URL (as with no robots.txt)'
+        : 'no user-agent, rule or sitemap line: every crawler may fetch every URL (as with no robots.txt)',
+    );
+  }
+  return reportOf(fileLevel ? withoutLineNoise(diagnostics, fileLevel) : diagnostics);
+}
+
+/** Where the last line read starts and ends (the one a byte limit may cut). */
+interface LastLine {
+  line: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * One pass of the token stream: each line's and each directive's own checks, the group
+ * model fed as the matcher's, and what the file-wide checks need of the lines.
+ */
+function readLines(source: Source, text: string, builder: GroupBuilder, add: Add) {
+  const blankLines: number[] = [];
+  const valueColumns = new Map<number, number>();
+  const ruleKinds = new Map<number, string>();
+  const invalidUtf8Lines: number[] = [];
+
+  let lastLine: LastLine | undefined;
   tokenize(source, {
     line(info: LineInfo) {
       lastLine = { line: info.line, start: info.start, end: info.end };
@@ -163,47 +220,11 @@ export function lint(body: RobotsBody, options: { maxBytes?: number } = {}): Lin
       builder.directive(d);
     },
   });
-  const parsed = builder.finish();
-  for (const line of parsed.orphanRuleLines) {
-    add(
-      'rule-outside-group',
-      line,
-      1,
-      `${ruleKinds.get(line)} before any user-agent line: Google ignores it`,
-    );
-  }
+  return { blankLines, valueColumns, ruleKinds, invalidUtf8Lines, lastLine };
+}
 
-  for (const line of invalidUtf8Lines)
-    add('invalid-utf8', line, 1, 'bytes that are not valid UTF-8: matched as %-escaped octets');
-  checkGroups(parsed, blankLines, valueColumns, add);
-  checkHeadsUps(parsed, add);
-  if (total > read) {
-    checkPastLimit(body, read, total, add);
-    // The same test the parse makes for `RobotsTxt.cutLine`.
-    if (lastLine && cutsInsideLine(text.charCodeAt(read - 1), next)) {
-      add(
-        'line-cut-by-limit',
-        lastLine.line,
-        1,
-        `this line is cut by the ${read}-byte limit: Google reads it as ${quoted(text.slice(lastLine.start, read))} and ignores the rest, so it may match more than written`,
-      );
-    }
-  }
-  // What the file is comes first; a file that is not a robots.txt at all is one error, not
-  // a warning per line.
-  const fileLevel = checkWholeFile(toBytes(body, Math.min(read, 4096)), add);
-  // (A page or binary data served as robots.txt says nothing either: its error says why.)
-  if (!fileLevel && groupsOrLines(parsed) === 0) {
-    add(
-      'empty-file',
-      1,
-      1,
-      read === 0
-        ? 'an empty file: every crawler may fetch every URL (as with no robots.txt)'
-        : 'no user-agent, rule or sitemap line: every crawler may fetch every URL (as with no robots.txt)',
-    );
-  }
-  const kept = fileLevel ? withoutLineNoise(diagnostics, fileLevel) : diagnostics;
+/** The report: file-level findings first, then by line and column, with the counts. */
+function reportOf(kept: Diagnostic[]): LintReport {
   kept.sort((a, b) => fileRank(a) - fileRank(b) || a.line - b.line || a.column - b.column);
   const count = (s: Severity) => kept.filter((d) => d.severity === s).length;
   return {

@@ -117,73 +117,19 @@ export async function usageFor(
     : { 'train-ai': [], search: [] };
 
   // TDMRep: the file's rule first (fetched only where robots.txt allows it), then the page.
-  const tdmStatements: TdmStatement[] = [];
   const tdmrepUrl = `${state.location.origin}/.well-known/tdmrep.json`;
-  let tdmrepFetch: TdmrepFetch | undefined;
-  if (verdict.allowed && seam.verdict(tdmrepUrl, state, { agents }).allowed) {
-    const tdmrep = await client.tdmrepFor(url, { agent: agents });
-    const { status, refusedHop } = tdmrep.entry;
-    tdmrepFetch = { url: tdmrep.url, status, ...(refusedHop ? { refusedHop } : {}) };
-    const rule = tdmrep.file?.match(requested);
-    if (rule) {
-      const source: TdmSource = {
-        kind: 'tdmrep',
-        url: tdmrep.url,
-        rule: rule.index,
-        location: rule.location,
-      };
-      tdmStatements.push({
-        source,
-        ...(rule.reservation ? { reservation: rule.reservation } : {}),
-        ...(rule.policy ? { policy: rule.policy } : {}),
-      });
-    }
-  }
-
-  let page: PagePolicyResult | undefined;
-  let pageFetch: UsageAnswer['page'];
-  if (verdict.allowed) {
-    const response = await client.fetchPage(url, { agent: agents });
-    const charged = parsePriceHeader(response.headers['crawler-charged'] ?? '');
-    pageFetch = {
-      status: response.status,
-      ...(response.error ? { error: response.error } : {}),
-      ...(response.refusedHop ? { refusedHop: response.refusedHop } : {}),
-      ...(response.edge ? { edge: response.edge } : {}),
-      ...(charged ? { charged } : {}),
-    };
-    // A wall's page is not the site's: its tags (a challenge is `noindex`) say nothing of it.
-    const walled = response.edge !== undefined;
-    page = await pagePolicy(
-      walled
-        ? { headers: {} }
-        : { headers: response.headers, ...(response.body ? { html: response.body } : {}) },
-      agents,
-    );
-    tdmStatements.push(...(page.tdm ?? []));
-    for (const label of ['train-ai', 'search'] as const) {
-      const preference = page.contentUsage?.[label];
-      if (preference && preference !== 'unknown') {
-        said[label].push({
-          preference,
-          source: {
-            kind: 'header',
-            field: 'Content-Usage',
-            text: response.headers['content-usage'] ?? '',
-          },
-        });
-      }
-    }
-    if (!page.policy.ai) {
-      const by = page.decidedBy.ai;
-      said['train-ai'].push({
-        preference: 'disallowed',
-        source: by ? directiveSource(by) : { kind: 'header', field: 'X-Robots-Tag', text: 'noai' },
-      });
-    }
+  const file =
+    verdict.allowed && seam.verdict(tdmrepUrl, state, { agents }).allowed
+      ? await tdmrepRule(client, url, requested, agents)
+      : undefined;
+  const tdmStatements: TdmStatement[] = file?.statement ? [file.statement] : [];
+  const page = verdict.allowed ? await pageRules(client, url, agents) : undefined;
+  if (page) {
+    tdmStatements.push(...(page.policy.tdm ?? []));
+    for (const label of ['train-ai', 'search'] as const) said[label].push(...page.said[label]);
   }
   const tdm: UsageAnswer['tdm'] = resolveTdm(tdmStatements);
-  if (tdmrepFetch) tdm.file = tdmrepFetch;
+  if (file) tdm.file = file.fetch;
   if (tdm.decidedBy) {
     // Text and data mining covers training: a reservation says no to it, and its absence yes.
     said['train-ai'].push({
@@ -201,50 +147,6 @@ export async function usageFor(
           : '',
       }
     : undefined;
-  const status = pageFetch?.status ?? 0;
-  const index: Permission = !verdict.allowed
-    ? {
-        may: false,
-        why:
-          verdict.reason === 'robots-txt-challenge'
-            ? `not for now: ${verdict.error ?? 'a bot wall answered for the robots.txt'}, so nothing of the site is fetched`
-            : readLater(verdict)
-              ? 'not for now: the robots.txt cannot be reached, so nothing of the site is fetched'
-              : 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
-        ...(robotsSource ? { source: robotsSource } : {}),
-      }
-    : pageFetch?.edge
-      ? {
-          may: false,
-          why: `not known: ${describeEdge(pageFetch.edge)}`,
-          source: { kind: 'fetch', text: describeEdge(pageFetch.edge) },
-        }
-      : pageFetch?.refusedHop
-        ? {
-            may: false,
-            why: `not known: ${pageFetch.refusedHop.reason}`,
-            source: { kind: 'fetch', text: pageFetch.refusedHop.reason },
-          }
-        : status === 0 || status >= 400
-          ? {
-              may: false,
-              why:
-                status === 0
-                  ? `the page could not be fetched (${pageFetch?.error ?? 'no response'})`
-                  : `the page answered HTTP ${status}`,
-              source: {
-                kind: 'fetch',
-                text: status === 0 ? (pageFetch?.error ?? 'no response') : `HTTP ${status}`,
-              },
-            }
-          : page?.decidedBy.index
-            ? {
-                may: page.policy.index,
-                why: page.decidedBy.index.text,
-                source: directiveSource(page.decidedBy.index),
-              }
-            : { may: true, why: 'no noindex' };
-
   return {
     url,
     ...(verdict.requestUrl ? { requestUrl: verdict.requestUrl } : {}),
@@ -254,7 +156,7 @@ export async function usageFor(
       why: verdict.line ? `robots.txt line ${verdict.line}` : verdict.reason,
       ...(robotsSource ? { source: robotsSource } : {}),
     },
-    index,
+    index: indexPermission(verdict, robotsSource, page?.fetch, page?.policy),
     'train-ai': decideUsage(said['train-ai'], verdict.allowed),
     search: decideUsage(said.search, verdict.allowed),
     tdm,
@@ -265,8 +167,130 @@ export async function usageFor(
       reason: verdict.reason,
       ...(verdict.edge ? { edge: verdict.edge } : {}),
     },
-    ...(pageFetch ? { page: pageFetch } : {}),
+    ...(page ? { page: page.fetch } : {}),
   };
+}
+
+/** The origin's tdmrep.json as fetched, and its rule for the URL as requested. */
+async function tdmrepRule(
+  client: UsageClient,
+  url: string,
+  requested: string,
+  agents: readonly string[],
+): Promise<{ fetch: TdmrepFetch; statement?: TdmStatement }> {
+  const tdmrep = await client.tdmrepFor(url, { agent: agents });
+  const { status, refusedHop } = tdmrep.entry;
+  const fetch = { url: tdmrep.url, status, ...(refusedHop ? { refusedHop } : {}) };
+  const rule = tdmrep.file?.match(requested);
+  if (!rule) return { fetch };
+  const source: TdmSource = {
+    kind: 'tdmrep',
+    url: tdmrep.url,
+    rule: rule.index,
+    location: rule.location,
+  };
+  const statement: TdmStatement = {
+    source,
+    ...(rule.reservation ? { reservation: rule.reservation } : {}),
+    ...(rule.policy ? { policy: rule.policy } : {}),
+  };
+  return { fetch, statement };
+}
+
+/** The page fetched, its rules (headers and head), and what they say of AI use and search. */
+async function pageRules(
+  client: UsageClient,
+  url: string,
+  agents: readonly string[],
+): Promise<{
+  fetch: NonNullable<UsageAnswer['page']>;
+  policy: PagePolicyResult;
+  said: Record<UsageLabel, UsageStatement[]>;
+}> {
+  const response = await client.fetchPage(url, { agent: agents });
+  const charged = parsePriceHeader(response.headers['crawler-charged'] ?? '');
+  const fetch = {
+    status: response.status,
+    ...(response.error ? { error: response.error } : {}),
+    ...(response.refusedHop ? { refusedHop: response.refusedHop } : {}),
+    ...(response.edge ? { edge: response.edge } : {}),
+    ...(charged ? { charged } : {}),
+  };
+  // A wall's page is not the site's: its tags (a challenge is `noindex`) say nothing of it.
+  const walled = response.edge !== undefined;
+  const policy = await pagePolicy(
+    walled
+      ? { headers: {} }
+      : { headers: response.headers, ...(response.body ? { html: response.body } : {}) },
+    agents,
+  );
+  const said: Record<UsageLabel, UsageStatement[]> = { 'train-ai': [], search: [] };
+  for (const label of ['train-ai', 'search'] as const) {
+    const preference = policy.contentUsage?.[label];
+    if (preference && preference !== 'unknown') {
+      said[label].push({
+        preference,
+        source: {
+          kind: 'header',
+          field: 'Content-Usage',
+          text: response.headers['content-usage'] ?? '',
+        },
+      });
+    }
+  }
+  if (!policy.policy.ai) {
+    const by = policy.decidedBy.ai;
+    said['train-ai'].push({
+      preference: 'disallowed',
+      source: by ? directiveSource(by) : { kind: 'header', field: 'X-Robots-Tag', text: 'noai' },
+    });
+  }
+  return { fetch, policy, said };
+}
+
+/** May the page be indexed: robots.txt first, then what the page's fetch and rules said. */
+function indexPermission(
+  verdict: CheckResult,
+  robotsSource: UsageSource | undefined,
+  pageFetch: UsageAnswer['page'],
+  page: PagePolicyResult | undefined,
+): Permission {
+  if (!verdict.allowed) {
+    return {
+      may: false,
+      why:
+        verdict.reason === 'robots-txt-challenge'
+          ? `not for now: ${verdict.error ?? 'a bot wall answered for the robots.txt'}, so nothing of the site is fetched`
+          : readLater(verdict)
+            ? 'not for now: the robots.txt cannot be reached, so nothing of the site is fetched'
+            : 'not by content: robots.txt blocks fetching (the bare URL may still be indexed from links)',
+      ...(robotsSource ? { source: robotsSource } : {}),
+    };
+  }
+  if (pageFetch?.edge) {
+    const text = describeEdge(pageFetch.edge);
+    return { may: false, why: `not known: ${text}`, source: { kind: 'fetch', text } };
+  }
+  if (pageFetch?.refusedHop) {
+    const text = pageFetch.refusedHop.reason;
+    return { may: false, why: `not known: ${text}`, source: { kind: 'fetch', text } };
+  }
+  const status = pageFetch?.status ?? 0;
+  if (status === 0 || status >= 400) {
+    const text = status === 0 ? (pageFetch?.error ?? 'no response') : `HTTP ${status}`;
+    return {
+      may: false,
+      why:
+        status === 0
+          ? `the page could not be fetched (${text})`
+          : `the page answered HTTP ${status}`,
+      source: { kind: 'fetch', text },
+    };
+  }
+  const by = page?.decidedBy.index;
+  return by
+    ? { may: page!.policy.index, why: by.text, source: directiveSource(by) }
+    : { may: true, why: 'no noindex' };
 }
 
 /** Where a page rule (meta tag or header) was written, as a usage source. */

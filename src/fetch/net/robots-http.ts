@@ -199,78 +199,71 @@ export class RobotsHttp {
         });
         const status = response.statusCode;
         const headers = keptHeaders(response.headers, options.keepHeaders);
-        if (status >= 300 && status < 400) {
-          discard(response.body);
-          const next = redirectTarget(current, headers['location']);
-          const problem =
-            next === undefined
-              ? `redirect ${status} without a usable Location`
-              : chain.includes(next)
-                ? `redirect loop back to ${next}`
-                : chain.length > options.maxRedirects
-                  ? `more than ${options.maxRedirects} redirects`
-                  : undefined;
-          if (problem) return { outcome: 'not-found', status, headers, chain, error: problem };
-          const refusal = await options.beforeHop?.(next!);
-          if (refusal !== undefined) {
-            const refusedHop = { url: next!, reason: refusal };
-            return { outcome: 'not-found', status, headers, chain, error: refusal, refusedHop };
-          }
-          current = next!;
-          continue;
-        }
-        if (status >= 200 && status < 300) {
-          const { bytes, truncated } = await readBody(
-            response.body,
-            headers['content-encoding'],
-            options.maxBytes,
-          );
-          const edge = classifyEdge({
-            status,
-            headers: pickHeaders(response.headers, EDGE_HEADERS, ', '),
-            body: bytes,
-          });
-          return {
-            outcome: 'ok',
-            status,
-            body: bytes,
-            truncated,
-            headers,
-            chain,
-            ...withEdge(edge),
-          };
-        }
-        const edge = classifyEdge({
-          status,
-          headers: pickHeaders(response.headers, EDGE_HEADERS, ', '),
-          ...(EDGE_STATUSES.has(status)
-            ? { body: await readHead(response.body, headers['content-encoding']) }
-            : (discard(response.body), {})),
-        });
-        if (status === 429 || status >= 500) {
-          return {
-            outcome: 'error',
-            status,
-            headers,
-            chain,
-            error: `HTTP ${status}`,
-            ...withEdge(edge),
-          };
-        }
-        if (status >= 400)
-          return { outcome: 'not-found', status, headers, chain, ...withEdge(edge) };
-        return {
-          outcome: 'error',
-          status,
-          headers,
-          chain,
-          error: `unexpected HTTP status ${status}`,
-        };
+        if (status < 300 || status >= 400) return await answered(response, headers, chain, options);
+        discard(response.body);
+        const next = await redirectHop(current, status, headers, chain, options);
+        if (typeof next !== 'string') return next;
+        current = next;
       }
     } catch (error) {
       return { outcome: 'error', status: 0, headers: {}, chain, error: describe(error, signal) };
     }
   }
+}
+
+/** A redirect: the next URL, or how the fetch ends (no target, a loop, too many, refused). */
+async function redirectHop(
+  current: string,
+  status: number,
+  headers: Record<string, string>,
+  chain: string[],
+  options: HttpOptions,
+): Promise<string | FetchOutcome> {
+  const next = redirectTarget(current, headers['location']);
+  const problem =
+    next === undefined
+      ? `redirect ${status} without a usable Location`
+      : chain.includes(next)
+        ? `redirect loop back to ${next}`
+        : chain.length > options.maxRedirects
+          ? `more than ${options.maxRedirects} redirects`
+          : undefined;
+  if (problem) return { outcome: 'not-found', status, headers, chain, error: problem };
+  const refusal = await options.beforeHop?.(next!);
+  if (refusal !== undefined) {
+    const refusedHop = { url: next!, reason: refusal };
+    return { outcome: 'not-found', status, headers, chain, error: refusal, refusedHop };
+  }
+  return next!;
+}
+
+/** The outcome of a response that is no redirect: a file, no file (4xx), or an error. */
+async function answered(
+  response: Dispatcher.ResponseData,
+  headers: Record<string, string>,
+  chain: string[],
+  options: HttpOptions,
+): Promise<FetchOutcome> {
+  const status = response.statusCode;
+  const edgeHeaders = pickHeaders(response.headers, EDGE_HEADERS, ', ');
+  if (status >= 200 && status < 300) {
+    const encoding = headers['content-encoding'];
+    const { bytes, truncated } = await readBody(response.body, encoding, options.maxBytes);
+    const edge = classifyEdge({ status, headers: edgeHeaders, body: bytes });
+    return { outcome: 'ok', status, body: bytes, truncated, headers, chain, ...withEdge(edge) };
+  }
+  const edge = classifyEdge({
+    status,
+    headers: edgeHeaders,
+    ...(EDGE_STATUSES.has(status)
+      ? { body: await readHead(response.body, headers['content-encoding']) }
+      : (discard(response.body), {})),
+  });
+  if (status === 429 || status >= 500) {
+    return { outcome: 'error', status, headers, chain, error: `HTTP ${status}`, ...withEdge(edge) };
+  }
+  if (status >= 400) return { outcome: 'not-found', status, headers, chain, ...withEdge(edge) };
+  return { outcome: 'error', status, headers, chain, error: `unexpected HTTP status ${status}` };
 }
 
 /** Stops a body we will not read; the abort it causes is expected, not an error. */
