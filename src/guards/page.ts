@@ -63,6 +63,9 @@ export interface PageGuard {
 
 /** Refusals kept for `refused`. */
 const KEPT = 100;
+/** Playwright's words for a navigation an aborted one's error page interrupted. */
+const INTERRUPTED_BY_ERROR_PAGE = /interrupted by another navigation to "chrome-error:/;
+
 /** Redirects `goto` follows, as Chromium does. */
 const MAX_HOPS = 20;
 
@@ -105,34 +108,66 @@ export async function guardPage<Response>(
   client: RobotsClient,
   options: PageGuardOptions = {},
 ): Promise<PageGuard> {
-  const crawled = new Set(options.origins?.map((o) => new URL(o).origin));
-  const agent = identityOf(client, options);
-  const refused: (DisallowedError | DeferredError)[] = [];
-  let refusals = 0;
-  const refuse = async (route: RouteLike<Response>, error: unknown) => {
-    if (error instanceof DisallowedError || error instanceof DeferredError) {
-      refusals++;
-      refused.push(error);
-      if (refused.length > KEPT) refused.shift();
-    }
-    await route.abort('blockedbyclient');
+  const guard = new PageRoutes(page, client, options);
+  const handler = (route: RouteLike<Response>, request: RequestLike) =>
+    guard.handle(route, request);
+  await page.route('**/*', handler);
+  return {
+    refused: guard.refused,
+    goto: (url, gotoOptions) => guard.goto(url, gotoOptions),
+    dispose: () => page.unroute('**/*', handler),
   };
-  const handler = async (route: RouteLike<Response>, request: RequestLike) => {
+}
+
+/** One guarded page: its routing, the origins it crawls, and `goto`'s navigation hops. */
+class PageRoutes<Response> {
+  readonly refused: (DisallowedError | DeferredError)[] = [];
+  #refusals = 0;
+  readonly #crawled: Set<string>;
+  readonly #agent: string | undefined;
+  /** The URL `goto` is navigating to (as the browser asks for it), while it is. */
+  #going: string | undefined;
+  /** The next hop of `goto`'s navigation, when it was redirected. */
+  #hopTo: string | undefined;
+
+  constructor(
+    readonly page: GuardablePage<Response>,
+    readonly client: RobotsClient,
+    readonly options: PageGuardOptions,
+  ) {
+    this.#crawled = new Set(options.origins?.map((o) => new URL(o).origin));
+    this.#agent = identityOf(client, options);
+  }
+
+  /** Every request the page makes: judged when it is the crawl's, else let through. */
+  async handle(route: RouteLike<Response>, request: RequestLike): Promise<void> {
+    const { client, options } = this;
     const url = request.url();
     if (!url.startsWith('http:') && !url.startsWith('https:')) return route.fallback();
     const navigation = request.isNavigationRequest();
     const origin = new URL(url).origin;
-    if (navigation) crawled.add(origin);
-    else if (!crawled.has(origin)) return route.fallback();
+    if (navigation) this.#crawled.add(origin);
+    else if (!this.#crawled.has(origin)) return route.fallback();
     try {
       await mayRequest(client, url, navigation ? options : { ...options, politeness: false });
     } catch (error) {
-      return refuse(route, error);
+      return this.#refuse(route, error);
     }
     // The crawled origins hear the client's User-Agent, not the browser's (HeadlessChrome).
     const identified =
-      agent === undefined ? undefined : { ...request.headers(), 'user-agent': agent };
+      this.#agent === undefined ? undefined : { ...request.headers(), 'user-agent': this.#agent };
     if (!navigation) return route.fallback(identified ? { headers: identified } : undefined);
+    return this.#navigate(route, request, url, identified);
+  }
+
+  /** A navigation: fetched without following redirects, each hop judged before it is sent. */
+  async #navigate(
+    route: RouteLike<Response>,
+    request: RequestLike,
+    url: string,
+    identified: Record<string, string> | undefined,
+  ): Promise<void> {
+    const { client, options } = this;
     let response;
     try {
       // The navigation carries the client's signature and price offer, made for its URL.
@@ -155,46 +190,66 @@ export async function guardPage<Response>(
         // The hop's own robots.txt; its turn is taken when it is asked for.
         await mayRequest(client, next, { ...options, politeness: false });
       } catch (error) {
-        return refuse(route, error);
+        return this.#refuse(route, error);
       }
       // The browser follows a redirect outside the page's routing: no turn, its own
       // User-Agent, and a 429 or 503 there unseen. `goto`'s navigation is sent to the next
       // hop by `goto` instead, as a navigation routed like the first.
-      if (going === url) {
-        hopTo = next;
+      if (this.#going === url) {
+        this.#hopTo = next;
         return route.abort('aborted');
       }
     }
     return route.fulfill({ response });
-  };
-  /** The URL `goto` is navigating to (as the browser asks for it), while it is. */
-  let going: string | undefined;
-  /** The next hop of `goto`'s navigation, when it was redirected. */
-  let hopTo: string | undefined;
-  await page.route('**/*', handler);
-  return {
-    refused,
-    async goto(url, gotoOptions) {
-      await mayRequest(client, url, { ...options, politeness: false });
-      let target = url;
-      for (let hops = 0; ; hops++) {
-        const before = refusals;
-        going = withoutFragment(target);
-        hopTo = undefined;
-        try {
-          return await page.goto(target, gotoOptions);
-        } catch (error) {
-          // The route refused the navigation (its turn, or a redirect): say why, typed.
-          const why = refusals > before ? refused.at(-1) : undefined;
-          if (why) throw why;
-          if (hopTo === undefined) throw error;
-          if (hops === MAX_HOPS) throw new Error(`${url}: more than ${MAX_HOPS} redirects`);
-          target = hopTo;
-        } finally {
-          going = undefined;
-        }
+  }
+
+  /**
+   * `page.goto` to a redirect's next hop. The hop before was aborted, and Chromium commits its
+   * error page (chrome-error://chromewebdata/) when it gets to it: on a loaded machine, after
+   * this navigation began, which it then interrupts. Asked again then, a few times at most.
+   */
+  async #gotoAfterHop(target: string, gotoOptions: Parameters<PageGuard['goto']>[1]) {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.page.goto(target, gotoOptions);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (tries >= 3 || !INTERRUPTED_BY_ERROR_PAGE.test(message)) throw error;
       }
-    },
-    dispose: () => page.unroute('**/*', handler),
-  };
+    }
+  }
+
+  async #refuse(route: RouteLike<Response>, error: unknown): Promise<void> {
+    if (error instanceof DisallowedError || error instanceof DeferredError) {
+      this.#refusals++;
+      this.refused.push(error);
+      if (this.refused.length > KEPT) this.refused.shift();
+    }
+    await route.abort('blockedbyclient');
+  }
+
+  /** `PageGuard.goto`: each redirect hop of the navigation routed as the first. */
+  async goto(url: string, gotoOptions?: Parameters<PageGuard['goto']>[1]) {
+    await mayRequest(this.client, url, { ...this.options, politeness: false });
+    let target = url;
+    for (let hops = 0; ; hops++) {
+      const before = this.#refusals;
+      this.#going = withoutFragment(target);
+      this.#hopTo = undefined;
+      try {
+        return hops === 0
+          ? await this.page.goto(target, gotoOptions)
+          : await this.#gotoAfterHop(target, gotoOptions);
+      } catch (error) {
+        // The route refused the navigation (its turn, or a redirect): say why, typed.
+        const why = this.#refusals > before ? this.refused.at(-1) : undefined;
+        if (why) throw why;
+        if (this.#hopTo === undefined) throw error;
+        if (hops === MAX_HOPS) throw new Error(`${url}: more than ${MAX_HOPS} redirects`);
+        target = this.#hopTo;
+      } finally {
+        this.#going = undefined;
+      }
+    }
+  }
 }
