@@ -77,3 +77,11 @@ export function listenError(error: NodeJS.ErrnoException, host: string, port: nu
   }
   return error;
 }
+
+/** Resolves with the first of SIGINT and SIGTERM the process receives. */
+export function signalled(): Promise<string> {
+  return new Promise((done) => {
+    process.once('SIGINT', () => done('SIGINT'));
+    process.once('SIGTERM', () => done('SIGTERM'));
+  });
+}

@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { csvHeader, csvRow } from '../csv.ts';
 import { Option } from '../toolkit.ts';
@@ -57,8 +58,13 @@ Exit status: 0 all allowed, 1 some URL disallowed, 2 some input line was not a U
 }
 
 /** `repkit batch`: the command's work, given its arguments and options as parsed. */
-export async function runBatch(options: BatchOptions, output: Output): Promise<void> {
-  const sink = new Sink(output, options.format);
+export async function runBatch(
+  options: BatchOptions,
+  output: Output,
+  io: { input: Readable; stdout: Writable } = { input: process.stdin, stdout: process.stdout },
+): Promise<void> {
+  const { input } = io;
+  const sink = new Sink(output, io.stdout, options.format);
   let invalid = 0;
   const reject: Reject = (lineNumber, line, why) => {
     invalid++;
@@ -66,7 +72,7 @@ export async function runBatch(options: BatchOptions, output: Output): Promise<v
   };
   try {
     if (options.robots) {
-      await againstOne(await loadRobots(options.robots, options), options, sink, reject);
+      await againstOne(await loadRobots(options.robots, options), options, sink, reject, input);
       if (options.stats) output.err(`repkit batch: ${sink.records} URLs against one robots.txt`);
     } else {
       // The default store, held here so that --stats can say what it kept and let go.
@@ -81,7 +87,7 @@ export async function runBatch(options: BatchOptions, output: Output): Promise<v
         },
       });
       try {
-        await byFetching(client, options, sink, reject);
+        await byFetching(client, options, sink, reject, input);
       } finally {
         await client.close();
       }
@@ -115,6 +121,7 @@ async function againstOne(
   options: BatchOptions,
   sink: Sink,
   reject: Reject,
+  input: Readable,
 ): Promise<void> {
   // Several names are ordered fallbacks: for one file, the same name decides every URL.
   const agent = [...agentsFor(loaded.robots, options.agent)];
@@ -125,7 +132,7 @@ async function againstOne(
   ) {
     // No file came back (404, server error), rows rather than JSON, or a crawler the matcher's
     // verdicts do not answer for (see `ignoresGlobalGroup`): the fetch layer's verdicts.
-    for await (const urls of urlChunks(reject, true)) {
+    for await (const urls of urlChunks(input, reject, true)) {
       for (const url of urls) {
         if (typeof url !== 'string') await sink.rejected(url);
         else await sink.record(toRecord(url, agent, verdictFrom(loaded, url, agent)));
@@ -154,7 +161,7 @@ async function againstOne(
     return json;
   };
   const judge = requestJudge(loaded.robots, agent);
-  for await (const urls of urlChunks(reject, true)) {
+  for await (const urls of urlChunks(input, reject, true)) {
     for (const url of urls) {
       if (typeof url !== 'string') {
         await sink.rejected(url);
@@ -182,6 +189,7 @@ async function byFetching(
   options: BatchOptions,
   sink: Sink,
   reject: Reject,
+  input: Readable,
 ): Promise<void> {
   const window: Promise<CheckRecord | Rejected>[] = [];
   const check = async (url: string): Promise<CheckRecord> => {
@@ -200,7 +208,7 @@ async function byFetching(
       };
     }
   };
-  for await (const urls of urlChunks(reject, false)) {
+  for await (const urls of urlChunks(input, reject, false)) {
     for (const url of urls) {
       window.push(typeof url === 'string' ? check(url) : Promise.resolve(url));
       if (window.length >= options.concurrency) await sink.either(await window.shift()!);
@@ -218,8 +226,12 @@ export const MAX_LINE_CHARS = 65_536;
  * Each chunk is searched for line breaks once: a line spread over many chunks costs its
  * length, and one longer than MAX_LINE_CHARS is rejected without being kept.
  */
-async function* urlChunks(reject: Reject, pathsOk: boolean): AsyncGenerator<(string | Rejected)[]> {
-  process.stdin.setEncoding('utf8');
+async function* urlChunks(
+  input: Readable,
+  reject: Reject,
+  pathsOk: boolean,
+): AsyncGenerator<(string | Rejected)[]> {
+  input.setEncoding('utf8');
   let lineNumber = 0;
   /** The line being read: its pieces so far, their length, and whether it is too long. */
   let pieces: string[] = [];
@@ -260,7 +272,7 @@ async function* urlChunks(reject: Reject, pathsOk: boolean): AsyncGenerator<(str
     pieces.push(piece);
     length += piece.length;
   };
-  for await (const chunk of process.stdin as AsyncIterable<string>) {
+  for await (const chunk of input as AsyncIterable<string>) {
     const urls: (string | Rejected)[] = [];
     let start = 0;
     for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
@@ -299,6 +311,8 @@ class Sink {
 
   constructor(
     private readonly output: Output,
+    /** Where the records go: written in chunks, past the per-line output. */
+    private readonly stdout: Writable,
     private readonly format: 'jsonl' | 'csv' = 'jsonl',
   ) {
     if (format === 'csv') output.out(csvHeader());
@@ -355,8 +369,8 @@ class Sink {
     const chunk = this.buffer.join('\n') + '\n';
     this.buffer = [];
     this.size = 0;
-    if (!process.stdout.write(chunk)) {
-      return new Promise<void>((done) => process.stdout.once('drain', () => done()));
+    if (!this.stdout.write(chunk)) {
+      return new Promise<void>((done) => this.stdout.once('drain', () => done()));
     }
   }
 

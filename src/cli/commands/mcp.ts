@@ -7,6 +7,7 @@ import {
   hostList,
   listenError,
   openEndpointWarning,
+  signalled,
   tokenOf,
 } from '../endpoint.ts';
 import { edgeClientOptions, fetchOptions, type EdgeOptions } from '../fetching.ts';
@@ -78,7 +79,11 @@ error (a missing package).`,
 }
 
 /** `repkit mcp`: the command's work, given its arguments and options as parsed. */
-export async function runMcp(options: McpOptions, output: Output): Promise<void> {
+export async function runMcp(
+  options: McpOptions,
+  output: Output,
+  until?: Promise<unknown>,
+): Promise<void> {
   const { createMcpServer, serveMcpHttp } = await loadWithPeer(
     '@modelcontextprotocol/sdk',
     'repkit mcp',
@@ -90,7 +95,7 @@ export async function runMcp(options: McpOptions, output: Output): Promise<void>
     );
   }
   if (options.http !== undefined) {
-    await serveOverHttp(options, options.http, serveMcpHttp, output);
+    await serveOverHttp(options, options.http, serveMcpHttp, output, until ?? signalled());
     return;
   }
   const client = new RobotsClient({
@@ -105,7 +110,7 @@ export async function runMcp(options: McpOptions, output: Output): Promise<void>
   const server = createMcpServer(client, packageVersion());
   await server.connect(new StdioServerTransport());
   // Served until the client closes stdin.
-  await new Promise<void>((done) => process.stdin.on('close', done));
+  await (until ?? new Promise<void>((done) => process.stdin.on('close', done)));
   await client.close();
 }
 
@@ -118,6 +123,7 @@ async function serveOverHttp(
   port: number,
   serveMcpHttp: typeof import('../../mcp/index.ts').serveMcpHttp,
   output: Output,
+  until: Promise<unknown>,
 ): Promise<void> {
   if (options.crawlerMaxPrice !== undefined) {
     throw new CliError('--crawler-max-price is not offered over --http: its callers are strangers');
@@ -149,9 +155,6 @@ async function serveOverHttp(
     allowedHosts: allowedHosts !== undefined,
   });
   if (open) output.err(open);
-  await new Promise<void>((done) => {
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+  await until;
   await served.close();
 }

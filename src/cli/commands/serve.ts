@@ -6,6 +6,7 @@ import {
   hostList,
   listenError,
   openEndpointWarning,
+  signalled,
   tokenOf,
 } from '../endpoint.ts';
 import { DEFAULT_USER_AGENT, edgeClientOptions, edgeFlags } from '../fetching.ts';
@@ -121,6 +122,16 @@ function envInteger(name: string, min: number, max: number): number | undefined 
   return value ? integer(name, min, max)(value) : undefined;
 }
 
+const SERVE_HELP = `
+Examples:
+  $ repkit serve                                     (http://127.0.0.1:8080, in-memory cache)
+  $ REDIS_URL=redis://10.0.0.5:6379 repkit serve --host 0.0.0.0 --port 9000
+
+Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Googlebot'
+
+Exit status: 0 stopped by SIGINT or SIGTERM (requests in flight answered first), 2 a bad
+option or environment variable, a missing package, or an address it cannot listen on.`;
+
 export function registerServe(program: Command, output: Output): void {
   edgeFlags(program.command('serve'), false)
     .description(
@@ -186,19 +197,11 @@ export function registerServe(program: Command, output: Output): void {
       "bytes of robots.txt files a client's fetches may add to the store a minute; 429 with Retry-After past it (env REPKIT_STORE_BYTES_PER_MINUTE; default 67108864, 64 MiB)",
       integer('--store-bytes-per-minute', 1, Number.MAX_SAFE_INTEGER),
     )
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ repkit serve                                     (http://127.0.0.1:8080, in-memory cache)
-  $ REDIS_URL=redis://10.0.0.5:6379 repkit serve --host 0.0.0.0 --port 9000
-
-Then: curl 'http://127.0.0.1:8080/v1/check?url=https://example.com/page&agent=Googlebot'
-
-Exit status: 0 stopped by SIGINT or SIGTERM (requests in flight answered first), 2 a bad
-option or environment variable, a missing package, or an address it cannot listen on.`,
-    )
-    .action((options: ServeOptions) => runServe(options, output));
+    .addHelpText('after', SERVE_HELP)
+    .action(async (options: ServeOptions) => {
+      await runServe(options, output);
+      process.exit(0);
+    });
 }
 
 /** The service's settings: flags first, then the environment, read by `serve` alone. */
@@ -240,7 +243,11 @@ function serveSettings(options: ServeOptions) {
 }
 
 /** `repkit serve`: the service started with its settings, serving until SIGINT or SIGTERM. */
-export async function runServe(options: ServeOptions, output: Output): Promise<void> {
+export async function runServe(
+  options: ServeOptions,
+  output: Output,
+  until: Promise<string> = signalled(),
+): Promise<void> {
   const {
     port,
     host,
@@ -302,30 +309,26 @@ export async function runServe(options: ServeOptions, output: Output): Promise<v
       'repkit: warning: private, loopback and link-local addresses may be fetched (--allow-private-addresses)',
     );
   }
-  stopOnSignals(service, output);
-  await new Promise(() => {}); // serve until stopped
+  await stopWhen(until, service, output);
 }
 
-/** On SIGINT or SIGTERM: requests in flight answered, workers and store closed, then exit. */
-function stopOnSignals(
+/** Once `until` says so (a signal): requests in flight answered, workers and store closed. */
+async function stopWhen(
+  until: Promise<string>,
   service: {
     app: { server: { getConnections(cb: (error: Error | null, count: number) => void): void } };
     close(): Promise<void>;
   },
   output: Output,
-): void {
-  const stop = async (signal: string) => {
-    const started = performance.now();
-    const open = await new Promise<number>((done) =>
-      service.app.server.getConnections((_error, count) => done(count ?? 0)),
-    );
-    output.err(`repkit: ${signal}: stopping (${open} connection${open === 1 ? '' : 's'} open)`);
-    await service.close();
-    output.err(
-      `repkit: stopped in ${Math.round(performance.now() - started)} ms: requests in flight answered, workers and store closed`,
-    );
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+): Promise<void> {
+  const signal = await until;
+  const started = performance.now();
+  const open = await new Promise<number>((done) =>
+    service.app.server.getConnections((_error, count) => done(count ?? 0)),
+  );
+  output.err(`repkit: ${signal}: stopping (${open} connection${open === 1 ? '' : 's'} open)`);
+  await service.close();
+  output.err(
+    `repkit: stopped in ${Math.round(performance.now() - started)} ms: requests in flight answered, workers and store closed`,
+  );
 }

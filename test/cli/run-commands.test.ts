@@ -1,0 +1,296 @@
+/**
+ * Each command's work called directly: `run<Command>` with its options as the command's own
+ * parser reads them, an in-memory output, and real files and a real site on loopback. The
+ * binary's own tests (commands.test.ts and the rest) cover the wiring; these reach inside it.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { after, before, test } from 'node:test';
+import { Command } from 'commander';
+import { pc } from '../../src/cli/toolkit.ts';
+import type { Output } from '../../src/cli/output.ts';
+import { registerAgents, runAgents } from '../../src/cli/commands/agents.ts';
+import { registerBatch, runBatch } from '../../src/cli/commands/batch.ts';
+import { registerCheck, runCheck } from '../../src/cli/commands/check.ts';
+import { registerDiff, runDiff } from '../../src/cli/commands/diff.ts';
+import { registerExplain, runExplain } from '../../src/cli/commands/explain.ts';
+import { registerFetch, runFetch } from '../../src/cli/commands/fetch.ts';
+import { registerKeygen, runKeygen } from '../../src/cli/commands/keygen.ts';
+import { registerLint, runLint } from '../../src/cli/commands/lint.ts';
+import { registerMcp, runMcp } from '../../src/cli/commands/mcp.ts';
+import { registerMeta, runMeta } from '../../src/cli/commands/meta.ts';
+import { registerServe, runServe } from '../../src/cli/commands/serve.ts';
+import { registerTest, runTest } from '../../src/cli/commands/test.ts';
+import { registerUsage, runUsage } from '../../src/cli/commands/usage.ts';
+import { httpServer, type TestServer } from '../helpers/servers.ts';
+
+const ROBOTS = 'User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n';
+const PAGE = '<html><head><meta name="robots" content="noindex"></head><body>x</body></html>';
+
+let site: TestServer;
+let dir: string;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'repkit-run-'));
+  site = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(200).end(ROBOTS);
+    if (req.url === '/page') {
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    }
+    res.writeHead(404).end();
+  });
+});
+after(async () => {
+  await site?.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exitCode = 0;
+});
+
+/** Output kept in memory, without colour. */
+function memoryOutput(): Output & { lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return {
+    out: (line) => lines.push(line),
+    err: (line) => errors.push(line),
+    color: pc.createColors(false),
+    errIsTTY: false,
+    lines,
+    errors,
+  };
+}
+
+type Register = (program: Command, output: Output) => void;
+
+/** The arguments and options `argv` gives the command `name`, as its own parser reads them. */
+function parsed(register: Register, name: string, argv: string[]) {
+  const program = new Command('repkit').exitOverride();
+  register(program, memoryOutput());
+  const command = program.commands.find((c) => c.name() === name)!;
+  const { operands, unknown } = command.parseOptions(argv);
+  assert.deepEqual(unknown, [], `${name}: every flag is the command's`);
+  // The parser's own values, defaults included, exactly as the action would get them.
+  return { operands, options: command.opts() as never };
+}
+
+/** A command's exit status (process.exitCode), read and reset. */
+function exitStatus(): number {
+  const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+  process.exitCode = 0;
+  return code;
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const json = (output: { lines: string[] }) => output.lines.map((l) => JSON.parse(l) as never);
+
+test('runCheck: one JSON record per URL, the deciding line, exit 1 when one is disallowed', async () => {
+  const output = memoryOutput();
+  const urls = [`${site.origin}/private/x`, `${site.origin}/open`];
+  const { options } = parsed(registerCheck, 'check', ['--json', '--agent', 'ExampleBot']);
+  await runCheck(urls, options, output);
+  const [closed, open] = json(output) as { allowed: boolean; line: number; url: string }[];
+  assert.deepEqual([closed!.url, closed!.allowed, closed!.line], [urls[0], false, 2]);
+  assert.deepEqual([open!.allowed, open!.line], [true, 0]);
+  assert.equal(exitStatus(), 1);
+});
+
+test('runExplain: every rule that matched, and the winner', async () => {
+  const output = memoryOutput();
+  const { options } = parsed(registerExplain, 'explain', ['--json', '--agent', 'ExampleBot']);
+  await runExplain(`${site.origin}/private/x`, options, output);
+  type Explained = { allowed: boolean; explanation: { matches: { line: number }[] } };
+  const [answer] = json(output) as Explained[];
+  assert.equal(answer!.allowed, false);
+  assert.deepEqual(
+    answer!.explanation.matches.map((m) => m.line),
+    [2],
+  );
+  assert.equal(exitStatus(), 1);
+});
+
+test('runUsage and runMeta: the page is fetched where robots.txt allows, and its noindex read', async () => {
+  const usage = memoryOutput();
+  const asked = parsed(registerUsage, 'usage', ['--json', '--agent', 'ExampleBot']);
+  await runUsage(`${site.origin}/page`, asked.options, usage);
+  const [answer] = json(usage) as { fetch: { may: boolean }; index: { may: boolean } }[];
+  assert.deepEqual([answer!.fetch.may, answer!.index.may], [true, false]);
+  exitStatus();
+
+  const meta = memoryOutput();
+  const metaAsked = parsed(registerMeta, 'meta', ['--json', '--agent', 'ExampleBot']);
+  await runMeta(`${site.origin}/page`, metaAsked.options, meta);
+  const [rules] = json(meta) as { fetch: boolean; index: boolean; reasons: string[] }[];
+  assert.deepEqual([rules!.fetch, rules!.index], [true, false]);
+  assert.match(rules!.reasons[0]!, /noindex/);
+  exitStatus();
+});
+
+test("runFetch: the site's robots.txt as fetched, its status and its lines", async () => {
+  const output = memoryOutput();
+  const { options } = parsed(registerFetch, 'fetch', ['--json']);
+  await runFetch(`${site.origin}/anything`, options, output);
+  const [fetched] = json(output) as { status: number; robotsUrl: string }[];
+  assert.deepEqual([fetched!.status, fetched!.robotsUrl], [200, `${site.origin}/robots.txt`]);
+  exitStatus();
+});
+
+test('runAgents: GPTBot blocked by its own group, Googlebot allowed', async () => {
+  const output = memoryOutput();
+  const { options } = parsed(registerAgents, 'agents', ['--json']);
+  await runAgents(file('robots.txt', ROBOTS), options, output);
+  const records = json(output) as { agent: string[]; allowed: boolean; group: string }[];
+  const gpt = records.find((r) => r.agent[0] === 'GPTBot');
+  const google = records.find((r) => r.agent[0] === 'Googlebot');
+  assert.deepEqual([gpt?.allowed, gpt?.group], [false, 'own']);
+  assert.equal(google?.allowed, true);
+  exitStatus();
+});
+
+test('runDiff: the URLs whose verdict changes, per crawler; exit 1 on a change', async () => {
+  const output = memoryOutput();
+  const before = file('before.txt', 'User-agent: *\nDisallow: /a/\n');
+  const after = file('after.txt', 'User-agent: *\nDisallow: /a/\nDisallow: /b/\n');
+  const { options } = parsed(registerDiff, 'diff', ['--json']);
+  await runDiff(before, after, options, output);
+  const changes = json(output) as { url: string; agent: string[]; after: { allowed: boolean } }[];
+  assert.ok(changes.length > 0);
+  assert.ok(changes.every((c) => c.url.startsWith('/b') && c.after.allowed === false));
+  assert.equal(exitStatus(), 1);
+});
+
+test('runLint: a report per file, errors counted', async () => {
+  const output = memoryOutput();
+  const { options } = parsed(registerLint, 'lint', ['--json']);
+  await runLint([file('lint.txt', 'Disallow: /x\nUser-agent: *\nDisalow: /y\n')], options, output);
+  const [report] = json(output) as { diagnostics: { code: string }[] }[];
+  const codes = report!.diagnostics.map((d) => d.code);
+  assert.ok(codes.includes('rule-outside-group'), codes.join());
+  exitStatus();
+});
+
+test('runTest: a spec met and a spec broken', async () => {
+  const robots = file('spec-robots.txt', ROBOTS);
+  const spec = file('spec.yaml', 'expect:\n  - agent: ExampleBot\n    disallow: [/private/x]\n');
+  const broken = file('broken.yaml', 'expect:\n  - agent: ExampleBot\n    allow: [/private/x]\n');
+  const output = memoryOutput();
+  const met = parsed(registerTest, 'test', ['--json', '--robots', robots]);
+  await runTest([spec], met.options, output);
+  assert.equal(exitStatus(), 0);
+  await runTest([broken], met.options, output);
+  assert.equal(exitStatus(), 1);
+  const [passed, failed] = json(output) as { failed: number }[];
+  assert.deepEqual([passed!.failed, failed!.failed], [0, 1]);
+});
+
+test('runBatch: URLs from the input given, one JSON line each, in order', async () => {
+  const output = memoryOutput();
+  const robots = file('batch-robots.txt', ROBOTS);
+  const { options } = parsed(registerBatch, 'batch', ['--robots', robots, '--agent', 'ExampleBot']);
+  const written: string[] = [];
+  const stdout = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      written.push(String(chunk));
+      done();
+    },
+  });
+  await runBatch(options, output, { input: Readable.from(['/open\n/private/x\n']), stdout });
+  const lines = written.join('').trim().split('\n');
+  const records = lines.map((l) => JSON.parse(l) as { url: string; allowed: boolean });
+  assert.deepEqual(
+    records.map((r) => [r.url, r.allowed]),
+    [
+      ['/open', true],
+      ['/private/x', false],
+    ],
+  );
+  assert.equal(exitStatus(), 1);
+});
+
+test('runKeygen: a private key and its directory, written where asked', () => {
+  const output = memoryOutput();
+  const out = join(dir, 'key.jwk');
+  const directory = join(dir, 'directory.json');
+  const { options } = parsed(registerKeygen, 'keygen', ['--out', out, '--directory', directory]);
+  runKeygen(options, output);
+  const key = JSON.parse(readFileSync(out, 'utf8')) as { kty: string; d?: string };
+  const keys = JSON.parse(readFileSync(directory, 'utf8')) as { keys: { d?: string }[] };
+  assert.equal(key.kty, 'OKP');
+  assert.ok(key.d, 'the private key');
+  assert.equal(keys.keys[0]!.d, undefined, 'the directory holds no private part');
+});
+
+/** The URL a serving command said it listens on. */
+function servedUrl(output: { errors: string[] }): string {
+  const said = output.errors.join('\n');
+  const url = /serving (?:MCP )?on (http:\/\/[^\s;]+)/.exec(said)?.[1];
+  assert.ok(url, said);
+  return url.replace(/\/mcp$/, '');
+}
+
+/** A command that serves until told to stop, run until the test says so. */
+async function served(
+  run: (until: Promise<string>, output: ReturnType<typeof memoryOutput>) => Promise<void>,
+  check: (url: string) => Promise<void>,
+): Promise<string[]> {
+  const output = memoryOutput();
+  let stop!: (signal: string) => void;
+  const until = new Promise<string>((done) => (stop = done));
+  const running = run(until, output);
+  try {
+    // Serving begins when the command says where; the wait is bounded by the test's timeout.
+    for (let i = 0; i < 600 && !output.errors.some((e) => /serving/.test(e)); i++) {
+      await Promise.race([running, new Promise((r) => setTimeout(r, 50))]);
+    }
+    await check(servedUrl(output));
+  } finally {
+    stop('SIGTERM');
+    await running;
+  }
+  return output.errors;
+}
+
+test(
+  'runServe: serves until told to stop, then drains and closes',
+  { timeout: 60_000 },
+  async () => {
+    const { options } = parsed(registerServe, 'serve', ['--port', '0', '--host', '127.0.0.1']);
+    const said = await served(
+      (until, output) => runServe(options, output, until),
+      async (url) => {
+        const health = await fetch(`${url}/healthz`);
+        assert.equal(health.status, 200);
+      },
+    );
+    assert.ok(said.some((line) => /SIGTERM: stopping/.test(line)));
+    assert.ok(said.some((line) => /stopped in \d+ ms/.test(line)));
+  },
+);
+
+test('runMcp --http: the tools served until told to stop', { timeout: 60_000 }, async () => {
+  const { options } = parsed(registerMcp, 'mcp', ['--http', '0', '--agent', 'ExampleBot']);
+  await served(
+    (until, output) => runMcp(options, output, until),
+    async (url) => {
+      const answer = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      const listed = (await answer.json()) as { result?: { tools: { name: string }[] } };
+      assert.ok(
+        listed.result?.tools.some((t) => t.name === 'check_url'),
+        JSON.stringify(listed),
+      );
+    },
+  );
+});
