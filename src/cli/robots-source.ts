@@ -280,5 +280,19 @@ export function collectAgents(value: string, previous: string[] | undefined): st
     }
     if (name.note) process.stderr.write(`repkit: ${name.note}\n`);
   }
-  return [...(previous ?? []), ...names.map((name) => name.token)];
+  const agents = [...(previous ?? []), ...names.map((name) => name.token)];
+  const notes = [...agentNotesOf(previous), ...names.flatMap((n) => (n.note ? [n.note] : []))];
+  if (notes.length > 0) notesGiven.set(agents, notes);
+  return agents;
+}
+
+/** The notes `collectAgents` made on the names it read, by the list it gave. */
+const notesGiven = new WeakMap<readonly string[], string[]>();
+
+/**
+ * How `--agent`'s names were read where that changed one (`Googlebot/2.1` → `Googlebot`), as
+ * the library's `agentNotes` say it: the records of `check --json` carry them.
+ */
+export function agentNotesOf(agents: readonly string[] | undefined): string[] {
+  return (agents && notesGiven.get(agents)) ?? [];
 }

@@ -36,8 +36,14 @@ const ERROR_DEFER_MS = 5_000;
  * (default: the client's names), then, with `turn` (default true), the host's turn
  * (Crawl-delay, and pauses after 429/503, shared through the client's store). While the
  * robots.txt is unreachable the request waits until the client tries the file again; a store
- * that fails is a wait too, never a permission. `InvalidUrlError` and `RefusedAddressError`
- * from the robots.txt lookup are the caller's to read.
+ * that fails is a wait too, never a permission. The robots.txt state is read once: its
+ * verdict and the host's turn both come from it.
+ *
+ * @example
+ * const admission = await admitRequest(client, 'https://example.com/page');
+ * if (admission.kind === 'go') send(); // else skip ('disallowed') or ask again after admission.ms
+ * @throws {InvalidUrlError} for a URL that has no robots.txt (another scheme, no host).
+ * @throws {RefusedAddressError} for a host the client's `allowAddress` refuses.
  */
 export async function admitRequest(
   client: RobotsClient,
@@ -45,7 +51,10 @@ export async function admitRequest(
   options: {
     agent?: string | readonly string[];
     turn?: boolean;
-    /** `url` is the request exactly as it is sent (see `StateVerdictOptions.exact`). */
+    /**
+     * `url` is the request exactly as it is sent (a guard that sees the request line): judged
+     * as it is, and as the WHATWG parser would write it where that differs. Default false.
+     */
     exact?: boolean;
   } = {},
 ): Promise<Admission> {

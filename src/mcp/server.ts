@@ -87,7 +87,7 @@ export function createMcpServer(
   return server;
 }
 
-const CHECK_URL = {
+export const CHECK_URL = {
   title: 'May this agent fetch this URL?',
   annotations: { title: 'May this agent fetch this URL?', ...READ_ONLY },
   description:

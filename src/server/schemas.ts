@@ -117,7 +117,18 @@ const verdict = {
     error: { type: 'string' },
     edge,
   },
-  required: ['url', 'agent', 'allowed', 'line', 'reason', 'robotsUrl', 'source', 'status'],
+  required: [
+    'url',
+    'agent',
+    'allowed',
+    'line',
+    'reason',
+    'robotsUrl',
+    'source',
+    'status',
+    'fetchedAt',
+    'expiresAt',
+  ],
 } as const;
 /** A batch's entry: a verdict, or a URL's own error (`error` its code, `field`, `message`). */
 const batchEntry = {

@@ -396,6 +396,72 @@ test('no public signature has an optional parameter before another', () => {
   assert.deepEqual(wrong, []);
 });
 
+/** Most lines a function may take: past it, the logic wants named parts a reader can find. */
+const MAX_FUNCTION_LINES = 80;
+
+test('no function is longer than 80 lines', () => {
+  const long: string[] = [];
+  for (const file of graph.keys()) {
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const last = source.getLineAndCharacterOfPosition(node.end).line;
+        if (last - first + 1 > MAX_FUNCTION_LINES) {
+          long.push(`${name(file)}:${first + 1} (${last - first + 1} lines)`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  assert.deepEqual(long, []);
+});
+
+/** Every test file's text, for what the tests call. */
+function testSources(): string {
+  const dir = join(ROOT, 'test');
+  const files = (d: string): string[] =>
+    readdirSync(d).flatMap((n) => {
+      const path = join(d, n);
+      return statSync(path).isDirectory() ? files(path) : /\.ts$/.test(n) ? [path] : [];
+    });
+  return files(dir)
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+}
+
+test('each command is a run<Command> function, and commands, routes and MCP tools are tested directly', () => {
+  const tests = testSources();
+  const called = (fn: string) => new RegExp(`\\b${fn}\\(`).test(tests);
+  const missing: string[] = [];
+  const commands = readdirSync(join(SRC, 'cli/commands')).filter((n) => n.endsWith('.ts'));
+  assert.ok(commands.length >= 12, 'the commands are found');
+  for (const file of commands) {
+    const runs = exportedNames(join(SRC, 'cli/commands', file)).filter((n) => /^run[A-Z]/.test(n));
+    if (runs.length === 0) missing.push(`cli/commands/${file}: no run<Command> function`);
+    for (const run of runs) if (!called(run)) missing.push(`${run} (cli/commands/${file})`);
+  }
+  // The handlers of the fetching routes and the MCP tools: functions of their context.
+  const handlers: Record<string, string[]> = {
+    'server/routes/checks.ts': ['usageAnswer', 'checkOne', 'checkMany', 'robotsAnswer'],
+    'mcp/tools.ts': ['checkUrl', 'usageOf', 'lintRobotsTxt', 'aiCrawlers'],
+  };
+  for (const [file, names] of Object.entries(handlers)) {
+    const exported = exportedNames(join(SRC, file));
+    for (const handler of names) {
+      if (!exported.includes(handler)) missing.push(`${handler}: not exported by ${file}`);
+      else if (!called(handler)) missing.push(`${handler} (${file})`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
 test('no file stands beside a folder of the same name', () => {
   const dirs = (dir: string): string[] =>
     readdirSync(dir).flatMap((n) => {

@@ -14,6 +14,7 @@ import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import {
   collectAgents,
+  agentNotesOf,
   isUrl,
   loadRobots,
   parseProfile,
@@ -54,6 +55,10 @@ export interface CheckRecord {
   error?: string;
   /** What answered in the robots.txt's place, when something did (see `CheckResult.edge`). */
   edge?: CheckResult['edge'];
+  /** How the names given were read, and the file's fetch and expiry times, as the library gives them. */
+  agentNotes?: string[];
+  fetchedAt?: number;
+  expiresAt?: number;
 }
 
 export function toRecord(
@@ -66,7 +71,8 @@ export function toRecord(
     agent?: string[];
     requestUrl?: string;
   },
-  fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error' | 'edge'>,
+  fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error' | 'edge'> &
+    Partial<Pick<CheckResult, 'agentNotes' | 'fetchedAt' | 'expiresAt'>>,
 ): CheckRecord {
   return {
     url,
@@ -85,6 +91,10 @@ export function toRecord(
           source: fetched.source,
           ...(fetched.error ? { error: fetched.error } : {}),
           ...(fetched.edge ? { edge: fetched.edge } : {}),
+          // A check the fetch layer made keeps every field the library, the service and MCP give.
+          ...(fetched.agentNotes ? { agentNotes: fetched.agentNotes } : {}),
+          ...(fetched.fetchedAt !== undefined ? { fetchedAt: fetched.fetchedAt } : {}),
+          ...(fetched.expiresAt !== undefined ? { expiresAt: fetched.expiresAt } : {}),
         }
       : {}),
   };
@@ -198,9 +208,12 @@ export async function runCheck(
   output: Output,
 ): Promise<void> {
   const urls = given.map((url) => checkTarget(url, output));
-  const records = options.robots
+  const checked = options.robots
     ? await checkAgainst(urls, options, output)
     : await checkByFetching(urls, options);
+  // How the names given were read (said on stderr as they were read), in each record too.
+  const notes = agentNotesOf(options.agent);
+  const records = notes.length > 0 ? checked.map((r) => ({ ...r, agentNotes: notes })) : checked;
   for (const record of records) {
     output.out(options.json ? JSON.stringify(record) : formatVerdict(output, record));
   }
