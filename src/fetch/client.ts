@@ -1,8 +1,7 @@
-import { MemoryStore, type CacheEntry } from '../cache/index.ts';
+import { MemoryStore } from '../cache/index.ts';
 import { BoundedMap } from '../core/internal.ts';
-import { usedEntry } from '../cache/internal.ts';
-import { parse, type ProfileName, type RobotsTxt } from '../core/index.ts';
-import { InvalidUrlError, isRefusedAddressError } from './errors.ts';
+import type { ProfileName } from '../core/index.ts';
+import { isRefusedAddressError } from './errors.ts';
 import type { HostResolver } from './net/resolver.ts';
 import {
   agentsFor,
@@ -18,8 +17,10 @@ import { EntryCache } from './files/entry-cache.ts';
 import { PageFetches } from './net/pages.ts';
 import { RequestIdentity } from './net/identity.ts';
 import { TdmrepFiles } from './files/tdmrep-files.ts';
-import { locate, type RobotsLocation } from './net/location.ts';
-import { ParsedFiles, type HotEntry } from './files/parsed-files.ts';
+import { locate } from './net/location.ts';
+import { untilAborted } from './net/until-aborted.ts';
+import { ParsedFiles } from './files/parsed-files.ts';
+import { OriginStates } from './files/origin-states.ts';
 import { checkedOptions, positive, readNames, type RobotsClientOptions } from './options.ts';
 
 export type { RobotsClientOptions } from './options.ts';
@@ -105,12 +106,10 @@ export class RobotsClient {
   private readonly policy: CachePolicy;
   private readonly now: () => number;
   private readonly http: RobotsHttp;
-  /** The files' entries: store, single flight, fleet leases. */
-  private readonly entries: EntryCache;
   /** Page fetches: one per URL asked at once, and bounded (see `fetchPage`). */
   private readonly pages: PageFetches;
-  /** Per origin, the entry in use and its parsed file (bounded, least recently used out). */
-  private readonly hot: ParsedFiles;
+  /** Per origin, the robots.txt state: the entry in use and its parsed file, or fetched. */
+  private readonly states: OriginStates;
   private readonly resolver: HostResolver;
   private readonly politeness: PolitenessPolicy;
   /** Signatures and price headers the client's requests carry. */
@@ -132,11 +131,11 @@ export class RobotsClient {
       names: (agent) => this.names(agent),
       verdict: (url, state, options) => this.verdict(url, state, options),
       agentsFor: (state, agents) => this.agentsFor(state, agents),
-      cachedState: (url) => this.cachedState(url),
+      cachedState: (url) => this.states.cachedState(url),
       preflight: (url) => this.preflight(url),
       turnFor: (state) => this.turnFor(state),
       maxBytes: () => this.maxBytes,
-      parsedUsage: () => this.hot.usage,
+      parsedUsage: () => this.states.usage,
     };
     const {
       userAgent,
@@ -160,10 +159,6 @@ export class RobotsClient {
     this.profile = options.profile ?? 'google';
     this.policy = { ...DEFAULT_POLICY, ...options.cache };
     this.now = options.now ?? Date.now;
-    this.hot = new ParsedFiles(
-      positive('maxParsed', options.maxParsed ?? 1_000),
-      positive('maxParsedBytes', options.maxParsedBytes ?? 64 * 1024 * 1024),
-    );
     this.agentMode = agentMode;
     ({ resolver: this.resolver, http: this.http } = connections(
       options,
@@ -173,7 +168,7 @@ export class RobotsClient {
     this.maxBytes = request.maxBytes;
     this.politeness = { ...DEFAULT_POLITENESS, ...options.politeness };
     this.turns = turnKeeper(store);
-    this.entries = new EntryCache({
+    const entries = new EntryCache({
       store,
       http: this.http,
       request: identity.signs
@@ -197,7 +192,16 @@ export class RobotsClient {
       ...request,
       requestHeaders: (url) => identity.forPage(url),
     });
-    this.tdmrep = new TdmrepFiles(this.entries, this.now);
+    this.tdmrep = new TdmrepFiles(entries, this.now);
+    // Per origin, the entry in use and its parsed file (bounded, least recently used out).
+    const parsed = new ParsedFiles(
+      positive('maxParsed', options.maxParsed ?? 1_000),
+      positive('maxParsedBytes', options.maxParsedBytes ?? 64 * 1024 * 1024),
+    );
+    this.states = new OriginStates(entries, parsed, this.now, {
+      profile: this.profile,
+      maxBytes: this.maxBytes,
+    });
   }
 
   /**
@@ -250,53 +254,8 @@ export class RobotsClient {
    * this call starts a fetch of its own (a service's budget of new origins per client): false
    * rejects with `FetchBudgetError`, and nothing is requested.
    */
-  async robotsFor(url: string, options: { mayFetch?: () => boolean } = {}): Promise<RobotsState> {
-    const location = locate(url);
-    if (location.origin.startsWith('ftp:')) {
-      throw new InvalidUrlError(
-        url,
-        'fetching robots.txt over ftp is not supported (robotsUrl() gives its location)',
-      );
-    }
-    const origin = location.origin;
-    // The entry in use, kept with its parsed file until it expires: most checks touch neither
-    // the store nor the parser.
-    const hot = this.hot.get(origin);
-    if (hot && this.isFresh(hot)) return this.hotState(location, hot);
-    const { entry, fetched, body } = await this.entries.fresh(origin, location.robotsUrl, options);
-    const used = usedEntry(entry);
-    const stale = used !== entry;
-    const source = stale ? 'stale' : fetched ? 'fetched' : 'cache';
-    // A body just read is parsed as read; a stale copy's comes back from the entry.
-    const robots =
-      used.outcome === 'ok'
-        ? this.parsedFor(hot, used, used === entry ? body : undefined)
-        : undefined;
-    this.hot.remember(origin, { entry, stale, ...(robots ? { robots } : {}) });
-    return { location, entry, source, ...(robots ? { robots } : {}) };
-  }
-
-  /**
-   * The state `robotsFor` would give at once, without waiting: the fresh entry in use for
-   * `url`'s origin with its parsed file, or undefined when answering needs the store, a
-   * fetch or DNS (then call `robotsFor`). Throws `InvalidUrlError` as `robotsFor` does.
-   * Answers from memory need no promise: the service's cached checks take this path.
-   */
-  private cachedState(url: string): RobotsState | undefined {
-    const location = locate(url);
-    const hot = this.hot.get(location.origin);
-    return hot && this.isFresh(hot) ? this.hotState(location, hot) : undefined;
-  }
-
-  private hotState(location: RobotsLocation, hot: HotEntry): RobotsState {
-    this.hot.touch(location.origin);
-    const state: RobotsState = {
-      location,
-      entry: hot.entry,
-      source: hot.stale ? 'stale' : 'cache',
-    };
-    if (hot.robots) state.robots = hot.robots;
-    return state;
+  robotsFor(url: string, options: { mayFetch?: () => boolean } = {}): Promise<RobotsState> {
+    return this.states.stateFor(url, options);
   }
 
   /**
@@ -308,8 +267,7 @@ export class RobotsClient {
    */
   private async preflight(url: string): Promise<void> {
     const location = locate(url);
-    const hot = this.hot.get(location.origin);
-    if (hot && this.isFresh(hot)) return;
+    if (this.states.freshAt(location.origin)) return;
     try {
       await this.resolver.resolve(new URL(location.origin).hostname);
     } catch (error) {
@@ -435,8 +393,7 @@ export class RobotsClient {
   /** Forgets the cached result for `url`'s origin. */
   async forget(url: string): Promise<void> {
     const { origin } = locate(url);
-    this.hot.drop(origin);
-    await this.entries.delete(origin);
+    await this.states.forget(origin);
   }
 
   /** Closes connections; the client must not be used afterwards. */
@@ -471,45 +428,4 @@ export class RobotsClient {
   ): readonly string[] {
     return agentsFor(state.robots, agents, this.agentMode);
   }
-
-  /**
-   * The parsed file for `entry`, reusing the one in use when the body is the same fetch;
-   * `read` is the body as it was just read, when it was.
-   */
-  private parsedFor(
-    hot: HotEntry | undefined,
-    entry: Omit<CacheEntry, 'lastGood'>,
-    read?: Uint8Array,
-  ): RobotsTxt {
-    if (hot?.robots && hot.robotsFetchedAt === entry.fetchedAt) return hot.robots;
-    return parse(read ?? Buffer.from(entry.body ?? '', 'base64'), {
-      profile: this.profile,
-      maxBytes: this.maxBytes,
-    });
-  }
-
-  /** The entry in use is still fresh: checks need neither the store, nor a fetch, nor DNS. */
-  private isFresh(hot: HotEntry): boolean {
-    return this.now() < hot.entry.expiresAt;
-  }
-}
-
-/** `work`, or the signal's reason once it aborts (the work itself goes on, for others). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', stop);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', stop);
-        reject(error);
-      },
-    );
-  });
 }

@@ -248,18 +248,8 @@ export async function runServe(
   output: Output,
   until: Promise<string> = signalled(),
 ): Promise<void> {
-  const {
-    port,
-    host,
-    redis,
-    allowPrivate,
-    token,
-    allowedHosts,
-    cors,
-    rateLimit,
-    newOrigins,
-    storeBytes,
-  } = serveSettings(options);
+  const settings = serveSettings(options);
+  const { port, host, redis, allowPrivate, token, allowedHosts, rateLimit } = settings;
   // Loaded here: the service's dependencies would slow every other command's start-up.
   const { startService } = await import('../../server/index.ts').catch((error: unknown) => {
     // The service's packages are optional peers: the library and the other commands
@@ -281,13 +271,13 @@ export async function runServe(
     userAgent: options.userAgent,
     ...(options.agent ? { agent: options.agent } : {}),
     maxBatch: options.maxBatch,
-    ...(newOrigins !== undefined ? { newOriginsPerMinute: newOrigins } : {}),
-    ...(storeBytes !== undefined ? { storeBytesPerMinute: storeBytes } : {}),
+    ...(settings.newOrigins !== undefined ? { newOriginsPerMinute: settings.newOrigins } : {}),
+    ...(settings.storeBytes !== undefined ? { storeBytesPerMinute: settings.storeBytes } : {}),
     logger: loggerOf(options.log),
     access: {
       ...(token !== undefined ? { token } : {}),
       ...(allowedHosts ? { allowedHosts } : {}),
-      ...(cors ? { corsOrigins: cors } : {}),
+      ...(settings.cors ? { corsOrigins: settings.cors } : {}),
       ...(rateLimit !== undefined ? { rateLimitPerMinute: rateLimit } : {}),
     },
     onWarning: (message) => output.err(`repkit: ${message}`),
