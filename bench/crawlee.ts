@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { BasicCrawler, CheerioCrawler, Configuration, RequestQueue, log } from 'crawlee';
 import { withRepkitRobots } from '../src/crawlee/index.ts';
 import { RobotsClient } from '../src/fetch/index.ts';
+import { clientSeam } from '../src/fetch/internal.ts';
 
 const URLS = 2_000;
 const ROUNDS = 3;
@@ -107,15 +108,16 @@ export async function benchCrawleeDeferral(
       let admitted = 0;
       let cpuAtFirst: NodeJS.CpuUsage | undefined;
       let cpuAtLast: NodeJS.CpuUsage | undefined;
-      class Counting extends RobotsClient {
-        override async turn(url: string) {
-          const turn = await super.turn(url);
-          if (++admitted === 1) cpuAtFirst = process.cpuUsage();
-          if (admitted === size) cpuAtLast = process.cpuUsage(cpuAtFirst);
-          return turn;
-        }
-      }
-      const client = new Counting({ userAgent: 'ExampleBot/1.0' });
+      // Admissions take the host's turn through the client's seam, with the state at hand.
+      const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
+      const seam = clientSeam(client);
+      const turnFor = seam.turnFor;
+      seam.turnFor = async (state) => {
+        const turn = await turnFor(state);
+        if (++admitted === 1) cpuAtFirst = process.cpuUsage();
+        if (admitted === size) cpuAtLast = process.cpuUsage(cpuAtFirst);
+        return turn;
+      };
       const config = new Configuration({ persistStorage: false, purgeOnStart: false });
       const queue = await RequestQueue.open(`deferral-${size}`, { config });
       // addRequests (unlike addRequestsBatched) adds them all before it resolves.

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
+import { typescriptProgram } from '../helpers/typescript.ts';
 import { ROOT } from '../helpers/shared.ts';
 
 const SNAPSHOT = join(ROOT, 'test/package/api-surface.json');
@@ -23,17 +24,7 @@ function surface(): Record<string, string[]> {
       ([name, target]) =>
         [name, join(ROOT, target.import.replace(/^\.\/dist\/(.*)\.js$/, 'src/$1.ts'))] as const,
     );
-  const program = ts.createProgram(
-    entries.map(([, file]) => file),
-    {
-      allowImportingTsExtensions: true,
-      noEmit: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      types: ['node'],
-    },
-  );
+  const program = typescriptProgram(entries.map(([, file]) => file));
   const checker = program.getTypeChecker();
   const result: Record<string, string[]> = {};
   for (const [name, file] of entries) {

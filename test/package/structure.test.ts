@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
+import { typescriptProgram } from '../helpers/typescript.ts';
 import { ROOT } from '../helpers/shared.ts';
 
 const SRC = join(ROOT, 'src');
@@ -311,14 +312,7 @@ test('each internal.ts door holds only names another area imports (core and fetc
 /** A program over the package's public entries, for what their signatures say. */
 function publicProgram(): { checker: ts.TypeChecker; modules: ts.Symbol[] } {
   const files = [...packageEntries()].filter((f) => f.endsWith('.ts') && !f.includes('/cli/'));
-  const program = ts.createProgram(files, {
-    allowImportingTsExtensions: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    types: ['node'],
-  });
+  const program = typescriptProgram(files);
   const checker = program.getTypeChecker();
   const modules = files.map((f) => checker.getSymbolAtLocation(program.getSourceFile(f)!)!);
   return { checker, modules };

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Command } from 'commander';
 import ts from 'typescript';
+import { typescriptProgram } from '../helpers/typescript.ts';
 import { join } from 'node:path';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { startService, type RunningService } from '../../src/server/index.ts';
@@ -275,13 +276,7 @@ test("the cases reach a check's optional fields, so that a surface dropping one 
 
 /** The property names of an interface of the source, and which of them are optional. */
 function interfaceFields(file: string, name: string): Map<string, boolean> {
-  const program = ts.createProgram([file], {
-    allowImportingTsExtensions: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-  });
+  const program = typescriptProgram([file]);
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file)!;
   const declaration = source.statements.find(
