@@ -128,12 +128,12 @@ export class RobotsClient {
 
   constructor(options: RobotsClientOptions) {
     this.#seam = {
-      names: (agent) => this.names(agent),
-      verdict: (url, state, options) => this.verdict(url, state, options),
-      agentsFor: (state, agents) => this.agentsFor(state, agents),
+      names: (agent) => this.#names(agent),
+      verdict: (url, state, options) => this.#verdict(url, state, options),
+      agentsFor: (state, agents) => this.#agentsFor(state, agents),
       cachedState: (url) => this.states.cachedState(url),
-      preflight: (url) => this.preflight(url),
-      turnFor: (state) => this.turnFor(state),
+      preflight: (url) => this.#preflight(url),
+      turnFor: (state) => this.#turnFor(state),
       maxBytes: () => this.maxBytes,
       parsedUsage: () => this.states.usage,
     };
@@ -221,8 +221,8 @@ export class RobotsClient {
     options: { agent?: string | readonly string[]; explain?: boolean; signal?: AbortSignal } = {},
   ): Promise<CheckResult> {
     const state = await untilAborted(this.robotsFor(url), options.signal);
-    const { agents, notes } = this.names(options.agent);
-    return this.verdict(url, state, {
+    const { agents, notes } = this.#names(options.agent);
+    return this.#verdict(url, state, {
       agents,
       agentNotes: notes,
       explain: options.explain === true,
@@ -234,7 +234,7 @@ export class RobotsClient {
    * robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and notes where that changed
    * a name.
    */
-  private names(agent?: string | readonly string[]): {
+  #names(agent?: string | readonly string[]): {
     agents: readonly string[];
     notes: readonly string[];
   } {
@@ -265,7 +265,7 @@ export class RobotsClient {
    * client's DNS cache, with its limits. A failing lookup is not an error here: the fetch
    * will report it as Google does.
    */
-  private async preflight(url: string): Promise<void> {
+  async #preflight(url: string): Promise<void> {
     const location = locate(url);
     if (this.states.freshAt(location.origin)) return;
     try {
@@ -282,12 +282,12 @@ export class RobotsClient {
    * most `politeness.maxCrawlDelayMs`); a pause from `backOff` holds every process off.
    */
   async turn(url: string): Promise<Turn> {
-    return this.turnFor(await this.robotsFor(url));
+    return this.#turnFor(await this.robotsFor(url));
   }
 
   /** `turn` for a state at hand. */
-  private async turnFor(state: RobotsState): Promise<Turn> {
-    const seconds = state.robots?.crawlDelay(this.agentsFor(state));
+  async #turnFor(state: RobotsState): Promise<Turn> {
+    const seconds = state.robots?.crawlDelay(this.#agentsFor(state));
     const crawlDelayMs = crawlDelayInterval(seconds, this.politeness);
     const waitMs = await this.turns.takeTurn(state.location.origin, crawlDelayMs);
     return waitMs > 0 ? { kind: 'wait', waitMs, crawlDelayMs } : { kind: 'go', crawlDelayMs };
@@ -318,7 +318,7 @@ export class RobotsClient {
     options: { agent?: string | readonly string[] } = {},
   ): Promise<TdmrepState> {
     const { origin } = locate(url);
-    return this.tdmrep.for(origin, this.hopCheck(options.agent));
+    return this.tdmrep.for(origin, this.#hopCheck(options.agent));
   }
 
   /**
@@ -336,7 +336,7 @@ export class RobotsClient {
   ): Promise<FetchOutcome> {
     const maxBytes = options.maxBytes ?? 1024 * 1024;
     const agentKey = options.agent === undefined ? '' : [options.agent].flat().join('\n');
-    return this.pages.fetch(url, maxBytes, agentKey, this.hopCheck(options.agent));
+    return this.pages.fetch(url, maxBytes, agentKey, this.#hopCheck(options.agent));
   }
 
   /**
@@ -360,7 +360,7 @@ export class RobotsClient {
   }
 
   /** `beforeHop` for the client's own fetches: a refused redirect's reason, in words. */
-  private hopCheck(
+  #hopCheck(
     agent?: string | readonly string[],
   ): (url: string) => Promise<string | undefined> {
     return async (url) => {
@@ -405,7 +405,7 @@ export class RobotsClient {
    * The verdict for `url` from a state `robotsFor` gave, as `check` makes it (see
    * `StateVerdictOptions`).
    */
-  private verdict(url: string, state: RobotsState, options: StateVerdictOptions = {}): CheckResult {
+  #verdict(url: string, state: RobotsState, options: StateVerdictOptions = {}): CheckResult {
     const { agents = this.agents, agentNotes = this.agentNotes } = options;
     const result = verdictFromState(url, state, agents, {
       agentMode: this.agentMode,
@@ -422,7 +422,7 @@ export class RobotsClient {
    * The names a state's verdicts are made for: with `agentMode: 'fallback'`, the first name
    * with a group of its own in the file (all of them when none has one: `*` applies alike).
    */
-  private agentsFor(
+  #agentsFor(
     state: RobotsState,
     agents: readonly string[] = this.agents,
   ): readonly string[] {
