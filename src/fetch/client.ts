@@ -360,9 +360,7 @@ export class RobotsClient {
   }
 
   /** `beforeHop` for the client's own fetches: a refused redirect's reason, in words. */
-  #hopCheck(
-    agent?: string | readonly string[],
-  ): (url: string) => Promise<string | undefined> {
+  #hopCheck(agent?: string | readonly string[]): (url: string) => Promise<string | undefined> {
     return async (url) => {
       const refused = await this.refuseRedirect(url, agent === undefined ? {} : { agent });
       return refused && `redirect to ${url} not followed: ${refused.reason}`;
@@ -422,10 +420,7 @@ export class RobotsClient {
    * The names a state's verdicts are made for: with `agentMode: 'fallback'`, the first name
    * with a group of its own in the file (all of them when none has one: `*` applies alike).
    */
-  #agentsFor(
-    state: RobotsState,
-    agents: readonly string[] = this.agents,
-  ): readonly string[] {
+  #agentsFor(state: RobotsState, agents: readonly string[] = this.agents): readonly string[] {
     return agentsFor(state.robots, agents, this.agentMode);
   }
 }
