@@ -104,7 +104,7 @@ export const CHECK_URL = {
     .passthrough(),
 };
 
-const USAGE = {
+export const USAGE = {
   title: 'May this agent fetch, index, train AI on or use for search this URL?',
   annotations: {
     title: 'May this agent fetch, index, train AI on or use for search this URL?',

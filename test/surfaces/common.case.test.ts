@@ -25,9 +25,9 @@ import {
   usageAnswer,
 } from '../../src/server/routes/checks.ts';
 import type { RouteContext } from '../../src/server/routes/context.ts';
-import { checkOne as checkOneSchema } from '../../src/server/schemas.ts';
+import { checkOne as checkOneSchema, usage as usageSchema } from '../../src/server/schemas.ts';
 import { serveMcpHttp } from '../../src/mcp/index.ts';
-import { CHECK_URL } from '../../src/mcp/server.ts';
+import { CHECK_URL, USAGE } from '../../src/mcp/server.ts';
 import { checkUrl, clientBounds, usageOf } from '../../src/mcp/tools.ts';
 import { registerCheck, runCheck } from '../../src/cli/commands/check.ts';
 import { registerUsage, runUsage } from '../../src/cli/commands/usage.ts';
@@ -306,6 +306,18 @@ test("a check's three definitions agree: the type, the service's schema, MCP's o
   const mcpShape = CHECK_URL.outputSchema.shape as Record<string, { isOptional(): boolean }>;
   for (const [field, zod] of Object.entries(mcpShape)) {
     assert.ok(fields.has(field), `MCP names ${field}, which a check has`);
+    if (!zod.isOptional()) assert.equal(fields.get(field), false, `${field} is always there`);
+  }
+});
+
+test("a usage answer's three definitions agree: the type, the service's schema, MCP's output schema", () => {
+  const fields = interfaceFields(join(ROOT, 'src/fetch/answers/usage.ts'), 'UsageAnswer');
+  assert.ok(fields.size >= 9, 'the type is read');
+  const schema = usageSchema.response[200] as { properties: Record<string, unknown> };
+  assert.deepEqual(Object.keys(schema.properties).sort(), [...fields.keys()].sort());
+  const mcpShape = USAGE.outputSchema.shape as Record<string, { isOptional(): boolean }>;
+  for (const [field, zod] of Object.entries(mcpShape)) {
+    assert.ok(fields.has(field), `MCP names ${field}, which a usage answer has`);
     if (!zod.isOptional()) assert.equal(fields.get(field), false, `${field} is always there`);
   }
 });
