@@ -58,6 +58,11 @@ const READ_ONLY = {
   openWorldHint: true,
 } as const;
 
+/** A tool's title, said twice as the protocol asks (the title and the annotations' title). */
+function readOnly(title: string) {
+  return { title, annotations: { title, ...READ_ONLY } };
+}
+
 /** A tool's answer: the structured result, and the same as text for clients that show text. */
 function answer(result: Record<string, unknown>) {
   return {
@@ -88,8 +93,7 @@ export function createMcpServer(
 }
 
 export const CHECK_URL = {
-  title: 'May this agent fetch this URL?',
-  annotations: { title: 'May this agent fetch this URL?', ...READ_ONLY },
+  ...readOnly('May this agent fetch this URL?'),
   description:
     "The URL's robots.txt (fetched and cached) as Google reads it: the verdict, the deciding line and rule, and the fetch state. An unreachable robots.txt disallows for now; so does a bot wall or a payment demand answering in its place (reason robots-txt-challenge, with `edge`: what answered and the evidence).",
   inputSchema: { url, agent },
@@ -105,11 +109,7 @@ export const CHECK_URL = {
 };
 
 export const USAGE = {
-  title: 'May this agent fetch, index, train AI on or use for search this URL?',
-  annotations: {
-    title: 'May this agent fetch, index, train AI on or use for search this URL?',
-    ...READ_ONLY,
-  },
+  ...readOnly('May this agent fetch, index, train AI on or use for search this URL?'),
   description:
     "One combined answer with each part's source: robots.txt (Allow/Disallow, Content-Usage, Content-Signal), the site's tdmrep.json and the page's headers and head, fetched only where robots.txt allows.",
   inputSchema: { url, agent },
@@ -117,8 +117,7 @@ export const USAGE = {
 };
 
 const EXPLAIN = {
-  title: 'Why may (or may not) this agent fetch this URL?',
-  annotations: { title: 'Why may (or may not) this agent fetch this URL?', ...READ_ONLY },
+  ...readOnly('Why may (or may not) this agent fetch this URL?'),
   description:
     'The verdict with everything that led to it: the groups chosen, every rule that matched with its length, the winner and the tie-break.',
   inputSchema: { url, agent },
@@ -128,8 +127,7 @@ const EXPLAIN = {
 };
 
 const LINT = {
-  title: 'Lint a robots.txt',
-  annotations: { title: 'Lint a robots.txt', ...READ_ONLY },
+  ...readOnly('Lint a robots.txt'),
   description:
     "What Google reads, accepts with typos, ignores or never uses: a robots.txt given as text, or a site's (fetched).",
   inputSchema: {
@@ -142,8 +140,7 @@ const LINT = {
 };
 
 const AI_CRAWLERS = {
-  title: 'Which AI and search crawlers does this site let in?',
-  annotations: { title: 'Which AI and search crawlers does this site let in?', ...READ_ONLY },
+  ...readOnly('Which AI and search crawlers does this site let in?'),
   description:
     "Each well-known crawler (repkit's list and ai.robots.txt's): may it fetch the URL's path, by its own group or the * group.",
   inputSchema: { url },

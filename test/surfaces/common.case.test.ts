@@ -28,7 +28,7 @@ import type { RouteContext } from '../../src/server/routes/context.ts';
 import { checkOne as checkOneSchema, usage as usageSchema } from '../../src/server/schemas.ts';
 import { serveMcpHttp } from '../../src/mcp/index.ts';
 import { CHECK_URL, USAGE } from '../../src/mcp/server.ts';
-import { checkUrl, clientBounds, usageOf } from '../../src/mcp/tools.ts';
+import { checkUrl, clientBounds, usageOf, type McpTools } from '../../src/mcp/tools.ts';
 import { registerCheck, runCheck } from '../../src/cli/commands/check.ts';
 import { registerUsage, runUsage } from '../../src/cli/commands/usage.ts';
 import { pc } from '../../src/cli/toolkit.ts';
@@ -83,6 +83,16 @@ after(async () => {
   for (const resource of closing.reverse()) await resource.close().catch(() => {});
   process.exitCode = 0;
 });
+
+/** MCP's tools over stdio (straight through a client of their own), closed after `ask`. */
+async function withOwnTools(ask: (tools: McpTools) => Promise<Answer>): Promise<Answer> {
+  const client = new RobotsClient({ userAgent: 'repkit/0.1', allowAddress: () => true });
+  try {
+    return await ask({ client, bounds: clientBounds(client) });
+  } finally {
+    await client.close();
+  }
+}
 
 /** A CLI command's `--json` answer, its options read by the command's own parser. */
 async function cliJson(
@@ -161,14 +171,8 @@ const checkSurfaces: Surface[] = [
   },
   {
     name: "MCP's checkUrl tool",
-    ask: async (url, agent) => {
-      const client = new RobotsClient({ userAgent: 'repkit/0.1', allowAddress: () => true });
-      try {
-        return { ...(await checkUrl({ client, bounds: clientBounds(client) }, { url, agent })) };
-      } finally {
-        await client.close();
-      }
-    },
+    ask: (url, agent) =>
+      withOwnTools(async (tools) => ({ ...(await checkUrl(tools, { url, agent })) })),
   },
 ];
 
@@ -227,14 +231,8 @@ const usageSurfaces: Surface[] = [
   },
   {
     name: "MCP's usageOf tool",
-    ask: async (url, agent) => {
-      const client = new RobotsClient({ userAgent: 'repkit/0.1', allowAddress: () => true });
-      try {
-        return { ...(await usageOf({ client, bounds: clientBounds(client) }, { url, agent })) };
-      } finally {
-        await client.close();
-      }
-    },
+    ask: (url, agent) =>
+      withOwnTools(async (tools) => ({ ...(await usageOf(tools, { url, agent })) })),
   },
 ];
 

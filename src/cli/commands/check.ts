@@ -55,8 +55,9 @@ export interface CheckRecord {
   error?: string;
   /** What answered in the robots.txt's place, when something did (see `CheckResult.edge`). */
   edge?: CheckResult['edge'];
-  /** How the names given were read, and the file's fetch and expiry times, as the library gives them. */
+  /** How `--agent`'s names were read (see `agentNotesOf`), as the library's `agentNotes`. */
   agentNotes?: string[];
+  /** When the robots.txt used was fetched, and until when it is fresh, as the library gives them. */
   fetchedAt?: number;
   expiresAt?: number;
 }
@@ -72,7 +73,7 @@ export function toRecord(
     requestUrl?: string;
   },
   fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error' | 'edge'> &
-    Partial<Pick<CheckResult, 'agentNotes' | 'fetchedAt' | 'expiresAt'>>,
+    Partial<Pick<CheckResult, 'fetchedAt' | 'expiresAt'>>,
 ): CheckRecord {
   return {
     url,
@@ -92,7 +93,6 @@ export function toRecord(
           ...(fetched.error ? { error: fetched.error } : {}),
           ...(fetched.edge ? { edge: fetched.edge } : {}),
           // A check the fetch layer made keeps every field the library, the service and MCP give.
-          ...(fetched.agentNotes ? { agentNotes: fetched.agentNotes } : {}),
           ...(fetched.fetchedAt !== undefined ? { fetchedAt: fetched.fetchedAt } : {}),
           ...(fetched.expiresAt !== undefined ? { expiresAt: fetched.expiresAt } : {}),
         }

@@ -61,11 +61,13 @@ const MAX_PROBES = 10_000;
  */
 function probePaths(...sides: readonly HeldRobots[]): string[] {
   const paths = new Set<string>(['/']);
-  for (const side of sides) {
-    const robots = side.kind === 'file' ? side.robots : side.state.robots;
-    addRuleProbes(robots?.groups ?? [], paths, MAX_PROBES);
-  }
+  for (const side of sides) addRuleProbes(robotsOf(side)?.groups ?? [], paths, MAX_PROBES);
   return [...paths];
+}
+
+/** The parsed file a side holds: none where its fetch brought no file. */
+function robotsOf(side: HeldRobots): RobotsTxt | undefined {
+  return side.kind === 'file' ? side.robots : side.state.robots;
 }
 
 /**
@@ -158,12 +160,7 @@ export class RobotsComparison {
     this.probed = options.urls === undefined;
     this.cut = this.probed && this.urls.length >= MAX_PROBES;
     this.agents =
-      options.agents ??
-      namedAgents(
-        ...[before, after].flatMap((side) =>
-          side.kind === 'file' ? [side.robots] : side.state.robots ? [side.state.robots] : [],
-        ),
-      );
+      options.agents ?? namedAgents(...[before, after].flatMap((side) => robotsOf(side) ?? []));
   }
 
   /** Verdict pairs compared: URLs × crawlers. */

@@ -184,21 +184,22 @@ export function requestedForm(given: string, exact = false): RequestForms {
 
 /**
  * The verdict for a request that may go out as any of `forms`: `judge`'s for the checked
- * form, unless another form is disallowed; then that one's, with `target` naming it. Fails
- * closed: one disallowed form is enough. The one loop every caller judges forms with.
+ * form, unless another form is disallowed; then that one's, with `target` naming it and
+ * `requestUrl` the request judged where it is not the URL given. Fails closed: one disallowed
+ * form is enough. The one loop every caller judges forms with.
  */
 export function judgeForms<V extends { allowed: boolean }>(
   forms: RequestForms,
   judge: (target: string) => V,
-): { verdict: V; target: string } {
+): { verdict: V; target: string; requestUrl: string | undefined } {
   const first = judge(forms.checked);
   if (first.allowed && forms.others !== undefined) {
     for (const other of forms.others) {
       const found = judge(other);
-      if (!found.allowed) return { verdict: found, target: other };
+      if (!found.allowed) return { verdict: found, target: other, requestUrl: other };
     }
   }
-  return { verdict: first, target: forms.checked };
+  return { verdict: first, target: forms.checked, requestUrl: forms.requestUrl };
 }
 
 /**
@@ -213,10 +214,9 @@ export function formsVerdict(
   computed?: Verdict | Explanation,
 ): FileVerdict & { requestUrl?: string } {
   // `computed` is the checked form's (made on a worker); the other forms are judged here.
-  const { verdict, target } = judgeForms(forms, (form) =>
+  const { verdict, requestUrl } = judgeForms(forms, (form) =>
     fileVerdict(robots, form, agents, explain, form === forms.checked ? computed : undefined),
   );
-  const requestUrl = target === forms.checked ? forms.requestUrl : target;
   // Set on the fresh verdict, not spread into a copy: this runs for every check.
   const result: FileVerdict & { requestUrl?: string } = verdict;
   if (requestUrl !== undefined) result.requestUrl = requestUrl;
@@ -407,11 +407,6 @@ export function heldVerdict(
 export function requestJudge(
   robots: RobotsTxt,
   agents: readonly string[],
-): (url: string) => { verdict: Verdict; target: string; requestUrl?: string } {
-  return (url) => {
-    const forms = requestedForm(url);
-    const { verdict, target } = judgeForms(forms, (form) => robots.verdict(form, agents));
-    const requestUrl = target === forms.checked ? forms.requestUrl : target;
-    return requestUrl === undefined ? { verdict, target } : { verdict, target, requestUrl };
-  };
+): (url: string) => ReturnType<typeof judgeForms<Verdict>> {
+  return (url) => judgeForms(requestedForm(url), (form) => robots.verdict(form, agents));
 }
