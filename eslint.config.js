@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.bench/', 'node_modules/', 'coverage/', 'test-artifacts/'] },
+  { ignores: ['dist/', 'docs/api/', '.bench/', 'node_modules/', 'coverage/', 'test-artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,3 +1,7 @@
-/** repkit/cache: where the fetch layer keeps robots.txt results, and the stores for it. */
-export { type CacheEntry, type CacheStore, type Lease } from './store.ts';
-export { MemoryStore, type MemoryStoreOptions } from './memory.ts';
+/**
+ * repkit/cache: where the fetch layer keeps robots.txt results, and the stores for it.
+ *
+ * @module repkit/cache
+ */
+export type { CacheEntry, CacheStore, Lease, EdgeReading, RefusedHop } from './store.ts';
+export { MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from './memory.ts';

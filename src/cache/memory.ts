@@ -2,6 +2,7 @@ import { BoundedMap } from '../core/internal.ts';
 import { deflateBody, inflateBody } from './compression.ts';
 import { isCurrentEntry, type CacheEntry, type CacheStore } from './store.ts';
 
+/** Bounds of a `MemoryStore`. */
 export interface MemoryStoreOptions {
   /** Most entries kept; the least recently used go first. Default 200,000. */
   maxEntries?: number;
@@ -37,7 +38,9 @@ const BODY_OVERHEAD = 256;
 
 /** What the store holds and has had to let go of (see `MemoryStore.stats`). */
 export interface MemoryStoreStats {
+  /** Entries held. */
   entries: number;
+  /** Bytes held, counted as `maxBytes` counts them. */
   bytes: number;
   /** Entries pushed out by the bounds while still fresh: each may cost a fetch again. */
   evictions: number;
@@ -88,6 +91,7 @@ export class MemoryStore implements CacheStore {
     return { entries: this.slots.size, bytes: this.slots.weight, evictions: this.evicted };
   }
 
+  /** The entry kept for `key`, unless it has expired. */
   async get(key: string): Promise<CacheEntry | undefined> {
     const slot = this.slots.get(key);
     if (!slot) return undefined;
@@ -131,6 +135,7 @@ export class MemoryStore implements CacheStore {
     this.slots.set(key, slot);
   }
 
+  /** Forgets `key`'s entry. */
   async delete(key: string): Promise<void> {
     this.slots.delete(key);
   }

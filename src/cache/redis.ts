@@ -13,6 +13,7 @@ import {
 import { MemoryStore, type MemoryStoreOptions } from './memory.ts';
 import { isCurrentEntry, type CacheEntry, type CacheStore, type Lease } from './store.ts';
 
+/** Where a `RedisStore` connects, and its bounds. */
 export interface RedisStoreOptions {
   /** Default `redis://127.0.0.1:6379`. */
   url?: string;
@@ -20,7 +21,13 @@ export interface RedisStoreOptions {
    * A Redis Cluster instead of one server: some of its nodes (the rest are discovered). Every
    * key is used alone (entries, leases, turns), so keys and leases work across slots.
    */
-  cluster?: { rootNodes: readonly { url: string }[] };
+  cluster?: {
+    /** Nodes to start from. */
+    rootNodes: readonly {
+      /** A node's URL (`redis://10.0.0.5:7000`). */
+      url: string;
+    }[];
+  };
   /** Key prefix, so that several applications can share a Redis. Default `repkit`. */
   prefix?: string;
   /** A Redis call slower than this counts as a failure; the fallback answers. Default 1 s. */
@@ -41,15 +48,7 @@ export interface RedisStoreOptions {
 /** Bumped when the entry format changes, so that old entries are never read as new ones. */
 const FORMAT = 'v2';
 
-/**
- * A cache store on Redis, shared by a fleet of crawlers: keys are namespaced and versioned
- * (`repkit:v2:entry:<origin>`), entries expire with the TTL the client gives (cache lifetime
- * plus the 30-day stale window), and `acquireLease` lets one process of many fetch an origin.
- *
- * If Redis is down or slow, nothing stops: every write also goes to a per-process memory
- * cache, reads fall back to it, a warning says so once per outage, and the client reconnects
- * by itself. No call rejects because of Redis.
- */
+/** The store behind `repkit/cache/redis`'s `RedisStore` (documented on that entry, where editors show it). */
 export class RedisStore implements CacheStore {
   private readonly client: RedisConnection;
   private readonly prefix: string;
@@ -154,6 +153,7 @@ export class RedisStore implements CacheStore {
     return (await this.attempt(undefined, () => this.client.ping())) === 'PONG';
   }
 
+  /** The entry kept for `key`: from Redis, or from the fallback while Redis fails. */
   async get(key: string): Promise<CacheEntry | undefined> {
     const entryKey = this.entryKey(key);
     const raw = await this.attempt(entryKey, () => this.client.get(entryKey));
@@ -184,6 +184,7 @@ export class RedisStore implements CacheStore {
     } else if (written !== FAILED) this.unwritten.delete(key);
   }
 
+  /** Forgets `key`'s entry, in Redis and in the fallback. */
   async delete(key: string): Promise<void> {
     await this.fallback.delete(key);
     const entryKey = this.entryKey(key);
@@ -393,13 +394,14 @@ const CLUSTER_QUIET_MS = 5_000;
 const MAX_UNWRITTEN = 100_000;
 const TIMED_OUT = Symbol('redis call timed out');
 
-/** Thrown by `RedisStore.ready()` when Redis does not answer within the time given. */
+/** Behind `repkit/cache/redis`'s `StoreUnavailableError` (documented there). */
 export class StoreUnavailableError extends RepkitError {
   constructor(message: string) {
     super('store-unavailable', message);
   }
 }
 
+/** Behind `repkit/cache/redis`'s `isStoreUnavailableError` (documented there). */
 export function isStoreUnavailableError(error: unknown): error is StoreUnavailableError {
   return error instanceof StoreUnavailableError;
 }

@@ -27,7 +27,7 @@ export interface FetchResult<Body> {
    * A redirect target that was not requested, and why: its own robots.txt disallows it, or
    * cannot be read now (`not-found`; files and pages whose hops are judged).
    */
-  refusedHop?: { url: string; reason: string };
+  refusedHop?: RefusedHop;
   /** What stood in the site's place, when something did (a bot wall, a page, a payment demand). */
   edge?: Edge;
   /**
@@ -35,6 +35,14 @@ export interface FetchResult<Body> {
    * default; `outcome` is `error`) or `literal` (as Google reads its status and body).
    */
   edgeRead?: EdgeReading;
+}
+
+/** A redirect target that was not requested, and why. */
+export interface RefusedHop {
+  /** The target, as it would have been requested. */
+  url: string;
+  /** Why not, in words (`disallowed by its robots.txt, line 3`...). */
+  reason: string;
 }
 
 /** How a wall answering for a robots.txt is read (see `RobotsClientOptions.challenge`). */
@@ -48,6 +56,7 @@ export type EdgeReading = 'unreachable' | 'literal';
 export interface CacheEntry extends FetchResult<string> {
   /** Format version: a store must not return entries of another version. */
   v: 1;
+  /** The robots.txt URL fetched (the origin's `/robots.txt`). */
   robotsUrl: string;
   /** When this result was fetched (ms since the epoch, by the client's clock). */
   fetchedAt: number;
@@ -67,9 +76,11 @@ export interface CacheEntry extends FetchResult<string> {
  * fails; callers decide how to degrade.
  */
 export interface CacheStore {
+  /** The entry kept for `key`, if any (of the current format only). */
   get(key: string): Promise<CacheEntry | undefined>;
   /** Stores `entry`; the store may drop it after `ttlMs` (at the earliest). */
   set(key: string, entry: CacheEntry, ttlMs: number): Promise<void>;
+  /** Forgets `key`'s entry. */
   delete(key: string): Promise<void>;
   /** Releases connections and timers; the store is unusable afterwards. */
   close(): Promise<void>;
@@ -91,6 +102,7 @@ export interface CacheStore {
 
 /** The right to fetch one origin for the fleet, until released or expired. */
 export interface Lease {
+  /** Gives the right up, so that another process may fetch the origin. */
   release(): Promise<void>;
   /**
    * Optional: extends the lease to `ttlMs` from now, while its holder still works; false

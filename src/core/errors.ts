@@ -71,6 +71,7 @@ export class InvalidInputError extends RepkitError {
   }
 }
 
+/** Whether `error` is an `InvalidInputError` (code `invalid-input`). */
 export function isInvalidInputError(error: unknown): error is InvalidInputError {
   return error instanceof InvalidInputError;
 }
@@ -101,6 +102,7 @@ export class MissingPeerError extends RepkitError {
   }
 }
 
+/** Whether `error` is a `MissingPeerError` (code `missing-peer`). */
 export function isMissingPeerError(error: unknown): error is MissingPeerError {
   return error instanceof MissingPeerError;
 }

@@ -13,6 +13,7 @@ import { LARGE_BODY, Source } from './text/source.ts';
 import { keepTokenizerShape } from './tokens/tokenizer.ts';
 import { RobotsTxt } from './answers/robots-txt.ts';
 
+/** How `parse()` reads a body. */
 export interface ParseOptions {
   /** `google` (default), `rfc9309` or `legacy`: see the README for the differences. */
   profile?: ProfileName;

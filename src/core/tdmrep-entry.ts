@@ -1,4 +1,8 @@
-/** `repkit/tdmrep`: W3C TDMRep (`tdmrep.json`, `tdm-reservation` headers and meta tags). */
+/**
+ * `repkit/tdmrep`: W3C TDMRep (`tdmrep.json`, `tdm-reservation` headers and meta tags).
+ *
+ * @module repkit/tdmrep
+ */
 export {
   parseTdmrep,
   readTdmReservation,

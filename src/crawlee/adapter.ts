@@ -23,6 +23,7 @@ import { RepkitRobotsTxtFile } from './robots-file.ts';
 import { SendSpacing } from './send-spacing.ts';
 import { WaitingLog } from './waiting-log.ts';
 
+/** How `withRepkitRobots` reads robots.txt for a crawler. Only `userAgent` is required. */
 export interface RepkitRobotsOptions {
   /**
    * Sent as the User-Agent of robots.txt requests; its product token is the crawler's name

@@ -1,9 +1,6 @@
 import { RepkitError } from '../core/index.ts';
 
-/**
- * A crawler's request redirected to a URL that is not requested: its own robots.txt
- * disallows it, or cannot be read now (then the request is retried later).
- */
+/** Behind `repkit/crawlee`'s `RedirectRefusedError` (documented there). */
 export class RedirectRefusedError extends RepkitError {
   constructor(
     /** The redirect target, as it would have been requested. */
@@ -14,6 +11,7 @@ export class RedirectRefusedError extends RepkitError {
   }
 }
 
+/** Behind `repkit/crawlee`'s `isRedirectRefusedError`. */
 export function isRedirectRefusedError(error: unknown): error is RedirectRefusedError {
   return error instanceof RedirectRefusedError;
 }

@@ -6,14 +6,7 @@ import { keeps } from './admission.ts';
 /** Options of Crawlee's `RobotsTxtFile.getSitemaps` (which sitemap hosts to keep). */
 export type SitemapOptions = Parameters<RobotsTxtFile['getSitemaps']>[0];
 
-/**
- * One origin's robots.txt as repkit holds it, with the methods of Crawlee's `RobotsTxtFile`,
- * so that Crawlee's own callers (`enqueueLinks`, sitemap helpers) use repkit's verdicts.
- *
- * `isAllowed` is false only where the file disallows the URL: while the robots.txt is
- * unreachable (5xx, 429, timeout) it answers true, because Crawlee drops a URL it is told is
- * disallowed; the crawler defers such URLs when their turn comes instead.
- */
+/** Behind `repkit/crawlee`'s `RepkitRobotsTxtFile` (documented there). */
 export class RepkitRobotsTxtFile {
   readonly #client: RobotsClient;
   readonly #state: RobotsState;

@@ -15,27 +15,10 @@ export interface RepkitRobotsCrawler {
 // TypeScript's mixin rule: the base constructor takes `...args: any[]`; the crawler's context
 // type is the caller's.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-type AnyCrawlerClass = abstract new (...args: any[]) => BasicCrawler<any>;
+/** Any Crawlee crawler class (`BasicCrawler` and its subclasses), as `withRepkitRobots` takes it. */
+export type AnyCrawlerClass = abstract new (...args: any[]) => BasicCrawler<any>;
 
-/**
- * A subclass of a Crawlee crawler class (BasicCrawler, HttpCrawler, CheerioCrawler,
- * PlaywrightCrawler...) whose robots.txt decisions come from repkit with Google's semantics:
- *
- * ```ts
- * const Crawler = withRepkitRobots(CheerioCrawler, { userAgent: 'ExampleBot/1.0' });
- * await new Crawler({ respectRobotsTxtFile: true, requestHandler }).run(['https://example.com/']);
- * ```
- *
- * - A disallowed URL is never requested (Crawlee skips it, `onSkippedRequest` says so).
- * - While a robots.txt is unreachable (5xx, 429, timeout) requests for that origin are put back
- *   in the queue until the client tries the file again, then crawled if allowed.
- * - Each host's turns are spaced by its Crawl-delay, and a page answering 429 or 503 pauses the
- *   host for its `Retry-After`, for every process on the store.
- * - `getRobotsTxtFileForUrl` gives an object with the methods of Crawlee's `RobotsTxtFile`
- *   (`isAllowed`, `getSitemaps`, `parseSitemaps`, `parseUrlsFromSitemaps`).
- *
- * Robots.txt is respected unless the crawler is given `respectRobotsTxtFile: false`.
- */
+/** Behind `repkit/crawlee`'s `withRepkitRobots` (documented on that entry, where editors show it). */
 export function withRepkitRobots<C extends AnyCrawlerClass>(
   Crawler: C,
   options: RepkitRobotsOptions,

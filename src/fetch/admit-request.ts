@@ -7,19 +7,30 @@ import { readLater, type CheckResult } from './answers/verdict.ts';
  * and the guards both make, so that both fail closed alike.
  */
 export type Admission =
-  /** Send it now (the host's turn is taken); `spacingMs`: the host's Crawl-delay. */
-  | { kind: 'go'; spacingMs: number }
-  /** Its robots.txt disallows it, as it will be requested: never sent. */
-  | { kind: 'disallowed'; result: CheckResult }
-  /** Not now: ask again after `ms`. */
   | {
+      /** Send it now (the host's turn is taken). */
+      kind: 'go';
+      /** The host's Crawl-delay, in ms (0 without one). */
+      spacingMs: number;
+    }
+  | {
+      /** Its robots.txt disallows it, as it will be requested: never sent. */
+      kind: 'disallowed';
+      /** The verdict, with the deciding line. */
+      result: CheckResult;
+    }
+  | {
+      /** Not now: ask again after `ms`. */
       kind: 'defer';
+      /** How long to wait before asking again. */
       ms: number;
+      /** Why it waits. */
       why: DeferReason;
       /** For the host's turns: the spacing between them (its Crawl-delay). */
       spacingMs?: number;
       /** The verdict, when the robots.txt could not be read. */
       result?: CheckResult;
+      /** What failed, in words, when something did (the store, an unforeseen error). */
       error?: string;
     };
 

@@ -90,6 +90,7 @@ const DEFAULT_LEASE_TTL_MS = 5_000;
  * ```
  */
 export class RobotsClient {
+  /** The User-Agent header its requests send. */
   readonly userAgent: string;
   /** The names robots.txt groups are matched by (product tokens). */
   readonly agents: readonly string[];
@@ -349,7 +350,15 @@ export class RobotsClient {
   async refuseRedirect(
     url: string,
     options: { agent?: string | readonly string[] } = {},
-  ): Promise<{ reason: string; retryLater: boolean } | undefined> {
+  ): Promise<
+    | {
+        /** Why not, in words. */
+        reason: string;
+        /** Its robots.txt cannot be read now: asking again later may allow it. */
+        retryLater: boolean;
+      }
+    | undefined
+  > {
     let result: CheckResult;
     try {
       result = await this.check(url, options);

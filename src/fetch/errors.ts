@@ -6,6 +6,7 @@ import { RepkitError } from '../core/index.ts';
  */
 export class InvalidUrlError extends RepkitError {
   constructor(
+    /** The URL as given. */
     readonly url: string,
     reason: string,
   ) {
@@ -13,6 +14,7 @@ export class InvalidUrlError extends RepkitError {
   }
 }
 
+/** Whether `error` is an `InvalidUrlError` (code `invalid-url`). */
 export function isInvalidUrlError(error: unknown): error is InvalidUrlError {
   return error instanceof InvalidUrlError;
 }
@@ -23,6 +25,7 @@ export function isInvalidUrlError(error: unknown): error is InvalidUrlError {
  */
 export class InvalidOptionError extends RepkitError {
   constructor(
+    /** The option, as named in the options object (`timeoutMs`, `cache.maxAgeMs`...). */
     readonly option: string,
     reason: string,
   ) {
@@ -30,19 +33,23 @@ export class InvalidOptionError extends RepkitError {
   }
 }
 
+/** Whether `error` is an `InvalidOptionError` (code `invalid-option`). */
 export function isInvalidOptionError(error: unknown): error is InvalidOptionError {
   return error instanceof InvalidOptionError;
 }
 
 /**
- * Thrown by `RobotsClient.preflight()` (and reported as a fetch failure with code
- * `EREFUSEDADDRESS` on any redirect hop) when a host is, or resolves to, an address the
- * client's `allowAddress` filter refuses.
+ * Thrown (by the guards, `fetchPage`), or reported as a fetch failure with code
+ * `EREFUSEDADDRESS` (a robots.txt fetch, any redirect hop), when a host is, or resolves to,
+ * an address the client's `allowAddress` filter refuses: no connection is opened.
  */
 export class RefusedAddressError extends RepkitError {
+  /** The code a fetch failure reports, as Node's network errors carry theirs. */
   readonly errno = 'EREFUSEDADDRESS';
   constructor(
+    /** The host asked for. */
     readonly host: string,
+    /** The address refused (kept out of `message`, which travels). */
     readonly address: string,
   ) {
     super(
@@ -54,6 +61,7 @@ export class RefusedAddressError extends RepkitError {
   }
 }
 
+/** Whether `error` is a `RefusedAddressError` (code `refused-address`). */
 export function isRefusedAddressError(error: unknown): error is RefusedAddressError {
   return error instanceof RefusedAddressError;
 }
@@ -63,11 +71,15 @@ export function isRefusedAddressError(error: unknown): error is RefusedAddressEr
  * started: nothing was requested. The service answers it with 429 and `Retry-After`.
  */
 export class FetchBudgetError extends RepkitError {
-  constructor(readonly url: string) {
+  constructor(
+    /** The robots.txt URL not fetched. */
+    readonly url: string,
+  ) {
     super('fetch-budget', `fetching the robots.txt for ${url} was refused by the caller's budget`);
   }
 }
 
+/** Whether `error` is a `FetchBudgetError` (code `fetch-budget`). */
 export function isFetchBudgetError(error: unknown): error is FetchBudgetError {
   return error instanceof FetchBudgetError;
 }

@@ -1,15 +1,21 @@
 /**
  * repkit/fetch: robots.txt fetched, cached and refreshed as Google documents, one line per
- * URL for a crawler. Node only (it opens connections); the core stays portable. The shapes
- * inside these types are named by where they are: `RobotsClientOptions['politeness']`,
- * `UsageAnswer['train-ai']`.
+ * URL for a crawler. Node only (it opens connections); the core stays portable. Every type a
+ * public signature uses is exported by name.
+ *
+ * @module repkit/fetch
  */
-export type { CheckResult, CheckReason } from './answers/verdict.ts';
+export type { CheckResult, CheckReason, IgnoresGlobalGroup } from './answers/verdict.ts';
+export type { FetchSource, AgentMode, TdmrepState } from './files/state.ts';
+export type { AddressFilter } from './net/addresses.ts';
+export type { CachePolicy } from './files/lifetimes.ts';
+export type { PolitenessPolicy, Turn } from './politeness.ts';
+export type { RobotsLocation } from './net/location.ts';
 export { RobotsClient, type RobotsClientOptions, type RobotsState } from './client.ts';
 export { robotsUrl } from './net/location.ts';
-export { admitRequest, type Admission } from './admit-request.ts';
+export { admitRequest, type Admission, type DeferReason } from './admit-request.ts';
 export type { FetchReport } from './files/entry-cache.ts';
-export type { UsageAnswer } from './answers/usage.ts';
+export type { UsageAnswer, Permission, TdmrepFetch } from './answers/usage.ts';
 export type { FetchOutcome } from './net/robots-http.ts';
 export {
   InvalidUrlError,

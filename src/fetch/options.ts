@@ -12,6 +12,20 @@ import type { AgentMode } from './files/state.ts';
 import type { FetchReport } from './files/entry-cache.ts';
 import type { WebBotAuthOptions } from './net/identity.ts';
 
+/**
+ * How a `RobotsClient` fetches, caches and reads robots.txt. Only `userAgent` is required.
+ *
+ * @example
+ * ```ts
+ * import { RobotsClient } from 'repkit/fetch';
+ *
+ * const client = new RobotsClient({
+ *   userAgent: 'ExampleBot/1.0 (+https://example.com/bot)',
+ *   timeoutMs: 10_000,
+ *   cache: { defaultTtl: 12 * 60 * 60 * 1000 },
+ * });
+ * ```
+ */
 export interface RobotsClientOptions {
   /** Sent as the User-Agent header; its product token is the crawler name (`ExampleBot/1.0` → `ExampleBot`). */
   userAgent: string;
@@ -51,7 +65,14 @@ export interface RobotsClientOptions {
    */
   allowAddress?: AddressFilter;
   /** DNS limits: lookups at once (default 2), wait per name (default 5 s), reuse (default 60 s). */
-  dns?: { maxConcurrent?: number; timeoutMs?: number; ttlMs?: number };
+  dns?: {
+    /** Lookups at once. */
+    maxConcurrent?: number;
+    /** How long a lookup may take. */
+    timeoutMs?: number;
+    /** How long an answer is kept. */
+    ttlMs?: number;
+  };
   /**
    * With a store that has leases (RedisStore): one process of the fleet fetches an origin, the
    * others wait for its result. `leaseTtlMs`: how long a lease lasts if its holder dies or
@@ -60,7 +81,14 @@ export interface RobotsClientOptions {
    * (default: `timeoutMs` + 5 s); `pollMs`: the first wait between looks (default 50 ms),
    * doubled after each look up to 1 s.
    */
-  fleet?: { leaseTtlMs?: number; waitMs?: number; pollMs?: number };
+  fleet?: {
+    /** How long a lease lasts if its holder dies (renewed while it fetches). */
+    leaseTtlMs?: number;
+    /** How long to wait for a holder before fetching anyway. */
+    waitMs?: number;
+    /** The first wait between looks. */
+    pollMs?: number;
+  };
   /**
    * Sends robots.txt requests through this undici dispatcher (a `ProxyAgent`, the crawler's
    * own pool) instead of the client's connections; the caller closes it. Not with

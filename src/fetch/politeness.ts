@@ -23,12 +23,25 @@ export const DEFAULT_POLITENESS: PolitenessPolicy = {
   maxBackOffMs: DAY,
 };
 
-/** What `RobotsClient.turn` answers: go now (the turn is taken) or wait and ask again. */
 /** Page statuses that ask a crawler to slow down for the whole host (`RobotsClient.backOff`). */
 export const SLOW_DOWN = new Set([429, 503]);
 
+/** What `RobotsClient.turn` answers: go now (the turn is taken) or wait and ask again. */
 export type Turn =
-  { kind: 'go'; crawlDelayMs: number } | { kind: 'wait'; waitMs: number; crawlDelayMs: number };
+  | {
+      /** Go now: the turn is taken. */
+      kind: 'go';
+      /** The host's Crawl-delay, in ms (0 without one): the spacing between turns. */
+      crawlDelayMs: number;
+    }
+  | {
+      /** Not yet. */
+      kind: 'wait';
+      /** How long until the host's next turn. */
+      waitMs: number;
+      /** The host's Crawl-delay, in ms (0 without one). */
+      crawlDelayMs: number;
+    };
 
 type TurnKeeper = Required<Pick<CacheStore, 'takeTurn' | 'holdOff'>>;
 

@@ -1,5 +1,5 @@
 import { RepkitError, type Edge } from '../core/index.ts';
-import type { CheckResult } from '../fetch/index.ts';
+import type { CheckResult, DeferReason } from '../fetch/index.ts';
 
 /**
  * Thrown by the guards (`robotsFetch`, `robotsInterceptor`, `guardPage`) for a request whose
@@ -9,6 +9,7 @@ import type { CheckResult } from '../fetch/index.ts';
 export class DisallowedError extends RepkitError {
   /** The URL as it would have been requested. */
   readonly url: string;
+  /** The robots.txt that disallows it. */
   readonly robotsUrl: string;
   /** The deciding line (0 when no rule decided). */
   readonly line: number;
@@ -82,12 +83,14 @@ function refusalIn<C extends 'disallowed' | 'deferred'>(
  * what answered in the robots.txt's place, when a bot wall or a 402 did (see `classifyEdge`).
  */
 export class DeferredError extends RepkitError {
+  /** What answered in the robots.txt's place, when a wall or a payment demand did. */
   readonly edge?: Edge;
 
   constructor(
     /** The URL that was not requested. */
     readonly url: string,
-    readonly why: 'robots-txt-unreachable' | 'politeness' | 'store-error',
+    /** Why it waits: its robots.txt cannot be read, its host's turn, or the store failed. */
+    readonly why: DeferReason,
     /** How long to wait before asking again. */
     readonly retryAfterMs: number,
     detail: string,

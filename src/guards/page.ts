@@ -7,35 +7,47 @@ import { DeferredError, DisallowedError } from './errors.ts';
  * (Playwright's `APIResponse`), inferred from the page given: the guard hands back to
  * `fulfill` what `fetch` gave it, and a real `Page` type-checks without a cast.
  */
-interface RouteLike<Response> {
+export interface RouteLike<Response> {
+  /** Sends the request from the guard (redirects not followed: each hop is judged). */
   fetch(options: { maxRedirects: number; headers?: Record<string, string> }): Promise<
     Response & {
+      /** The response's HTTP status. */
       status(): number;
+      /** Its headers, names in lower case. */
       headers(): Record<string, string>;
     }
   >;
+  /** Answers the page's request with a response the guard fetched. */
   fulfill(options: { response: Response }): Promise<void>;
+  /** Fails the page's request (`blockedbyclient`): it is never sent. */
   abort(code: string): Promise<void>;
+  /** Lets the request go on to the page's other routes, or to the network. */
   fallback(options?: { headers?: Record<string, string> }): Promise<void>;
 }
 
 /** What of a Playwright request the guard uses. */
-interface RequestLike {
+export interface RequestLike {
+  /** The URL as the browser will request it. */
   url(): string;
+  /** Whether it navigates the page (a document), rather than loading a subresource. */
   isNavigationRequest(): boolean;
+  /** Its headers. */
   headers(): Record<string, string>;
 }
 
 /** What of a Playwright page the guard uses (`Page` from playwright or playwright-core). */
 export interface GuardablePage<Response = unknown> {
+  /** Routes requests whose URL matches through `handler`. */
   route(
     url: string,
     handler: (route: RouteLike<Response>, request: RequestLike) => Promise<void>,
   ): Promise<unknown>;
+  /** Takes a route off. */
   unroute(
     url: string,
     handler?: (route: RouteLike<Response>, request: RequestLike) => Promise<void>,
   ): Promise<void>;
+  /** Navigates the page. */
   goto(url: string, options?: object): Promise<unknown>;
 }
 

@@ -3,8 +3,11 @@ import { pagePolicy, type HeadersInput, type PagePolicyResult } from './policy.t
 
 /** What robots.txt said: a `RobotsTxt.explain()` or `RobotsClient.check()` result will do. */
 export interface RobotsVerdict {
+  /** May the crawler fetch the URL. */
   allowed: boolean;
+  /** The deciding line, when one decided. */
   line?: number;
+  /** Why (a `VerdictReason` or `CheckReason`). */
   reason?: string;
 }
 
@@ -18,6 +21,7 @@ export interface CrawlDecision {
   follow: boolean;
   /** Why each answer is what it is, in words. */
   reasons: string[];
+  /** The robots.txt verdict given, when one was. */
   robots?: RobotsVerdict;
   /** The page-level rules, when the page could be fetched. */
   page?: PagePolicyResult;
@@ -81,8 +85,11 @@ export async function crawlDecision(
 
 /** What a link's own `rel` says about following it. */
 export interface LinkRel {
+  /** `rel` holds `nofollow`. */
   nofollow: boolean;
+  /** `rel` holds `ugc` (user-generated content). */
   ugc: boolean;
+  /** `rel` holds `sponsored`. */
   sponsored: boolean;
   /** Neither the link (`nofollow`, `ugc`, `sponsored`) nor the page (`nofollow`) asks not to follow it. */
   follow: boolean;

@@ -34,6 +34,7 @@ export interface PagePolicy {
   imageAi: boolean;
 }
 
+/** A field of `PagePolicy` (`index`, `follow`, `snippet`...). */
 export type PolicyField = keyof PagePolicy;
 
 export const OPEN_POLICY: Readonly<PagePolicy> = {
@@ -67,7 +68,9 @@ export interface Directive {
 export interface DirectiveProblem {
   /** `limit`: part of the page or its headers was not read (see `MAX_HEAD_CHARS`, `MAX_DIRECTIVES`). */
   kind: 'unknown-directive' | 'invalid-value' | 'limit';
+  /** What was written. */
   text: string;
+  /** What is wrong with it, in words. */
   message: string;
 }
 

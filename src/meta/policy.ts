@@ -1,9 +1,7 @@
-import { productToken, type ContentUsage } from '../core/index.ts';
+import { productToken, type UsageLabel, type UsagePreference } from '../core/index.ts';
 import { readTdmReservation, type TdmSource, type TdmStatement } from '../core/tdmrep-entry.ts';
 import { usagePreferences } from '../core/internal.ts';
 
-type UsageLabel = keyof ContentUsage['preferences'];
-type UsagePreference = ContentUsage['preferences'][UsageLabel];
 import {
   isMoreRestrictive,
   OPEN_POLICY,
@@ -23,17 +21,23 @@ export type HeadersInput = Headers | Record<string, string | readonly string[] |
 
 export type { DirectiveSource } from './directive-source.ts';
 
+/** A directive that applies to the crawler, and where it was written. */
 export interface AppliedDirective extends DirectiveSource {
+  /** The directive's name, lower-cased (`noindex`, `max-snippet`...). */
   name: string;
 }
 
+/** Something in the page's rules that could not be read as a directive, and where. */
 export interface PagePolicyProblem extends DirectiveProblem {
+  /** Where it was written. */
   source: DirectiveSource;
 }
 
+/** The page-level rules for one crawler, with what set each (`pagePolicy`). */
 export interface PagePolicyResult {
   /** The crawler names the page rules were read for (lower-cased product tokens). */
   agent: string[];
+  /** What the crawler may do with the page. */
   policy: PagePolicy;
   /** For each field that is not at its open default: the directive that set it. */
   decidedBy: Partial<Record<PolicyField, AppliedDirective>>;
@@ -53,7 +57,12 @@ export interface PagePolicyResult {
    */
   tdm?: TdmStatement[];
   /** How much of the HTML was read: stopping at the end of the head. */
-  html?: { charsRead: number; stoppedAt: HeadRead['stoppedAt'] };
+  html?: {
+    /** Characters of HTML read. */
+    charsRead: number;
+    /** `head-end`: at `</head>` or the body's start; `input-end`: the HTML ended first; `limit`: at `MAX_HEAD_CHARS`. */
+    stoppedAt: HeadRead['stoppedAt'];
+  };
 }
 
 /** Most directives (and problems) read from one page's meta tags and headers. */

@@ -8,6 +8,7 @@ import { AI_ROBOTS_TXT, type AiRobotsTxtEntry } from './ai-robots-txt.ts';
 export interface KnownAgent {
   /** The robots.txt name, as its operator writes it (not always a product token: `AI2Bot`). */
   name: string;
+  /** Who runs it (`Google`, `OpenAI`...). */
   owner: string;
   /** What it does, in ai.robots.txt's words, when the entry comes from there. */
   function?: string;
@@ -17,7 +18,9 @@ export interface KnownAgent {
   ignoresGlobalGroup?: boolean;
   /** Fetches a user asked for, which ignore robots.txt (Google's user-triggered fetchers). */
   userTriggered?: boolean;
+  /** Where the entry comes from: repkit's own list, or the ai.robots.txt project's. */
   source: 'repkit' | 'ai.robots.txt';
+  /** What its fetches are for. */
   purpose:
     | 'search'
     | 'ai-training'
@@ -108,6 +111,17 @@ function purposeOf(entry: AiRobotsTxtEntry): KnownAgent['purpose'] {
 
 const OWN = new Set(REPKIT_AGENTS.map((agent) => agent.name.toLowerCase()));
 
+/**
+ * The crawlers repkit knows: Google's (with their documented behaviour) and the other
+ * operators' (ai.robots.txt's list), one entry per robots.txt name, by owner.
+ *
+ * @example
+ * ```ts
+ * import { KNOWN_AGENTS } from 'repkit/agents';
+ *
+ * const training = KNOWN_AGENTS.filter((a) => a.purpose === 'ai-training').map((a) => a.name);
+ * ```
+ */
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
   ...REPKIT_AGENTS,
   ...[...LISTED]

@@ -10,14 +10,19 @@ import type { UsageSource } from './usage-source.ts';
 import type { UsageLabel, UsagePreference } from '../match/content-usage.ts';
 import type { UserAgent } from '../match/verdicts.ts';
 
+/** One statement a site made of a usage category, and where it made it. */
 export interface UsageStatement {
+  /** What it says. */
   preference: UsagePreference;
+  /** Where it says it. */
   source: UsageSource;
 }
 
 /** A usage category's answer: any `disallowed` wins, then any `allowed` (the vocabulary's rule). */
 export interface UsageDecision {
+  /** The category's answer. */
   preference: UsagePreference;
+  /** Every statement that applied, in the order they were read. */
   statements: UsageStatement[];
 }
 

@@ -52,6 +52,7 @@ const SELECTION_CACHE_LIMIT = 256;
  * the groups for each crawler are chosen and indexed on first use and cached.
  */
 export class RobotsTxt {
+  /** The interpretation it was parsed with (`parse(body, { profile })`). */
   readonly profile: ProfileName;
 
   /** Lines of allow/disallow rules before the first user-agent line (ignored). */
@@ -147,7 +148,12 @@ export class RobotsTxt {
   }
 
   /** Size of the body in bytes, and how many were read (less when over `maxBytes`). */
-  get bytes(): { readonly total: number; readonly read: number } {
+  get bytes(): {
+    /** The body's size in bytes. */
+    readonly total: number;
+    /** How many were read: `total`, or `maxBytes` when over it. */
+    readonly read: number;
+  } {
     // For text input the UTF-8 size is only computed when asked for.
     if (typeof this.#bytes === 'function') this.#bytes = this.#bytes();
     return this.#bytes;
@@ -249,7 +255,12 @@ export class RobotsTxt {
    * The groups that apply to `userAgent`: every group naming it (merged), else every `*`
    * group, else none (Google); the legacy profile picks one record.
    */
-  groupsFor(userAgent: UserAgent): { scope: 'specific' | 'global' | 'none'; groups: Group[] } {
+  groupsFor(userAgent: UserAgent): {
+    /** `specific`: groups naming the crawler; `global`: the `*` groups; `none`: no group applies. */
+    scope: 'specific' | 'global' | 'none';
+    /** The groups, in file order. */
+    groups: Group[];
+  } {
     const selection = this.#select(userAgent);
     return { scope: selection.scope, groups: selection.groups.map((g) => this.#groupAt(g)) };
   }

@@ -5,12 +5,48 @@
 
 /** Where a statement was made. */
 export type UsageSource =
-  | { kind: 'robots-txt'; line?: number; text: string }
-  | { kind: 'header'; field: string; text: string }
-  | { kind: 'meta'; name: string; line: number; text: string }
-  | { kind: 'tdmrep'; url: string; rule: number; location: string }
-  /** What a fetch came to (a page's HTTP status, a robots.txt that could not be read). */
-  | { kind: 'fetch'; text: string };
+  | {
+      /** A robots.txt line (Content-Usage, Content-Signal). */
+      kind: 'robots-txt';
+      /** Its line number (1-based), when the file had one for it. */
+      line?: number;
+      /** The line as written. */
+      text: string;
+    }
+  | {
+      /** An HTTP response header of the page. */
+      kind: 'header';
+      /** The header's name (`X-Robots-Tag`, `tdm-reservation`...). */
+      field: string;
+      /** Its value, as sent. */
+      text: string;
+    }
+  | {
+      /** A `<meta>` tag of the page. */
+      kind: 'meta';
+      /** The tag's `name`. */
+      name: string;
+      /** Its line in the HTML (1-based). */
+      line: number;
+      /** Its `content`. */
+      text: string;
+    }
+  | {
+      /** A rule of the origin's `/.well-known/tdmrep.json`. */
+      kind: 'tdmrep';
+      /** The file's URL. */
+      url: string;
+      /** The rule's index in the file (0-based). */
+      rule: number;
+      /** The rule's `location` pattern. */
+      location: string;
+    }
+  | {
+      /** What a fetch came to (a page's HTTP status, a robots.txt that could not be read). */
+      kind: 'fetch';
+      /** It, in words. */
+      text: string;
+    };
 
 /** A source in words: `robots.txt line 5: Content-Usage: ...`, `X-Robots-Tag header: noai`. */
 export function describeSource(source: UsageSource): string {

@@ -8,9 +8,28 @@ import { parsePriceHeader, x402Price, type EdgePrice } from './price.ts';
  * (`status 403`, `cf-mitigated: challenge`, `body: challenge-platform`).
  */
 export type Edge =
-  | { kind: 'challenge'; evidence: string[]; vendor?: EdgeVendor }
-  | { kind: 'html'; evidence: string[] }
-  | { kind: 'payment-required'; evidence: string[]; price?: EdgePrice };
+  | {
+      /** A bot wall: a challenge page, a CAPTCHA, a block. */
+      kind: 'challenge';
+      /** What was seen that says so. */
+      evidence: string[];
+      /** Whose wall, when its marks say. */
+      vendor?: EdgeVendor;
+    }
+  | {
+      /** An HTML page where another file was asked for. */
+      kind: 'html';
+      /** What was seen that says so. */
+      evidence: string[];
+    }
+  | {
+      /** A demand for payment (`402`, pay per crawl, x402). */
+      kind: 'payment-required';
+      /** What was seen that says so. */
+      evidence: string[];
+      /** The price it names, when it names one. */
+      price?: EdgePrice;
+    };
 
 /** Whose wall it is, when its marks say. */
 export type EdgeVendor =
@@ -27,7 +46,9 @@ export type EdgeVendor =
 
 /** An HTTP answer as the classifier reads it: header names in lower case, the body's head. */
 export interface EdgeInput {
+  /** The HTTP status. */
   status: number;
+  /** The response headers, names in lower case. */
   headers: Readonly<Record<string, string>>;
   /** The body's first bytes, when it was read (16 KiB are enough: see `EDGE_HEAD_BYTES`). */
   body?: Uint8Array;

@@ -6,12 +6,30 @@
 /** What a `402 Payment Required` asks, by the scheme that asked. */
 export type EdgePrice =
   /** Cloudflare pay per crawl: `crawler-price: USD 0.01`. */
-  | { scheme: 'crawler-price'; currency: string; amount: string }
+  | {
+      /** Cloudflare's pay per crawl. */
+      scheme: 'crawler-price';
+      /** An ISO 4217 code, upper-cased (`USD`). */
+      currency: string;
+      /** A decimal amount, as written (`0.01`). */
+      amount: string;
+    }
   /**
    * x402: the first payment option offered, its amount in the asset's base units (`10000` of
    * USDC's six decimals is one cent) on `network`.
    */
-  | { scheme: 'x402'; amount: string; asset?: string; network?: string; payTo?: string };
+  | {
+      /** x402 (Coinbase's HTTP 402 payments). */
+      scheme: 'x402';
+      /** In the asset's base units, as a decimal string. */
+      amount: string;
+      /** The asset's contract address or name. */
+      asset?: string;
+      /** The chain (`base`, `eip155:8453`...). */
+      network?: string;
+      /** Where the payment goes. */
+      payTo?: string;
+    };
 
 /** `USD 0.01`: a currency code and a decimal amount. */
 export function parsePriceHeader(value: string): { currency: string; amount: string } | undefined {

@@ -4,14 +4,17 @@
  */
 import { parseDictionary } from './structured-fields.ts';
 
+/** What a site says of a usage category: `unknown` when it says nothing that applies. */
 export type UsagePreference = 'allowed' | 'disallowed' | 'unknown';
 
 /** The usage categories of the vocabulary; other labels are ignored, as it requires. */
-export const USAGE_LABELS = ['train-ai', 'search'] as const;
-export type UsageLabel = (typeof USAGE_LABELS)[number];
+export const USAGE_LABELS = ['train-ai', 'search'] as const satisfies readonly UsageLabel[];
+/** A usage category of the AIPREF vocabulary: AI training, and search. */
+export type UsageLabel = 'train-ai' | 'search';
 
 /** One `Content-Usage:` line of the groups that apply. */
 export interface UsageRule {
+  /** Its line (1-based). */
   readonly line: number;
   /** The path as written; empty when the rule has none (it applies to every path). */
   readonly path: string;
@@ -19,6 +22,7 @@ export interface UsageRule {
   readonly statement: string;
 }
 
+/** What a robots.txt's Content-Usage rules say a URL's content may be used for, by `RobotsTxt.contentUsage`. */
 export interface ContentUsage {
   /** Each usage category's preference for the URL. */
   readonly preferences: Record<UsageLabel, UsagePreference>;

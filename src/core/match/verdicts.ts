@@ -14,8 +14,11 @@ export type VerdictReason =
 
 /** The verdict, its deciding line and why, as `explain()` gives them, without the details. */
 export interface Verdict {
+  /** May the crawler fetch the URL. */
   readonly allowed: boolean;
+  /** The deciding line (1-based); 0 when no rule matched. */
   readonly line: number;
+  /** Why. */
   readonly reason: VerdictReason;
   /** The deciding rule, when asked for (`verdict(url, agent, { withRule: true })`). */
   readonly rule?: RuleMatch;
@@ -23,7 +26,9 @@ export interface Verdict {
 
 /** A rule that matched the URL, with its match length. */
 export interface RuleMatch {
+  /** An `Allow:` or a `Disallow:` rule. */
   readonly kind: 'allow' | 'disallow';
+  /** Its line (1-based). */
   readonly line: number;
   /** The value as written. */
   readonly value: string;
@@ -37,6 +42,7 @@ export interface RuleMatch {
 
 /** The full answer to "may this agent fetch this URL", and why. */
 export interface Explanation {
+  /** May the crawler fetch the URL. */
   readonly allowed: boolean;
   /**
    * The deciding line, 1-based, as Google's `matching_line()` reports it; 0 when no rule
@@ -44,12 +50,15 @@ export interface Explanation {
    * never disallows anything; `reason` then says `no-matching-rule`.)
    */
   readonly line: number;
+  /** Why. */
   readonly reason: VerdictReason;
   /** The rule on `line`, if any. */
   readonly rule?: RuleMatch;
   /** The groups whose rules applied, merged, or undefined when none did. */
   readonly group?: {
+    /** `specific`: groups naming the crawler; `global`: the `*` groups. */
     readonly scope: 'specific' | 'global';
+    /** Their user-agent names, as written. */
     readonly agents: readonly string[];
     /** Line of the first user-agent line of each merged group. */
     readonly lines: readonly number[];
@@ -71,12 +80,16 @@ export interface Explanation {
    * group of its own, and then ignores `*` entirely (the most common robots.txt trap).
    */
   readonly ignoredGlobalRules?: readonly RuleMatch[];
+  /** The interpretation applied. */
   readonly profile: ProfileName;
 }
 
 /** A crawler name that is not a product token, and what it probably meant. */
 export interface AgentNote {
+  /** The name as given (`Googlebot/2.1`). */
   readonly agent: string;
+  /** The product token it probably stands for (`Googlebot`). */
   readonly meant: string;
+  /** The note, in words. */
   readonly message: string;
 }

@@ -14,6 +14,7 @@ export interface Extra {
   readonly key: string;
   /** The value as written (comment and surrounding whitespace removed). */
   readonly value: string;
+  /** Its line (1-based). */
   readonly line: number;
   /** Index in `RobotsTxt.groups` of the group the line stands in; undefined before any. */
   readonly group: number | undefined;
@@ -185,15 +186,19 @@ export class ExtraTable {
 
 /** `Request-rate: 1/10s` → one request per ten seconds. */
 export interface RequestRate {
+  /** How many requests... */
   readonly requests: number;
+  /** ...per this many seconds. */
   readonly seconds: number;
 }
 
 /** Yandex's `Clean-param: p1&p2 /path`: query parameters that do not change the page. */
 export interface CleanParam {
+  /** The parameter names. */
   readonly params: readonly string[];
   /** Path prefix the parameters apply to; undefined for the whole site. */
   readonly path: string | undefined;
+  /** Its line (1-based). */
   readonly line: number;
 }
 
@@ -247,6 +252,7 @@ export function parseContentSignal(value: string): ContentSignals {
 
 /** Content-Signal settings: `search`, `ai-input`, `ai-train`... as booleans, `use` as its value. */
 export interface ContentSignals {
+  /** The `use` setting's value, as written. */
   use?: string;
   [signal: string]: boolean | string | undefined;
 }

@@ -15,7 +15,9 @@ import type { Source, Stretch } from '../text/source.ts';
 
 /** An allow or disallow line of a group. */
 export interface Rule {
+  /** An `Allow:` or a `Disallow:` line. */
   readonly kind: 'allow' | 'disallow';
+  /** Its line (1-based). */
   readonly line: number;
   /** The value as written. */
   readonly value: string;

@@ -19,14 +19,17 @@ export const MAX_TDMREP_RULES = 1_000;
 export interface TdmrepRule {
   /** 0-based position in the file's array: the first match in sequence wins. */
   readonly index: number;
+  /** The paths it covers: a robots.txt-style pattern (`*`, `$`). */
   readonly location: string;
   /** Undefined when the value is not 0 or 1: the spec makes the reservation unset then. */
   readonly reservation: TdmReservation | undefined;
+  /** Its `tdm-policy` URL, when it gives one. */
   readonly policy?: string;
 }
 
 /** A parsed tdmrep.json. Never thrown on: problems are listed, bad rules skipped. */
 export interface TdmrepFile {
+  /** The rules read, in file order. */
   readonly rules: readonly TdmrepRule[];
   /** What was wrong and where (`rule 3: ...`); the file is still used as far as it can be. */
   readonly problems: readonly string[];
@@ -133,19 +136,48 @@ function file(rules: TdmrepRule[], problems: string[]): TdmrepFile {
 
 /** Where a TDMRep value was said. */
 export type TdmSource =
-  | { kind: 'tdmrep'; url: string; rule: number; location: string }
-  | { kind: 'header'; field: 'tdm-reservation' | 'tdm-policy'; text: string }
-  | { kind: 'meta'; name: 'tdm-reservation' | 'tdm-policy'; line: number; text: string };
+  | {
+      /** A rule of the origin's `/.well-known/tdmrep.json`. */
+      kind: 'tdmrep';
+      /** The file's URL. */
+      url: string;
+      /** The rule's index in the file (0-based). */
+      rule: number;
+      /** The rule's `location` pattern. */
+      location: string;
+    }
+  | {
+      /** A response header of the resource. */
+      kind: 'header';
+      /** Which header. */
+      field: 'tdm-reservation' | 'tdm-policy';
+      /** Its value, as sent. */
+      text: string;
+    }
+  | {
+      /** A `<meta>` tag of the page. */
+      kind: 'meta';
+      /** Which tag. */
+      name: 'tdm-reservation' | 'tdm-policy';
+      /** Its line in the HTML (1-based). */
+      line: number;
+      /** Its `content`. */
+      text: string;
+    };
 
 /** One source's values; a property it does not state is absent. */
 export interface TdmStatement {
+  /** Where it was stated. */
   readonly source: TdmSource;
+  /** The reservation it states, if it states one. */
   readonly reservation?: TdmReservation;
+  /** The policy URL it states, if it states one. */
   readonly policy?: string;
 }
 
 /** The TDMRep answer for one resource. */
 export interface TdmAnswer {
+  /** Whether TDM rights are reserved; `unset` when no source says. */
   readonly reservation: TdmReservation | 'unset';
   /** The TDM Policy URL, only while rights are reserved (the spec: not processed otherwise). */
   readonly policy?: string;

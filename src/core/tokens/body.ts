@@ -10,16 +10,26 @@ export const DEFAULT_MAX_BYTES = 512_000;
 export type RobotsBody = string | Uint8Array | ArrayBuffer;
 
 /**
- * The seam between reading a file and using it, as google/robotstxt's
- * `ParseRobotsTxt(body, handler)`: the tokenizer emits every line and directive to a
- * handler. The group builder (for matching) and the linter are two such handlers.
+ * Runs the shared tokenizer over a body with your own handler (linting, statistics...): the
+ * seam between reading a file and using it, as google/robotstxt's `ParseRobotsTxt(body,
+ * handler)`. The group builder (for matching) and the linter are two such handlers.
+ *
+ * @param maxBytes - Bytes read; the rest is ignored, as Google ignores it.
+ * @defaultValue maxBytes: 512,000 (500 KiB)
+ * @throws InvalidInputError when `body` is not a string, `Uint8Array` or `ArrayBuffer`.
  */
-/** Runs the shared tokenizer over a body with your own handler (linting, statistics...). */
 export function tokenizeBody(
   body: RobotsBody,
   handler: TokenHandler,
   maxBytes = DEFAULT_MAX_BYTES,
-): { lineCount: number; total: number; read: number } {
+): {
+  /** Lines read (as Google counts them). */
+  lineCount: number;
+  /** The body's size in bytes. */
+  total: number;
+  /** Bytes read. */
+  read: number;
+} {
   const { text, total } = toLimitedByteString(body, maxBytes);
   return { lineCount: tokenize(Source.ofBytes(text), handler), total, read: text.length };
 }

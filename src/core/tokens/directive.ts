@@ -31,7 +31,9 @@ export interface LineInfo {
  * value are sliced out of the text only when read.
  */
 export interface Directive {
+  /** Its line (1-based). */
   readonly line: number;
+  /** What the key was read as. */
   readonly kind: DirectiveKind;
   /** The key as written, whitespace-stripped. */
   readonly key: string;
@@ -53,9 +55,11 @@ export interface Directive {
   readonly valueColumn: number;
   /** The key is `text[keyStart, keyEnd)` of the tokenized text. */
   readonly keyStart: number;
+  /** Just past the key's last unit. */
   readonly keyEnd: number;
   /** The value is `text[valueStart, valueEnd)`, unless `valueIsBytes`. */
   readonly valueStart: number;
+  /** Just past the value's last unit. */
   readonly valueEnd: number;
 }
 
@@ -86,9 +90,26 @@ export class DirectiveSlot implements Directive {
   }
 }
 
+/**
+ * What `tokenizeBody` calls as it reads, as Google's `RobotsParseHandler`.
+ *
+ * @example
+ * ```ts
+ * import { tokenizeBody } from 'repkit/tokenizer';
+ *
+ * let typos = 0;
+ * tokenizeBody('User-agent: *\nDisalow: /x\n', {
+ *   directive(d) {
+ *     if (d.typo) typos++;
+ *   },
+ * });
+ * // typos === 1
+ * ```
+ */
 export interface TokenHandler {
   /** Called for every line, before the line's directive (if any). */
   line?(info: LineInfo): void;
+  /** Called for every key/value line (the object is reused: copy what you keep). */
   directive(directive: Directive): void;
 }
 

@@ -14,32 +14,48 @@ import { decideUsage, robotsTxtStatements } from '../../core/internal.ts';
 import { pagePolicy, type PagePolicyResult } from '../../meta/index.ts';
 import type { AppliedDirective } from '../../meta/internal.ts';
 import type { FetchOutcome } from '../net/robots-http.ts';
-import type { RobotsState, TdmrepState } from '../files/state.ts';
-import { readLater, type CheckResult, type StateVerdictOptions } from './verdict.ts';
+import type { FetchSource, RobotsState, TdmrepState } from '../files/state.ts';
+import type { RefusedHop } from '../../cache/index.ts';
+import {
+  readLater,
+  type CheckReason,
+  type CheckResult,
+  type StateVerdictOptions,
+} from './verdict.ts';
 import { describeEdge, parsePriceHeader } from '../../core/internal.ts';
-import type { ContentUsage, Edge } from '../../core/index.ts';
+import type {
+  Edge,
+  UsageDecision,
+  UsageLabel,
+  UsageSource,
+  UsageStatement,
+} from '../../core/index.ts';
 
-/** A usage category's answer, with the statements that made it. */
-type UsageDecision = ReturnType<typeof decideUsage>;
-type UsageStatement = UsageDecision['statements'][number];
-type UsageSource = UsageStatement['source'];
-type UsageLabel = keyof ContentUsage['preferences'];
-
+/** May the crawler do one thing with the page (fetch it, index it), and why. */
 export interface Permission {
+  /** The answer. */
   may: boolean;
   /** In words, for people. */
   why: string;
+  /** What said so, when something on the site did. */
   source?: UsageSource;
 }
 
 /** What asking for an origin's tdmrep.json came to (see `UsageAnswer.tdm`). */
 export interface TdmrepFetch {
+  /** The file's URL (the origin's `/.well-known/tdmrep.json`). */
   url: string;
   /** HTTP status of the last answer; 0 when none arrived. */
   status: number;
-  refusedHop?: { url: string; reason: string };
+  /** The redirect hop not followed, when one was refused. */
+  refusedHop?: RefusedHop;
 }
 
+/**
+ * What a crawler may do with a page, and why (`RobotsClient.usage`): fetch it (robots.txt),
+ * index it (robots meta tags, `X-Robots-Tag`), use it for AI training or search (AIPREF
+ * Content-Usage, Content-Signal, `noai`), and mine it (W3C TDMRep).
+ */
 export interface UsageAnswer {
   /** The URL as given. */
   url: string;
@@ -47,22 +63,34 @@ export interface UsageAnswer {
   requestUrl?: string;
   /** The crawler names used (the first with a group of its own, for several). */
   agent: string[];
+  /** May it fetch the page (robots.txt). */
   fetch: Permission;
+  /** May it index the page (robots meta tags and `X-Robots-Tag`). */
   index: Permission;
+  /** May the content train AI models (Content-Usage, Content-Signal, `noai`...). */
   'train-ai': UsageDecision;
+  /** May the content be used for search. */
   search: UsageDecision;
   /**
    * W3C TDMRep: the site's tdmrep.json rule, then the page's headers and meta tags. `file`:
    * the origin's `/.well-known/tdmrep.json`, when it was asked for, with its status and the
    * redirect hop not followed (its own robots.txt disallows it, or cannot be read now).
    */
-  tdm: TdmAnswer & { file?: TdmrepFetch };
+  tdm: TdmAnswer & {
+    /** The tdmrep.json asked for, when it was. */
+    file?: TdmrepFetch;
+  };
   /** The robots.txt: where, its status, where the copy came from, and what stood in its place (see `CheckResult.edge`). */
   robotsTxt: {
+    /** Its URL. */
     url: string;
+    /** Its HTTP status; 0 when none arrived. */
     status: number;
-    source: 'fetched' | 'cache' | 'stale';
-    reason: CheckResult['reason'];
+    /** Where the copy came from (see `CheckResult.source`). */
+    source: FetchSource;
+    /** The verdict's reason for the page's URL. */
+    reason: CheckReason;
+    /** What answered in its place, when something did. */
     edge?: Edge;
   };
   /**
@@ -73,11 +101,21 @@ export interface UsageAnswer {
    * (`crawler-charged`, when `crawlerMaxPrice` let the crawler pay).
    */
   page?: {
+    /** The page's HTTP status; 0 when none arrived. */
     status: number;
+    /** What went wrong fetching it, if anything did. */
     error?: string;
-    refusedHop?: { url: string; reason: string };
+    /** The redirect hop not followed, when one was refused. */
+    refusedHop?: RefusedHop;
+    /** What answered in its place, when something did. */
     edge?: Edge;
-    charged?: { currency: string; amount: string };
+    /** What the site charged for it. */
+    charged?: {
+      /** An ISO 4217 code (`USD`). */
+      currency: string;
+      /** A decimal amount, as the site wrote it. */
+      amount: string;
+    };
   };
 }
 

@@ -69,7 +69,9 @@ export interface CheckResult {
    * as `Googlebot`; a User-Agent header as its crawler's token).
    */
   agentNotes?: string[];
+  /** May the crawler fetch the URL now. */
   allowed: boolean;
+  /** The robots.txt that decided (the URL's origin's `/robots.txt`). */
   robotsUrl: string;
   /** `fetched`: this call (or one it joined) fetched the file; `cache`: a fresh copy; `stale`: an older good copy, used because fetching fails. */
   source: FetchSource;
@@ -77,10 +79,13 @@ export interface CheckResult {
   status: number;
   /** The deciding line (0 for none), as `explain()` gives it. */
   line: number;
+  /** The rule on `line`, if any. */
   rule?: RuleMatch;
+  /** Why: a rule, or what the fetch came to. */
   reason: CheckReason;
-  /** When the robots.txt used was fetched, and until when the cached result is fresh. */
+  /** When the robots.txt used was fetched (ms since the epoch). */
   fetchedAt: number;
+  /** Until when the cached result is fresh (ms since the epoch). */
   expiresAt: number;
   /** What went wrong fetching, if anything did. */
   error?: string;

@@ -7,11 +7,15 @@ import type { CachePolicy } from './lifetimes.ts';
 
 /** One robots.txt fetch, as `onFetch` reports it. */
 export interface FetchReport {
+  /** The robots.txt fetched. */
   robotsUrl: string;
+  /** What it came to: a file, none (4xx), or an error (5xx, 429, network). */
   outcome: CacheEntry['outcome'];
   /** 0 when no response arrived. */
   status: number;
+  /** How long the fetch took. */
   durationMs: number;
+  /** What went wrong, if anything did. */
   error?: string;
 }
 

@@ -12,8 +12,11 @@ export type FetchSource = 'fetched' | 'cache' | 'stale';
 
 /** A robots.txt as the client holds it for one origin. */
 export interface RobotsState {
+  /** Where the file is, for which origin. */
   location: RobotsLocation;
+  /** What its last fetch came to, as the store keeps it. */
   entry: CacheEntry;
+  /** Where this copy came from. */
   source: FetchSource;
   /** The parsed file behind the verdicts, when there is one (`ok`, or a stale good copy). */
   robots?: RobotsTxt;
@@ -23,6 +26,7 @@ export interface RobotsState {
 export interface TdmrepState {
   /** `scheme://host[:port]/.well-known/tdmrep.json`. */
   url: string;
+  /** What its last fetch came to, as the store keeps it. */
   entry: CacheEntry;
   /** The parsed file, when one was served (2xx, or a stale good copy). */
   file?: TdmrepFile;

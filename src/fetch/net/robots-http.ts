@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { FetchResult } from '../../cache/internal.ts';
+import type { RefusedHop } from '../../cache/index.ts';
 import { classifyEdge } from '../../core/index.ts';
 import { EDGE_HEAD_BYTES } from '../../core/internal.ts';
 import type { AddressFilter } from './addresses.ts';
@@ -12,7 +13,7 @@ import type { HostResolver } from './resolver.ts';
 /** What one fetch came to, before caching decisions: the entry's record, its body as read. */
 export interface FetchOutcome extends FetchResult<Uint8Array> {
   /** A redirect target `beforeHop` refused: it was not requested. */
-  refusedHop?: { url: string; reason: string };
+  refusedHop?: RefusedHop;
 }
 
 export interface HttpOptions {
