@@ -1,7 +1,7 @@
 // After tsc: makes the CLI executable (npx runs it by its shebang), bundles its toolkit, and bundles the web tester
 // (src/tester) with the core into dist/tester, so the page computes verdicts in
 // the browser with the same code as everything else.
-import { chmod, copyFile, mkdir } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 await chmod('dist/cli/index.js', 0o755);
@@ -21,6 +21,8 @@ await build({
   },
   logLevel: 'warning',
 });
+// tsc's map was of the file the bundle replaced: shipped, it would point at the wrong lines.
+await rm('dist/cli/toolkit.js.map', { force: true });
 
 const out = 'dist/tester';
 await mkdir(out, { recursive: true });

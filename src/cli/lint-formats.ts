@@ -15,8 +15,8 @@ export interface LintedFile {
   report: LintReport;
 }
 
-/** Where every rule is described (the README's lint section, as npm shows it). */
-const RULES_URI = 'https://www.npmjs.com/package/repkit#repkit-lint-fileurl';
+/** Where every rule is described: `repkit lint`'s page, under package.json's `repository`. */
+export const RULES_URI = 'https://github.com/repkit/repkit/blob/main/docs/cli/lint.md#rules';
 
 const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
@@ -35,7 +35,7 @@ export function sarifLog(files: readonly LintedFile[], version: string): object 
             name: 'repkit',
             version,
             semanticVersion: version,
-            informationUri: 'https://www.npmjs.com/package/repkit',
+            informationUri: 'https://github.com/repkit/repkit#readme',
             rules: ids.map((id) => {
               const what = LINT_RULES[id as keyof typeof LINT_RULES] ?? id;
               return {
@@ -43,7 +43,7 @@ export function sarifLog(files: readonly LintedFile[], version: string): object 
                 shortDescription: { text: what },
                 fullDescription: { text: `robots.txt lint, ${id}: ${what}` },
                 help: {
-                  text: `${what}. The README's lint section lists every rule and what Google does with the line.`,
+                  text: `${what}. repkit lint's page lists every rule and what Google does with the line: ${RULES_URI}`,
                   markdown: `**${id}**: ${what}. See [repkit lint](${RULES_URI}) for every rule.`,
                 },
                 helpUri: RULES_URI,

@@ -15,7 +15,7 @@ import { RobotsTxt } from './answers/robots-txt.ts';
 
 /** How `parse()` reads a body. */
 export interface ParseOptions {
-  /** `google` (default), `rfc9309` or `legacy`: see the README for the differences. */
+  /** `google` (default), `rfc9309` or `legacy`: docs/profiles.md lists the differences. */
   profile?: ProfileName;
   /** Bytes of the body that are read; the rest is ignored. Default 512,000 (500 KiB). */
   maxBytes?: number;

@@ -102,7 +102,7 @@ export function gotHook(host: NavigationHost, userAgent: string | undefined) {
  * Browser crawlers (Playwright): the page's own navigation is fetched through a route
  * without following redirects, so a redirect's target is checked before the browser is sent
  * there. Playwright routes no redirect hop, so the browser follows an allowed target's own
- * redirects unchecked (README, "What is covered").
+ * redirects unchecked (docs/guide/crawlee.md, "what is covered").
  */
 export function browserHook(host: NavigationHost, userAgent: string | undefined) {
   return async (context: { request: Request; page?: PageLike }): Promise<void> => {

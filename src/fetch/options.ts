@@ -52,7 +52,7 @@ export interface RobotsClientOptions {
   /** Origins whose entry and parsed file are kept at hand in memory. Default 1,000. */
   maxParsed?: number;
   /**
-   * Bytes those origins may take, estimated from each body's size (see README, "Memory");
+   * Bytes those origins may take, estimated from each body's size (docs/guide/fetch.md);
    * the least recently used go first. Default 64 MiB.
    */
   maxParsedBytes?: number;

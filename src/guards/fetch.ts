@@ -1,6 +1,7 @@
 import type { RobotsClient } from '../fetch/index.ts';
 import { identityOf, mayRequest, reportStatus, type GuardOptions } from './decide.ts';
 
+/** How `robotsFetch` keeps robots.txt: the guards' options, and the `fetch` it wraps. */
 export interface RobotsFetchOptions extends GuardOptions {
   /** The fetch that sends (default: the global one). */
   fetch?: typeof globalThis.fetch;

@@ -51,6 +51,7 @@ export interface GuardablePage<Response = unknown> {
   goto(url: string, options?: object): Promise<unknown>;
 }
 
+/** How `guardPage` keeps robots.txt: the guards' options, and which origins' subresources it checks. */
 export interface PageGuardOptions extends GuardOptions {
   /**
    * Origins whose subresource requests are checked, besides those the page navigates to

@@ -20,7 +20,7 @@ import {
 } from '../server/index.ts';
 import { createMcpServer, type McpBounds } from './server.ts';
 
-/** MCP's own bounds over HTTP (each documented in the README's MCP section). */
+/** MCP's own bounds over HTTP (each documented in docs/mcp.md). */
 export interface McpHttpLimits {
   /** Requests (tool calls) in flight per client; past it 429. Default 4. */
   callsPerClient?: number;

@@ -44,11 +44,14 @@ test("the data is the refresh script's output, with the licence beside it", () =
   );
 });
 
-test('README says how many crawlers the list has, and what crawlDelay gives on the example file', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  assert.match(readme, new RegExp(`crawlers, ${KNOWN_AGENTS.length} in all, exported as`));
+test('the docs say how many crawlers the list has, and what crawlDelay gives on the example file', () => {
+  for (const page of ['docs/guide/agents.md', 'docs/cli/agents.md']) {
+    const text = readFileSync(join(ROOT, page), 'utf8');
+    assert.match(text, new RegExp(`crawlers, ${KNOWN_AGENTS.length} in all, exported as`), page);
+  }
+  const core = readFileSync(join(ROOT, 'docs/guide/core.md'), 'utf8');
   const example = parse(readFileSync(join(ROOT, 'examples/robots.txt')));
-  const said = /robots\.crawlDelay\('(\w+)'\); \/\/ (\d+) on examples\/robots\.txt/.exec(readme);
-  assert.ok(said, 'the README names crawlDelay on the example file');
+  const said = /robots\.crawlDelay\('(\w+)'\); \/\/ (\d+) on examples\/robots\.txt/.exec(core);
+  assert.ok(said, 'the core guide names crawlDelay on the example file');
   assert.equal(example.crawlDelay(said[1]!), Number(said[2]));
 });

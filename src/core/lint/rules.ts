@@ -2,7 +2,7 @@ import type { DiagnosticCode } from './types.ts';
 
 /**
  * What each lint rule finds, in one line: the help a report's reader gets (SARIF's rule
- * descriptions, the README's table).
+ * descriptions, the table of docs/cli/lint.md).
  */
 export const LINT_RULES: Readonly<Record<DiagnosticCode, string>> = {
   bom: 'a UTF-8 byte order mark (skipped)',

@@ -1,15 +1,16 @@
 /**
- * The library examples of README.md (its `ts` blocks) type-check against the package as it
+ * The library examples of the documentation (the `ts` blocks of README.md and docs/) type-check against the package as it
  * is published (the built declarations, imported as `repkit/...`), so a renamed option or a
  * changed return type breaks this test, not a reader's first try. The blocks are fragments
  * of a program: a name one uses without defining (`body`, `url`, a Playwright `page`...) is
  * declared for it here, as the text around it describes it.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
+import { blocksOf, docPages, type Block } from '../helpers/docs.ts';
 import { ROOT } from '../helpers/shared.ts';
 
 /** What each free name of the README's fragments stands for, as the text says. */
@@ -27,9 +28,10 @@ const CONTEXT: Record<string, string> = {
   Lease: "import type { Lease } from 'repkit/cache';",
 };
 
-function blocks(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+function blocks(): Block[] {
+  return docPages()
+    .flatMap(blocksOf)
+    .filter((block) => block.lang === 'ts');
 }
 
 /** A block with the names it uses but does not define declared before it. */
@@ -47,17 +49,21 @@ function withContext(block: string): string {
   return `${lines.join('\n')}\n${block}\nexport {};\n`;
 }
 
-test("README.md's library examples type-check against the built package", () => {
+test("the docs' library examples type-check against the built package", () => {
   const found = blocks();
-  assert.ok(found.length >= 8, `${found.length} blocks`);
+  assert.ok(found.length >= 14, `${found.length} blocks`);
   // Inside the checkout, so that `repkit/...` resolves to this package's own exports.
   const dir = mkdtempSync(join(ROOT, '.readme-examples-'));
   try {
     const files = found.map((block, i) => {
       const file = join(dir, `example-${i}.ts`);
-      writeFileSync(file, withContext(block));
+      writeFileSync(file, withContext(block.lines.join('\n')));
       return file;
     });
+    const where = (name: string) => {
+      const block = found[Number(/example-(\d+)\.ts$/.exec(name)?.[1])];
+      return block ? `${block.page} (block at line ${block.line})` : name;
+    };
     const program = ts.createProgram(files, {
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.NodeNext,
@@ -68,10 +74,10 @@ test("README.md's library examples type-check against the built package", () => 
       types: ['node'],
     });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => {
-      const where = d.file
-        ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+      const at = d.file
+        ? `${where(d.file.fileName)}: ${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
         : '';
-      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      return `${at} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
     assert.deepEqual(problems, []);
   } finally {
