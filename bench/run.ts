@@ -10,6 +10,7 @@ import { benchBatch } from './batch.ts';
 import { benchFleet } from './fleet.ts';
 import { BARE_ROUTE, benchService } from './service.ts';
 import { CRAWLEE_OWN, benchCrawlee, benchCrawleeDeferral } from './crawlee.ts';
+import { benchSitemaps } from './sitemaps.ts';
 import { PEERS, type Peer } from './peers.ts';
 import {
   corpusFiles,
@@ -291,6 +292,9 @@ if (!coreOnly) {
   await benchCrawleeDeferral(record);
 }
 
+// 6c. Sitemaps: repkit's reader against sitemapper and Crawlee's loader.
+if (!coreOnly) await benchSitemaps(record);
+
 // 7. A crawler fleet on one Redis (the bench's own redis-server): fetches per origin, store
 // round trips, CPU and RSS per process, cold, warm and with Redis stopped.
 if (!coreOnly)
@@ -329,6 +333,19 @@ for (const [metric, byPeer] of Object.entries(results)) {
     console.log(
       `| ${metric} | ${fmt(ours)} | (${others}) | ${(ours / crawlee).toFixed(2)}× Crawlee's own |`,
     );
+    continue;
+  }
+  if (metric.startsWith('sitemap ')) {
+    // The sitemap rows: against the best of sitemapper and Crawlee's loader in the same run.
+    const peers = Object.entries(byPeer).filter(([peer]) => peer !== 'repkit');
+    const others = peers.map(([peer, value]) => `${peer}: ${fmt(value)}`).join('; ');
+    const lower = metric.includes('RSS') || metric.endsWith(': ms');
+    const best = lower
+      ? Math.min(...peers.map(([, v]) => v))
+      : Math.max(...peers.map(([, v]) => v));
+    const ratio = lower ? best / ours : ours / best;
+    if (!metric.endsWith(': entries')) summary[metric] = ratio;
+    console.log(`| ${metric} | ${fmt(ours)} | (${others}) | ${ratio.toFixed(2)}× the best peer |`);
     continue;
   }
   if (theirs === undefined) {

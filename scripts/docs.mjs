@@ -55,6 +55,7 @@ const ORDER = [
   'repkit/cache/redis',
   'repkit/meta',
   'repkit/guards',
+  'repkit/sitemaps',
   'repkit/crawlee',
   'repkit/agents',
   'repkit/tdmrep',

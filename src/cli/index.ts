@@ -18,6 +18,7 @@ import { registerServe } from './commands/serve.ts';
 import { registerTest } from './commands/test.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerUsage } from './commands/usage.ts';
+import { registerSitemaps } from './commands/sitemaps.ts';
 import { registerKeygen } from './commands/keygen.ts';
 import { CliError } from './errors.ts';
 import { oneLine, processOutput, type Output } from './output.ts';
@@ -63,6 +64,7 @@ export function buildProgram(output: Output, json = false): Command {
     registerAgents,
     registerMeta,
     registerUsage,
+    registerSitemaps,
     registerKeygen,
     registerServe,
     registerTest,

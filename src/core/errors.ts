@@ -33,7 +33,9 @@ export type RepkitErrorCode =
   /** `CliError` (the command line): bad usage or input, printed as one line. */
   | 'cli'
   /** `MissingPeerError`: an entry whose optional package is not installed. */
-  | 'missing-peer';
+  | 'missing-peer'
+  /** `SitemapError` (repkit/sitemaps): a sitemap that cannot be read, or a bound reached. */
+  | 'sitemap';
 
 /**
  * Base class of every error repkit throws on purpose. Catch this to tell repkit's own,

@@ -1,7 +1,8 @@
-import { RobotsTxtFile, type Sitemap } from 'crawlee';
+import { RobotsTxtFile, Sitemap } from 'crawlee';
 import type { RobotsClient, RobotsState } from '../fetch/index.ts';
 import { clientSeam } from '../fetch/internal.ts';
 import { keeps } from './admission.ts';
+import { readSitemaps } from '../sitemaps/index.ts';
 
 /** Options of Crawlee's `RobotsTxtFile.getSitemaps` (which sitemap hosts to keep). */
 export type SitemapOptions = Parameters<RobotsTxtFile['getSitemaps']>[0];
@@ -47,14 +48,28 @@ export class RepkitRobotsTxtFile {
     return this.#crawleeView().getSitemaps(options);
   }
 
-  /** Crawlee's `Sitemap` of every sitemap `getSitemaps` gives (fetched through Crawlee). */
-  parseSitemaps(options?: SitemapOptions): Promise<Sitemap> {
-    return this.#crawleeView().parseSitemaps(options);
+  /** Crawlee's `Sitemap` of the URLs of every sitemap `getSitemaps` gives (see `parseUrlsFromSitemaps`). */
+  async parseSitemaps(options?: SitemapOptions): Promise<Sitemap> {
+    return new Sitemap(await this.parseUrlsFromSitemaps(options));
   }
 
-  /** Every URL of those sitemaps. */
-  parseUrlsFromSitemaps(options?: SitemapOptions): Promise<string[]> {
-    return this.#crawleeView().parseUrlsFromSitemaps(options);
+  /**
+   * Every URL of those sitemaps, read by `repkit/sitemaps` through the crawler's client (its
+   * address guard, proxy and identity; each sitemap fetched only where its robots.txt allows,
+   * within the reader's bounds). A sitemap that cannot be read is skipped, as Crawlee skips it.
+   */
+  async parseUrlsFromSitemaps(options?: SitemapOptions): Promise<string[]> {
+    const urls: string[] = [];
+    for (const sitemap of this.getSitemaps(options)) {
+      for await (const entry of readSitemaps(sitemap, {
+        client: this.#client,
+        namedBy: this.#state.location.origin,
+        continueOnError: true,
+      })) {
+        urls.push(entry.url);
+      }
+    }
+    return urls;
   }
 
   /** Crawlee's own object over repkit's sitemap list, for Crawlee's filtering and loading. */

@@ -12,7 +12,7 @@ import {
 } from './answers/verdict.ts';
 import { connections } from './connections.ts';
 import type { AgentMode } from './files/state.ts';
-import type { RobotsHttp, FetchOutcome } from './net/robots-http.ts';
+import type { RobotsHttp, FetchOutcome, HttpOptions } from './net/robots-http.ts';
 import { EntryCache } from './files/entry-cache.ts';
 import { PageFetches } from './net/pages.ts';
 import { RequestIdentity } from './net/identity.ts';
@@ -68,6 +68,25 @@ export interface ClientSeam {
   maxBytes(): number;
   /** What the parsed-file map holds: origins, and their estimated bytes (see `maxParsedBytes`). */
   parsedUsage(): { origins: number; bytes: number };
+  /**
+   * A file's 2xx body handed to `sink` as it is read (sitemaps), through the client's
+   * connections, identity and address guard, each redirect hop judged as `fetchPage` judges
+   * it; not joined with other calls, not cached. The first URL is the caller's to check.
+   */
+  streamFile(url: string, options: StreamOptions): Promise<FetchOutcome>;
+}
+
+/** How `ClientSeam.streamFile` reads a file. */
+export interface StreamOptions {
+  /** The crawler redirect hops are judged for (default: the client's names). */
+  agent?: string | readonly string[];
+  /** Bytes of (transfer-decoded) body read; the rest is not downloaded. */
+  maxBytes: number;
+  /** The whole fetch, body included. Default: the client's `timeoutMs`. */
+  timeoutMs?: number;
+  /** The Accept header. */
+  accept?: string;
+  sink: (chunk: Uint8Array) => void | Promise<void>;
 }
 
 let seamOf: (client: RobotsClient) => ClientSeam;
@@ -107,6 +126,8 @@ export class RobotsClient {
   private readonly policy: CachePolicy;
   private readonly now: () => number;
   private readonly http: RobotsHttp;
+  /** How the client's own files and pages are requested (User-Agent, limits, identity). */
+  #fileRequest!: Omit<HttpOptions, 'maxBytes'> & { timeoutMs: number };
   /** Page fetches: one per URL asked at once, and bounded (see `fetchPage`). */
   private readonly pages: PageFetches;
   /** Per origin, the robots.txt state: the entry in use and its parsed file, or fetched. */
@@ -128,16 +149,7 @@ export class RobotsClient {
   }
 
   constructor(options: RobotsClientOptions) {
-    this.#seam = {
-      names: (agent) => this.#names(agent),
-      verdict: (url, state, options) => this.#verdict(url, state, options),
-      agentsFor: (state, agents) => this.#agentsFor(state, agents),
-      cachedState: (url) => this.states.cachedState(url),
-      preflight: (url) => this.#preflight(url),
-      turnFor: (state) => this.#turnFor(state),
-      maxBytes: () => this.maxBytes,
-      parsedUsage: () => this.states.usage,
-    };
+    this.#seam = this.#seamOf();
     const {
       userAgent,
       agents,
@@ -189,10 +201,8 @@ export class RobotsClient {
           console.warn(`repkit: cache ${operation} failed, going on without it: ${String(error)}`)),
       onFetch: options.onFetch,
     });
-    this.pages = new PageFetches(this.http, {
-      ...request,
-      requestHeaders: (url) => identity.forPage(url),
-    });
+    this.#fileRequest = { ...request, requestHeaders: (url) => identity.forPage(url) };
+    this.pages = new PageFetches(this.http, this.#fileRequest);
     this.tdmrep = new TdmrepFiles(entries, this.now);
     // Per origin, the entry in use and its parsed file (bounded, least recently used out).
     const parsed = new ParsedFiles(
@@ -366,6 +376,30 @@ export class RobotsClient {
       return { reason: error instanceof Error ? error.message : String(error), retryLater: false };
     }
     return redirectRefusal(result);
+  }
+
+  /** What the service and the adapters ask besides the public members (see `ClientSeam`). */
+  #seamOf(): ClientSeam {
+    return {
+      names: (agent) => this.#names(agent),
+      verdict: (url, state, options) => this.#verdict(url, state, options),
+      agentsFor: (state, agents) => this.#agentsFor(state, agents),
+      cachedState: (url) => this.states.cachedState(url),
+      preflight: (url) => this.#preflight(url),
+      turnFor: (state) => this.#turnFor(state),
+      maxBytes: () => this.maxBytes,
+      parsedUsage: () => this.states.usage,
+      streamFile: (url, options) =>
+        this.http.fetch(url, {
+          ...this.#fileRequest,
+          maxBytes: options.maxBytes,
+          timeoutMs: options.timeoutMs ?? this.#fileRequest.timeoutMs,
+          ...(options.accept ? { accept: options.accept } : {}),
+          keepHeaders: ['content-type'],
+          beforeHop: this.#hopCheck(options.agent),
+          sink: options.sink,
+        }),
+    };
   }
 
   /** `beforeHop` for the client's own fetches: a refused redirect's reason, in words. */

@@ -23,6 +23,7 @@ import { registerLint, runLint } from '../../src/cli/commands/lint.ts';
 import { registerMcp, runMcp } from '../../src/cli/commands/mcp.ts';
 import { registerMeta, runMeta } from '../../src/cli/commands/meta.ts';
 import { registerServe, runServe } from '../../src/cli/commands/serve.ts';
+import { registerSitemaps, runSitemaps } from '../../src/cli/commands/sitemaps.ts';
 import { registerTest, runTest } from '../../src/cli/commands/test.ts';
 import { registerUsage, runUsage } from '../../src/cli/commands/usage.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
@@ -38,6 +39,12 @@ before(async () => {
     if (req.url === '/robots.txt') return void res.writeHead(200).end(ROBOTS);
     if (req.url === '/page') {
       return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    }
+    if (req.url === '/sitemap.xml') {
+      const urls = ['/page', '/private/x'].map((p) => `<url><loc>${site.origin}${p}</loc></url>`);
+      return void res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(`<urlset>${urls.join('\n')}</urlset>`);
     }
     res.writeHead(404).end();
   });
@@ -139,6 +146,34 @@ test("runFetch: the site's robots.txt as fetched, its status and its lines", asy
   const [fetched] = json(output) as { status: number; robotsUrl: string }[];
   assert.deepEqual([fetched!.status, fetched!.robotsUrl], [200, `${site.origin}/robots.txt`]);
   exitStatus();
+});
+
+test("runSitemaps: a site's /sitemap.xml, each URL's verdict; --only-allowed and --count", async () => {
+  const output = memoryOutput();
+  const { options } = parsed(registerSitemaps, 'sitemaps', ['--agent', 'ExampleBot', '--json']);
+  await runSitemaps(`${site.origin}/`, options, output);
+  const entries = json(output) as { url: string; allowed: boolean; line: number }[];
+  assert.deepEqual(
+    entries.map((e) => [e.url.slice(site.origin.length), e.allowed, e.line]),
+    [
+      ['/page', true, 1],
+      ['/private/x', false, 2],
+    ],
+  );
+  const counted = memoryOutput();
+  const only = parsed(registerSitemaps, 'sitemaps', [
+    '--agent',
+    'ExampleBot',
+    '--only-allowed',
+    '--count',
+  ]);
+  await runSitemaps(`${site.origin}/`, only.options, counted);
+  assert.deepEqual(counted.lines, ['1']);
+  assert.equal(exitStatus(), 0);
+  const missing = memoryOutput();
+  await runSitemaps(`${site.origin}/nowhere.xml`, options, missing);
+  assert.equal(exitStatus(), 1);
+  assert.match(missing.errors.at(-1)!, /nowhere\.xml: HTTP 404/);
 });
 
 test('runAgents: GPTBot blocked by its own group, Googlebot allowed', async () => {

@@ -128,6 +128,7 @@ test('README.md links every guide, every command page and the API index; the ind
     'cache',
     'meta',
     'guards',
+    'sitemaps',
     'crawlee',
     'agents',
     'tdmrep',

@@ -22,7 +22,9 @@ const AREA_RANK: Record<string, number> = {
   meta: 1,
   fetch: 2,
   server: 3,
-  crawlee: 3,
+  // The sitemap reader, on the fetch client; Crawlee reads its sitemaps through it.
+  sitemaps: 3,
+  crawlee: 4,
   guards: 3,
   mcp: 4,
   // Browser code, served by the service as files (no import between them).

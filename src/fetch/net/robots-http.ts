@@ -41,6 +41,12 @@ export interface HttpOptions {
    * is sent to; `crawler-max-price` for crawlers that pay).
    */
   requestHeaders?: (url: string) => Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * Takes a 2xx body chunk by chunk as it is decoded (up to `maxBytes`), instead of it being
+   * kept: the outcome's `body` is then its first bytes only (what `classifyEdge` reads). The
+   * read waits for each call; a call that throws ends the fetch as an error.
+   */
+  sink?: (chunk: Uint8Array) => void | Promise<void>;
 }
 
 /** Response headers a wall or a payment demand speaks in, read for `classifyEdge` only. */
@@ -249,7 +255,12 @@ async function answered(
   const edgeHeaders = pickHeaders(response.headers, EDGE_HEADERS, ', ');
   if (status >= 200 && status < 300) {
     const encoding = headers['content-encoding'];
-    const { bytes, truncated } = await readBody(response.body, encoding, options.maxBytes);
+    const { bytes, truncated } = await readBody(
+      response.body,
+      encoding,
+      options.maxBytes,
+      options.sink,
+    );
     const edge = classifyEdge({ status, headers: edgeHeaders, body: bytes });
     return { outcome: 'ok', status, body: bytes, truncated, headers, chain, ...withEdge(edge) };
   }
@@ -342,11 +353,13 @@ function redirectTarget(from: string, location: string | undefined): string | un
 /**
  * Reads at most `maxBytes` of the decoded body and stops downloading there. Decompression is
  * streamed with the same limit on its output, so a compression bomb costs at most the limit.
+ * With a `sink`, each piece goes to it and only the first `EDGE_HEAD_BYTES` are kept.
  */
 async function readBody(
   body: Readable,
   encoding: string | undefined,
   maxBytes: number,
+  sink?: (chunk: Uint8Array) => void | Promise<void>,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const coding = (encoding ?? 'identity').trim().toLowerCase();
   let source: Readable = body;
@@ -362,26 +375,34 @@ async function readBody(
   if (source !== body) body.on('error', (error) => source.destroy(error));
 
   const chunks: Uint8Array[] = [];
+  let kept = 0;
   let size = 0;
   let truncated = false;
+  const take = async (piece: Uint8Array): Promise<void> => {
+    if (sink) {
+      // The head is copied: a stream may reuse its buffers.
+      if (kept < EDGE_HEAD_BYTES) chunks.push(piece.slice(0, EDGE_HEAD_BYTES - kept));
+      await sink(piece);
+    } else chunks.push(piece);
+    kept += Math.min(piece.length, sink ? Math.max(0, EDGE_HEAD_BYTES - kept) : piece.length);
+    size += piece.length;
+  };
   try {
     for await (const chunk of source as AsyncIterable<Uint8Array>) {
       const room = maxBytes - size;
       if (chunk.length > room) {
         // Keep what fits and stop downloading: the rest is ignored, as Google ignores it.
-        chunks.push(chunk.subarray(0, room));
-        size += room;
+        await take(chunk.subarray(0, room));
         truncated = true;
         break;
       }
-      chunks.push(chunk);
-      size += chunk.length;
+      await take(chunk);
     }
   } finally {
     discard(source);
     discard(body);
   }
-  const bytes = new Uint8Array(size);
+  const bytes = new Uint8Array(kept);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);

@@ -1,0 +1,24 @@
+/**
+ * `node .bench/bench/sitemap-child.js READER URL`: one reader on one sitemap in a process of
+ * its own, printing entries, time and peak RSS as JSON (what it does to memory is its own).
+ */
+import { SITEMAP_READERS } from './sitemap-readers.ts';
+
+const [reader, url] = process.argv.slice(2) as [string, string];
+const start = performance.now();
+let entries = -1;
+let error: string | undefined;
+try {
+  entries = await SITEMAP_READERS[reader]!(url);
+} catch (caught) {
+  error = (caught as Error).message.split('\n')[0];
+}
+console.log(
+  JSON.stringify({
+    entries,
+    ms: performance.now() - start,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    ...(error ? { error } : {}),
+  }),
+);
+process.exit(0);

@@ -1,0 +1,386 @@
+/**
+ * `readSitemaps`: a site's sitemaps read as a crawler must read the open web's. Every file is
+ * fetched through the crawler's `RobotsClient` after its own robots.txt lets the crawler fetch
+ * it, streamed (decompressed as it arrives, tokenized as it is decompressed, entries handed out
+ * as they are read), and bounded per file and per read; indexes are followed depth first, each
+ * sitemap once.
+ */
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { InvalidOptionError, InvalidUrlError, type RobotsClient } from '../fetch/index.ts';
+import { clientSeam } from '../fetch/internal.ts';
+import { Channel } from './channel.ts';
+import { isSitemapError, SitemapError } from './errors.ts';
+import { SitemapFile, type FileItem } from './formats.ts';
+import {
+  boundsOf,
+  sinceOf,
+  type SitemapBounds,
+  type ReadSitemapsOptions,
+  type SitemapEntry,
+  type SitemapProblem,
+} from './options.ts';
+import { inScope, sameSite } from './scope.ts';
+
+/** Where a read starts: a site (a URL whose path is `/`), a sitemap's URL, or a body already fetched. */
+export type SitemapSource = string | URL | Uint8Array;
+
+/** A sitemap to read: where, how deep below the first, and the hosts whose robots.txt named it. */
+interface Pending {
+  url: string;
+  depth: number;
+  namedBy: ReadonlySet<string>;
+  bytes?: Uint8Array;
+}
+
+/** What a body given is called in entries and errors. */
+const BYTES = 'bytes';
+/** Slices a body given is read in, as a download would arrive. */
+const SLICE = 64 * 1024;
+const ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The entries of a site's sitemaps, of one sitemap (following an index's sitemaps), or of a
+ * body already fetched, in document order, as they are read. Bounded per file and per read
+ * (see `ReadSitemapsOptions`): a read that reaches a bound, or a file that cannot be read,
+ * ends with a `SitemapError` after the entries read before it.
+ *
+ * @throws InvalidUrlError for a source that is no http(s) URL; InvalidOptionError for a bound
+ *   that is not a positive integer, or a URL source without a client.
+ * @example
+ * ```ts
+ * import { RobotsClient } from 'repkit/fetch';
+ * import { readSitemaps } from 'repkit/sitemaps';
+ *
+ * const client = new RobotsClient({ userAgent: 'ExampleBot/1.0 (+https://example.com/bot)' });
+ * for await (const entry of readSitemaps('https://example.com/', { client, onlyAllowed: true })) {
+ *   console.log(entry.url, entry.lastmod);
+ * }
+ * ```
+ */
+export async function* readSitemaps(
+  source: SitemapSource,
+  options: ReadSitemapsOptions = {},
+): AsyncGenerator<SitemapEntry, void, undefined> {
+  const reader = new SitemapReader(options);
+  for (const pending of await reader.start(source)) yield* reader.sitemap(pending);
+}
+
+class SitemapReader {
+  readonly #options: ReadSitemapsOptions;
+  readonly #client: RobotsClient | undefined;
+  readonly #bounds: SitemapBounds;
+  readonly #since: number | undefined;
+  readonly #seen = new Set<string>();
+  #sitemaps = 0;
+  #entries = 0;
+
+  constructor(options: ReadSitemapsOptions) {
+    this.#options = options;
+    this.#client = options.client;
+    this.#bounds = boundsOf(options);
+    this.#since = sinceOf(options);
+  }
+
+  /** The first sitemaps: a site's robots.txt `Sitemap:` lines (or its `/sitemap.xml`), or the one given. */
+  async start(source: SitemapSource): Promise<Pending[]> {
+    if (source instanceof Uint8Array)
+      return [{ url: BYTES, depth: 0, namedBy: NONE, bytes: source }];
+    const url = httpUrl(String(source));
+    const client = this.#client;
+    if (!client)
+      throw new InvalidOptionError('client', 'reading a site or a sitemap URL needs a client');
+    if (url.pathname !== '/' || url.search !== '') {
+      return [{ url: url.href, depth: 0, namedBy: this.#namedBy() }];
+    }
+    const state = await client.robotsFor(url.href);
+    const named = state.robots?.sitemaps ?? [];
+    if (named.length === 0) return [{ url: `${url.origin}/sitemap.xml`, depth: 0, namedBy: NONE }];
+    const namedBy = new Set([url.origin]);
+    return named.map((sitemap) => ({ url: sitemap, depth: 0, namedBy }));
+  }
+
+  /** One sitemap's entries, then those of the sitemaps it lists; its failure as the options say. */
+  async *sitemap(pending: Pending): AsyncGenerator<SitemapEntry, void, undefined> {
+    if (this.#seen.has(pending.url)) {
+      this.#problem({
+        sitemap: pending.url,
+        message: 'read already (an index cycle): not read again',
+      });
+      return;
+    }
+    this.#seen.add(pending.url);
+    if (++this.#sitemaps > this.#bounds.maxSitemaps) {
+      throw new SitemapError(
+        'read-limit',
+        pending.url,
+        `more than ${this.#bounds.maxSitemaps} sitemaps in this read`,
+      );
+    }
+    let listed: FileItem[];
+    try {
+      listed = yield* this.#file(pending);
+    } catch (error) {
+      if (
+        !isSitemapError(error) ||
+        error.reason === 'read-limit' ||
+        !this.#options.continueOnError
+      ) {
+        throw error;
+      }
+      this.#problem({ sitemap: pending.url, message: error.message, error });
+      return;
+    }
+    if (listed.length === 0) return;
+    if (pending.depth >= this.#bounds.maxDepth) {
+      this.#problem({
+        sitemap: pending.url,
+        message: `an index ${pending.depth} below the first: its ${listed.length} sitemaps are not read (maxDepth ${this.#bounds.maxDepth})`,
+      });
+      return;
+    }
+    for (const child of listed) {
+      const url = this.#childUrl(child, pending);
+      if (url !== undefined) {
+        yield* this.sitemap({ url, depth: pending.depth + 1, namedBy: pending.namedBy });
+      }
+    }
+  }
+
+  /** A sitemap an index lists, when it is to be read. */
+  #childUrl(child: FileItem, index: Pending): string | undefined {
+    const where = { sitemap: index.url, line: child.line };
+    const url = absolute(child.loc);
+    if (url === undefined) {
+      this.#problem({ ...where, message: `${child.loc}: not an http(s) URL; not read` });
+    } else if (this.#scoped() && index.url !== BYTES && !sameSite(url, index.url, index.namedBy)) {
+      this.#problem({ ...where, message: `${url}: a sitemap of another host; not read` });
+    } else if (this.#before(child.lastmod)) {
+      return undefined;
+    } else return url;
+    return undefined;
+  }
+
+  /** One file: its URL entries handed out as read, the sitemaps it lists (an index) returned. */
+  async *#file(pending: Pending): AsyncGenerator<SitemapEntry, FileItem[], undefined> {
+    const file = new SitemapFile(pending.url, {
+      maxBytes: this.#bounds.maxFileBytes,
+      maxUrls: this.#bounds.maxUrlsPerFile,
+      maxSitemaps: this.#bounds.maxSitemapsPerIndex,
+    });
+    const listed: FileItem[] = [];
+    try {
+      for await (const items of this.#items(pending, file)) {
+        for (const item of items) {
+          if (item.kind === 'sitemap') listed.push(item);
+          else {
+            const entry = await this.#entry(item, pending);
+            if (entry) yield entry;
+          }
+        }
+      }
+    } finally {
+      for (const note of file.notes) this.#problem({ sitemap: pending.url, ...note });
+    }
+    return listed;
+  }
+
+  /** The file's entries, batch by batch, as its bytes arrive. */
+  async *#items(pending: Pending, file: SitemapFile): AsyncGenerator<FileItem[], void, undefined> {
+    const { body, outcome, stop } = await this.#body(pending);
+    try {
+      for await (const chunk of decoded(body, pending.url)) yield file.write(chunk);
+      const fetched = await outcome;
+      if (fetched) {
+        if (fetched.outcome !== 'ok') {
+          throw new SitemapError(
+            'fetch-failed',
+            pending.url,
+            fetched.error ?? `HTTP ${fetched.status}`,
+          );
+        }
+        if (fetched.truncated) {
+          throw new SitemapError(
+            'file-too-large',
+            pending.url,
+            `more than ${this.#bounds.maxFileBytes} bytes downloaded`,
+          );
+        }
+      }
+      yield file.end();
+    } finally {
+      stop();
+    }
+  }
+
+  /** The file's bytes: the body given, or a download through the client, streamed. */
+  async #body(pending: Pending): Promise<{
+    body: AsyncIterable<Uint8Array>;
+    outcome: Promise<
+      { outcome: string; status: number; error?: string; truncated?: boolean } | undefined
+    >;
+    stop: () => void;
+  }> {
+    if (pending.bytes) {
+      const bytes = pending.bytes;
+      const slices = (function* () {
+        for (let at = 0; at < bytes.length; at += SLICE) yield bytes.subarray(at, at + SLICE);
+      })();
+      return { body: Readable.from(slices), outcome: Promise.resolve(undefined), stop: () => {} };
+    }
+    const client = this.#client;
+    if (!client)
+      throw new InvalidOptionError('client', 'reading the sitemaps an index lists needs a client');
+    const agent = this.#options.agent;
+    const verdict = await client.check(pending.url, agent === undefined ? {} : { agent });
+    if (!verdict.allowed) {
+      throw new SitemapError(
+        'disallowed',
+        pending.url,
+        `its robots.txt does not let ${verdict.agent.join(', ')} fetch it (${verdict.reason}${verdict.line ? `, line ${verdict.line}` : ''})`,
+      );
+    }
+    const channel = new Channel();
+    const outcome = clientSeam(client)
+      .streamFile(pending.url, {
+        ...(agent === undefined ? {} : { agent }),
+        maxBytes: this.#bounds.maxFileBytes,
+        timeoutMs: this.#bounds.timeoutMs,
+        accept: ACCEPT,
+        sink: (chunk) => channel.push(chunk),
+      })
+      .finally(() => channel.end());
+    return { body: channel, outcome, stop: () => channel.close() };
+  }
+
+  /** A URL entry as handed out, or undefined when it is left out (reported if out of scope). */
+  async #entry(item: FileItem, pending: Pending): Promise<SitemapEntry | undefined> {
+    if (++this.#entries > this.#bounds.maxEntries) {
+      throw new SitemapError(
+        'read-limit',
+        pending.url,
+        `more than ${this.#bounds.maxEntries} entries in this read`,
+      );
+    }
+    const where = { sitemap: pending.url, line: item.line };
+    const url = absolute(item.loc);
+    if (url === undefined) {
+      this.#problem({ ...where, message: `${item.loc}: not an http(s) URL; skipped` });
+      return undefined;
+    }
+    if (this.#scoped() && pending.url !== BYTES && !inScope(url, pending.url, pending.namedBy)) {
+      this.#problem({
+        ...where,
+        message: `${url}: outside the sitemap's host and directory; skipped`,
+      });
+      return undefined;
+    }
+    if (this.#before(item.lastmod)) return undefined;
+    const entry: SitemapEntry = {
+      url,
+      ...(item.lastmod ? { lastmod: item.lastmod } : {}),
+      sitemap: pending.url,
+      line: item.line,
+    };
+    const client = this.#client;
+    if (!client) return entry;
+    const agent = this.#options.agent;
+    const verdict = await client.check(url, agent === undefined ? {} : { agent });
+    if (!verdict.allowed && this.#options.onlyAllowed) return undefined;
+    return {
+      ...entry,
+      allowed: verdict.allowed,
+      ...(verdict.allowed ? {} : { reason: verdict.reason }),
+    };
+  }
+
+  /** The origins of `namedBy`. @throws InvalidOptionError */
+  #namedBy(): ReadonlySet<string> {
+    const given = this.#options.namedBy;
+    if (given === undefined) return NONE;
+    return new Set(
+      [given].flat().map((site) => {
+        try {
+          return new URL(site).origin;
+        } catch {
+          throw new InvalidOptionError('namedBy', `${JSON.stringify(site)} is not a URL`);
+        }
+      }),
+    );
+  }
+
+  #scoped(): boolean {
+    return this.#options.sameHost !== false;
+  }
+
+  /** The entry changed before `since` (one without a date is kept). */
+  #before(lastmod: string | undefined): boolean {
+    if (this.#since === undefined || lastmod === undefined) return false;
+    const at = new Date(lastmod).getTime();
+    return !Number.isNaN(at) && at < this.#since;
+  }
+
+  #problem(problem: SitemapProblem): void {
+    this.#options.onProblem?.(problem);
+  }
+}
+
+/** `given` as an absolute http(s) URL. @throws InvalidUrlError */
+function httpUrl(given: string): URL {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new InvalidUrlError(given, 'not an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidUrlError(given, 'sitemaps are read over http and https only');
+  }
+  return url;
+}
+
+/** An entry's URL, when it is an absolute http(s) one. */
+function absolute(loc: string): string | undefined {
+  try {
+    const url = new URL(loc);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file's bytes as written: gunzipped as they arrive when they start as gzip does. */
+async function* decoded(
+  body: AsyncIterable<Uint8Array>,
+  sitemap: string,
+): AsyncGenerator<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  if (first.done) return;
+  const head = first.value;
+  const rest = { [Symbol.asyncIterator]: () => chunks };
+  if (head[0] !== 0x1f || head[1] !== 0x8b) {
+    yield head;
+    yield* rest;
+    return;
+  }
+  const input = Readable.from(
+    (async function* () {
+      yield head;
+      yield* rest;
+    })(),
+  );
+  const gunzip = createGunzip();
+  input.on('error', (error) => gunzip.destroy(error));
+  input.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Uint8Array>) yield chunk;
+  } catch (error) {
+    if (isSitemapError(error)) throw error;
+    throw new SitemapError('malformed', sitemap, `not valid gzip: ${(error as Error).message}`);
+  } finally {
+    gunzip.destroy();
+    input.destroy();
+  }
+}
