@@ -70,7 +70,13 @@ async function benchSite(): Promise<{ origin: string; server: Server }> {
 function inChild(
   reader: string,
   url: string,
-): Promise<{ entries?: number; ms?: number; peakRssBytes?: number; error?: string }> {
+): Promise<{
+  entries?: number;
+  ms?: number;
+  peakRssBytes?: number;
+  baseRssBytes?: number;
+  error?: string;
+}> {
   const child = fileURLToPath(new URL('./sitemap-child.js', import.meta.url));
   return new Promise((done) => {
     execFile(
@@ -95,13 +101,18 @@ function inChild(
 export async function benchSitemaps(record: Record): Promise<void> {
   const { origin, server } = await benchSite();
   try {
+    const reads = new Map(
+      await Promise.all(
+        Object.entries(SITEMAP_READERS).map(async ([name, load]) => [name, await load()] as const),
+      ),
+    );
     for (const file of ['big.xml', 'big.xml.gz']) {
       const times = new Map<string, number[]>(Object.keys(SITEMAP_READERS).map((n) => [n, []]));
       for (let turn = 0; turn < 5; turn++) {
         const names = Object.keys(SITEMAP_READERS);
         for (const name of turn % 2 ? names.reverse() : names) {
           const start = performance.now();
-          const entries = await SITEMAP_READERS[name]!(`${origin}/${file}`);
+          const entries = await reads.get(name)!(`${origin}/${file}`);
           if (entries !== URLS)
             throw new Error(`${name} read ${entries} of ${URLS} entries of ${file}`);
           times.get(name)!.push(performance.now() - start);
@@ -120,6 +131,8 @@ export async function benchSitemaps(record: Record): Promise<void> {
         const result = await inChild(name, `${origin}/${file}`);
         if (result.peakRssBytes !== undefined) {
           record(`sitemap ${label}: peak RSS MiB`, name, result.peakRssBytes / 1024 / 1024);
+          const growth = result.peakRssBytes - (result.baseRssBytes ?? 0);
+          record(`sitemap ${label}: RSS growth MiB`, name, growth / 1024 / 1024);
           record(`sitemap ${label}: entries`, name, result.entries ?? 0);
           record(`sitemap ${label}: ms`, name, result.ms ?? 0);
         }

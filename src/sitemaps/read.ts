@@ -7,7 +7,13 @@
  */
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { InvalidOptionError, InvalidUrlError, type RobotsClient } from '../fetch/index.ts';
+import {
+  InvalidOptionError,
+  InvalidUrlError,
+  type CheckResult,
+  type RobotsClient,
+  type RobotsState,
+} from '../fetch/index.ts';
 import { clientSeam } from '../fetch/internal.ts';
 import { Channel } from './channel.ts';
 import { isSitemapError, SitemapError } from './errors.ts';
@@ -64,7 +70,10 @@ export async function* readSitemaps(
   options: ReadSitemapsOptions = {},
 ): AsyncGenerator<SitemapEntry, void, undefined> {
   const reader = new SitemapReader(options);
-  for (const pending of await reader.start(source)) yield* reader.sitemap(pending);
+  // Inside, entries travel in batches (one per chunk read): a generator level per entry costs.
+  for (const pending of await reader.start(source)) {
+    for await (const batch of reader.sitemap(pending)) yield* batch;
+  }
 }
 
 class SitemapReader {
@@ -73,6 +82,12 @@ class SitemapReader {
   readonly #bounds: SitemapBounds;
   readonly #since: number | undefined;
   readonly #seen = new Set<string>();
+  /**
+   * The robots.txt states entries are judged by, per origin, for the file being read (asked
+   * of the client once per origin and file, not once per entry).
+   */
+  readonly #states = new Map<string, RobotsState>();
+  #names: { agents: readonly string[]; notes: readonly string[] } | undefined;
   #sitemaps = 0;
   #entries = 0;
 
@@ -102,7 +117,7 @@ class SitemapReader {
   }
 
   /** One sitemap's entries, then those of the sitemaps it lists; its failure as the options say. */
-  async *sitemap(pending: Pending): AsyncGenerator<SitemapEntry, void, undefined> {
+  async *sitemap(pending: Pending): AsyncGenerator<SitemapEntry[], void, undefined> {
     if (this.#seen.has(pending.url)) {
       this.#problem({
         sitemap: pending.url,
@@ -151,7 +166,7 @@ class SitemapReader {
   /** A sitemap an index lists, when it is to be read. */
   #childUrl(child: FileItem, index: Pending): string | undefined {
     const where = { sitemap: index.url, line: child.line };
-    const url = absolute(child.loc);
+    const url = absolute(child.loc)?.href;
     if (url === undefined) {
       this.#problem({ ...where, message: `${child.loc}: not an http(s) URL; not read` });
     } else if (this.#scoped() && index.url !== BYTES && !sameSite(url, index.url, index.namedBy)) {
@@ -163,22 +178,37 @@ class SitemapReader {
   }
 
   /** One file: its URL entries handed out as read, the sitemaps it lists (an index) returned. */
-  async *#file(pending: Pending): AsyncGenerator<SitemapEntry, FileItem[], undefined> {
+  async *#file(pending: Pending): AsyncGenerator<SitemapEntry[], FileItem[], undefined> {
     const file = new SitemapFile(pending.url, {
       maxBytes: this.#bounds.maxFileBytes,
       maxUrls: this.#bounds.maxUrlsPerFile,
       maxSitemaps: this.#bounds.maxSitemapsPerIndex,
     });
     const listed: FileItem[] = [];
+    this.#states.clear();
     try {
       for await (const items of this.#items(pending, file)) {
+        // Taken first (scope, date), so that only the origins of entries kept are asked for;
+        // a bound reached ends the read after the entries taken before it.
+        const taken: [SitemapEntry, URL][] = [];
+        let stop: unknown;
         for (const item of items) {
           if (item.kind === 'sitemap') listed.push(item);
           else {
-            const entry = await this.#entry(item, pending);
-            if (entry) yield entry;
+            const target = absolute(item.loc);
+            try {
+              const entry = this.#entry(item, target, pending);
+              if (entry) taken.push([entry, target!]);
+            } catch (error) {
+              stop = error;
+              break;
+            }
           }
         }
+        await this.#loadStates(taken);
+        const entries = this.#judged(taken);
+        if (entries.length > 0) yield entries;
+        if (stop !== undefined) throw stop;
       }
     } finally {
       for (const note of file.notes) this.#problem({ sitemap: pending.url, ...note });
@@ -254,8 +284,8 @@ class SitemapReader {
     return { body: channel, outcome, stop: () => channel.close() };
   }
 
-  /** A URL entry as handed out, or undefined when it is left out (reported if out of scope). */
-  async #entry(item: FileItem, pending: Pending): Promise<SitemapEntry | undefined> {
+  /** A URL entry as it is kept, or undefined when it is left out (reported if out of scope). */
+  #entry(item: FileItem, target: URL | undefined, pending: Pending): SitemapEntry | undefined {
     if (++this.#entries > this.#bounds.maxEntries) {
       throw new SitemapError(
         'read-limit',
@@ -264,12 +294,12 @@ class SitemapReader {
       );
     }
     const where = { sitemap: pending.url, line: item.line };
-    const url = absolute(item.loc);
-    if (url === undefined) {
+    if (target === undefined) {
       this.#problem({ ...where, message: `${item.loc}: not an http(s) URL; skipped` });
       return undefined;
     }
-    if (this.#scoped() && pending.url !== BYTES && !inScope(url, pending.url, pending.namedBy)) {
+    const url = target.href;
+    if (this.#scoped() && pending.url !== BYTES && !inScope(target, pending.url, pending.namedBy)) {
       this.#problem({
         ...where,
         message: `${url}: outside the sitemap's host and directory; skipped`,
@@ -277,22 +307,50 @@ class SitemapReader {
       return undefined;
     }
     if (this.#before(item.lastmod)) return undefined;
-    const entry: SitemapEntry = {
+    return {
       url,
       ...(item.lastmod ? { lastmod: item.lastmod } : {}),
       sitemap: pending.url,
       line: item.line,
     };
+  }
+
+  /** Entries with their verdicts (with a client), those disallowed left out with `onlyAllowed`. */
+  #judged(taken: readonly [SitemapEntry, URL][]): SitemapEntry[] {
+    const entries: SitemapEntry[] = [];
+    for (const [entry, target] of taken) {
+      const verdict = this.#verdict(target);
+      if (!verdict) entries.push(entry);
+      else if (verdict.allowed) entries.push({ ...entry, allowed: true });
+      else if (!this.#options.onlyAllowed) {
+        entries.push({ ...entry, allowed: false, reason: verdict.reason });
+      }
+    }
+    return entries;
+  }
+
+  /** The robots.txt states of a batch's origins not yet at hand, asked of the client once each. */
+  async #loadStates(taken: readonly [SitemapEntry, URL][]): Promise<void> {
     const client = this.#client;
-    if (!client) return entry;
-    const agent = this.#options.agent;
-    const verdict = await client.check(url, agent === undefined ? {} : { agent });
-    if (!verdict.allowed && this.#options.onlyAllowed) return undefined;
-    return {
-      ...entry,
-      allowed: verdict.allowed,
-      ...(verdict.allowed ? {} : { reason: verdict.reason }),
-    };
+    if (!client) return;
+    for (const [, target] of taken) {
+      if (!this.#states.has(target.origin)) {
+        this.#states.set(target.origin, await client.robotsFor(target.href));
+      }
+    }
+  }
+
+  /** The crawler's verdict for an entry, as `check` gives it (none without a client). */
+  #verdict(target: URL): CheckResult | undefined {
+    const client = this.#client;
+    const state = this.#states.get(target.origin);
+    if (!client || !state) return undefined;
+    const seam = clientSeam(client);
+    this.#names ??= seam.names(this.#options.agent);
+    return seam.verdict(target.href, state, {
+      agents: this.#names.agents,
+      agentNotes: this.#names.notes,
+    });
   }
 
   /** The origins of `namedBy`. @throws InvalidOptionError */
@@ -341,10 +399,10 @@ function httpUrl(given: string): URL {
 }
 
 /** An entry's URL, when it is an absolute http(s) one. */
-function absolute(loc: string): string | undefined {
+function absolute(loc: string): URL | undefined {
   try {
     const url = new URL(loc);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
     return undefined;
   }

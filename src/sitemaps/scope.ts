@@ -4,20 +4,18 @@
  * named the sitemap (cross-submission). An index lists sitemaps of its own host.
  */
 
-/** Whether `url` may be listed by the sitemap at `sitemap`, named in the robots.txt of `namedBy`. */
-export function inScope(url: string, sitemap: string, namedBy: ReadonlySet<string>): boolean {
-  let target: URL;
-  let home: URL;
-  try {
-    target = new URL(url);
-    home = new URL(sitemap);
-  } catch {
-    return false;
-  }
+/** The last sitemap's scope, parsed once for all its entries. */
+let last: { sitemap: string; origin: string; directory: string } | undefined;
+
+/** Whether `target` may be listed by the sitemap at `sitemap`, named in the robots.txt of `namedBy`. */
+export function inScope(target: URL, sitemap: string, namedBy: ReadonlySet<string>): boolean {
   if (namedBy.has(target.origin)) return true;
-  if (target.origin !== home.origin) return false;
-  const directory = home.pathname.slice(0, home.pathname.lastIndexOf('/') + 1);
-  return target.pathname.startsWith(directory);
+  if (last?.sitemap !== sitemap) {
+    const home = new URL(sitemap);
+    const directory = home.pathname.slice(0, home.pathname.lastIndexOf('/') + 1);
+    last = { sitemap, origin: home.origin, directory };
+  }
+  return target.origin === last.origin && target.pathname.startsWith(last.directory);
 }
 
 /** Whether an index at `index` may list the sitemap at `url`. */
