@@ -10,6 +10,7 @@ export {
   MAX_TDMREP_RULES,
   type TdmAnswer,
   type TdmSource,
+  type TdmrepRuleSource,
   type TdmStatement,
   type TdmrepFile,
   type TdmrepRule,

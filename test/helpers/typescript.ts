@@ -11,3 +11,14 @@ export function typescriptProgram(files: readonly string[]): ts.Program {
     types: ['node'],
   });
 }
+
+/** How a user's project compiles against the published package (`repkit/...` as it resolves). */
+export const CONSUMER_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  types: ['node'],
+};

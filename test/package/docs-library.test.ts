@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import ts from 'typescript';
 import { blocksOf, docPages, type Block } from '../helpers/docs.ts';
 import { ROOT } from '../helpers/shared.ts';
+import { CONSUMER_OPTIONS } from '../helpers/typescript.ts';
 
 /** What each free name of the README's fragments stands for, as the text says. */
 const CONTEXT: Record<string, string> = {
@@ -64,15 +65,7 @@ test("the docs' library examples type-check against the built package", () => {
       const block = found[Number(/example-(\d+)\.ts$/.exec(name)?.[1])];
       return block ? `${block.page} (block at line ${block.line})` : name;
     };
-    const program = ts.createProgram(files, {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      types: ['node'],
-    });
+    const program = ts.createProgram(files, CONSUMER_OPTIONS);
     const problems = ts.getPreEmitDiagnostics(program).map((d) => {
       const at = d.file
         ? `${where(d.file.fileName)}: ${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { ROOT } from '../helpers/shared.ts';
+import { CONSUMER_OPTIONS } from '../helpers/typescript.ts';
 
 test('every public name shows its documentation on hover, from the built declarations', () => {
   const surface = JSON.parse(
@@ -33,22 +34,13 @@ test('every public name shows its documentation on hover, from the built declara
     const file = join(dir, 'hover.ts');
     const text = `${lines.join('\n')}\nexport {};\n`;
     writeFileSync(file, text);
-    const options: ts.CompilerOptions = {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      types: ['node'],
-    };
     const host: ts.LanguageServiceHost = {
       getScriptFileNames: () => [file],
       getScriptVersion: () => '1',
       getScriptSnapshot: (name) =>
         ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name)!) : undefined,
       getCurrentDirectory: () => dir,
-      getCompilationSettings: () => options,
+      getCompilationSettings: () => CONSUMER_OPTIONS,
       getDefaultLibFileName: ts.getDefaultLibFilePath,
       fileExists: ts.sys.fileExists,
       readFile: ts.sys.readFile,

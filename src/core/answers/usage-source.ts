@@ -2,6 +2,7 @@
  * Where a usage statement was made, and how to say it: pure, so that the CLI and the web
  * tester (bundled for the browser) describe sources alike.
  */
+import type { TdmrepRuleSource } from '../tdmrep/tdmrep.ts';
 
 /** Where a statement was made. */
 export type UsageSource =
@@ -31,16 +32,7 @@ export type UsageSource =
       /** Its `content`. */
       text: string;
     }
-  | {
-      /** A rule of the origin's `/.well-known/tdmrep.json`. */
-      kind: 'tdmrep';
-      /** The file's URL. */
-      url: string;
-      /** The rule's index in the file (0-based). */
-      rule: number;
-      /** The rule's `location` pattern. */
-      location: string;
-    }
+  | TdmrepRuleSource
   | {
       /** What a fetch came to (a page's HTTP status, a robots.txt that could not be read). */
       kind: 'fetch';

@@ -134,18 +134,21 @@ function file(rules: TdmrepRule[], problems: string[]): TdmrepFile {
   };
 }
 
+/** A rule of an origin's `/.well-known/tdmrep.json`, as the source of a statement. */
+export interface TdmrepRuleSource {
+  /** A rule of the origin's `/.well-known/tdmrep.json`. */
+  kind: 'tdmrep';
+  /** The file's URL. */
+  url: string;
+  /** The rule's index in the file (0-based). */
+  rule: number;
+  /** The rule's `location` pattern. */
+  location: string;
+}
+
 /** Where a TDMRep value was said. */
 export type TdmSource =
-  | {
-      /** A rule of the origin's `/.well-known/tdmrep.json`. */
-      kind: 'tdmrep';
-      /** The file's URL. */
-      url: string;
-      /** The rule's index in the file (0-based). */
-      rule: number;
-      /** The rule's `location` pattern. */
-      location: string;
-    }
+  | TdmrepRuleSource
   | {
       /** A response header of the resource. */
       kind: 'header';
