@@ -127,7 +127,7 @@ export class RobotsClient {
   private readonly now: () => number;
   private readonly http: RobotsHttp;
   /** How the client's own files and pages are requested (User-Agent, limits, identity). */
-  #fileRequest!: Omit<HttpOptions, 'maxBytes'> & { timeoutMs: number };
+  readonly #fileRequest: Omit<HttpOptions, 'maxBytes'> & { timeoutMs: number };
   /** Page fetches: one per URL asked at once, and bounded (see `fetchPage`). */
   private readonly pages: PageFetches;
   /** Per origin, the robots.txt state: the entry in use and its parsed file, or fetched. */

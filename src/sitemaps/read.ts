@@ -11,6 +11,7 @@ import {
   InvalidOptionError,
   InvalidUrlError,
   type CheckResult,
+  type FetchOutcome,
   type RobotsClient,
   type RobotsState,
 } from '../fetch/index.ts';
@@ -26,7 +27,7 @@ import {
   type SitemapEntry,
   type SitemapProblem,
 } from './options.ts';
-import { inScope, sameSite } from './scope.ts';
+import { inScope, sameSite, scopeOf, type SitemapScope } from './scope.ts';
 
 /** Where a read starts: a site (a URL whose path is `/`), a sitemap's URL, or a body already fetched. */
 export type SitemapSource = string | URL | Uint8Array;
@@ -166,15 +167,24 @@ class SitemapReader {
   /** A sitemap an index lists, when it is to be read. */
   #childUrl(child: FileItem, index: Pending): string | undefined {
     const where = { sitemap: index.url, line: child.line };
-    const url = absolute(child.loc)?.href;
-    if (url === undefined) {
+    const target = absolute(child.loc);
+    if (target === undefined) {
       this.#problem({ ...where, message: `${child.loc}: not an http(s) URL; not read` });
-    } else if (this.#scoped() && index.url !== BYTES && !sameSite(url, index.url, index.namedBy)) {
-      this.#problem({ ...where, message: `${url}: a sitemap of another host; not read` });
-    } else if (this.#before(child.lastmod)) {
       return undefined;
-    } else return url;
-    return undefined;
+    }
+    const scope = this.#scopeOf(index);
+    if (scope && !sameSite(target, scope)) {
+      this.#problem({ ...where, message: `${target.href}: a sitemap of another host; not read` });
+      return undefined;
+    }
+    return this.#before(child.lastmod) ? undefined : target.href;
+  }
+
+  /** The scope a sitemap's entries are held to, when they are (`sameHost`, a URL given). */
+  #scopeOf(pending: Pending): SitemapScope | undefined {
+    return this.#scoped() && pending.url !== BYTES
+      ? scopeOf(pending.url, pending.namedBy)
+      : undefined;
   }
 
   /** One file: its URL entries handed out as read, the sitemaps it lists (an index) returned. */
@@ -185,6 +195,7 @@ class SitemapReader {
       maxSitemaps: this.#bounds.maxSitemapsPerIndex,
     });
     const listed: FileItem[] = [];
+    const scope = this.#scopeOf(pending);
     this.#states.clear();
     try {
       for await (const items of this.#items(pending, file)) {
@@ -197,7 +208,7 @@ class SitemapReader {
           else {
             const target = absolute(item.loc);
             try {
-              const entry = this.#entry(item, target, pending);
+              const entry = this.#entry(item, target, pending, scope);
               if (entry) taken.push([entry, target!]);
             } catch (error) {
               stop = error;
@@ -247,9 +258,7 @@ class SitemapReader {
   /** The file's bytes: the body given, or a download through the client, streamed. */
   async #body(pending: Pending): Promise<{
     body: AsyncIterable<Uint8Array>;
-    outcome: Promise<
-      { outcome: string; status: number; error?: string; truncated?: boolean } | undefined
-    >;
+    outcome: Promise<FetchOutcome | undefined>;
     stop: () => void;
   }> {
     if (pending.bytes) {
@@ -285,7 +294,12 @@ class SitemapReader {
   }
 
   /** A URL entry as it is kept, or undefined when it is left out (reported if out of scope). */
-  #entry(item: FileItem, target: URL | undefined, pending: Pending): SitemapEntry | undefined {
+  #entry(
+    item: FileItem,
+    target: URL | undefined,
+    pending: Pending,
+    scope: SitemapScope | undefined,
+  ): SitemapEntry | undefined {
     if (++this.#entries > this.#bounds.maxEntries) {
       throw new SitemapError(
         'read-limit',
@@ -299,7 +313,7 @@ class SitemapReader {
       return undefined;
     }
     const url = target.href;
-    if (this.#scoped() && pending.url !== BYTES && !inScope(target, pending.url, pending.namedBy)) {
+    if (scope && !inScope(target, scope)) {
       this.#problem({
         ...where,
         message: `${url}: outside the sitemap's host and directory; skipped`,
@@ -435,7 +449,7 @@ async function* decoded(
   try {
     for await (const chunk of gunzip as AsyncIterable<Uint8Array>) yield chunk;
   } catch (error) {
-    if (isSitemapError(error)) throw error;
+    // Only gunzip fails here: what the reader does with a chunk fails in the reader.
     throw new SitemapError('malformed', sitemap, `not valid gzip: ${(error as Error).message}`);
   } finally {
     gunzip.destroy();

@@ -4,26 +4,28 @@
  * named the sitemap (cross-submission). An index lists sitemaps of its own host.
  */
 
-/** The last sitemap's scope, parsed once for all its entries. */
-let last: { sitemap: string; origin: string; directory: string } | undefined;
-
-/** Whether `target` may be listed by the sitemap at `sitemap`, named in the robots.txt of `namedBy`. */
-export function inScope(target: URL, sitemap: string, namedBy: ReadonlySet<string>): boolean {
-  if (namedBy.has(target.origin)) return true;
-  if (last?.sitemap !== sitemap) {
-    const home = new URL(sitemap);
-    const directory = home.pathname.slice(0, home.pathname.lastIndexOf('/') + 1);
-    last = { sitemap, origin: home.origin, directory };
-  }
-  return target.origin === last.origin && target.pathname.startsWith(last.directory);
+/** A sitemap's scope, parsed once for all its entries. */
+export interface SitemapScope {
+  origin: string;
+  /** Its path up to the last `/`. */
+  directory: string;
+  /** The origins whose robots.txt named it. */
+  namedBy: ReadonlySet<string>;
 }
 
-/** Whether an index at `index` may list the sitemap at `url`. */
-export function sameSite(url: string, index: string, namedBy: ReadonlySet<string>): boolean {
-  try {
-    const origin = new URL(url).origin;
-    return origin === new URL(index).origin || namedBy.has(origin);
-  } catch {
-    return false;
-  }
+export function scopeOf(sitemap: string, namedBy: ReadonlySet<string>): SitemapScope {
+  const home = new URL(sitemap);
+  const directory = home.pathname.slice(0, home.pathname.lastIndexOf('/') + 1);
+  return { origin: home.origin, directory, namedBy };
+}
+
+/** Whether the sitemap of `scope` may list the page `target`. */
+export function inScope(target: URL, scope: SitemapScope): boolean {
+  if (scope.namedBy.has(target.origin)) return true;
+  return target.origin === scope.origin && target.pathname.startsWith(scope.directory);
+}
+
+/** Whether the index of `scope` may list the sitemap `target`. */
+export function sameSite(target: URL, scope: SitemapScope): boolean {
+  return target.origin === scope.origin || scope.namedBy.has(target.origin);
 }

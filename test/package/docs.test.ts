@@ -37,7 +37,7 @@ function linksOf(page: string): string[] {
 function anchorsOf(page: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
-  for (const line of prose(page.endsWith('.md') ? page : page).split('\n')) {
+  for (const line of prose(page).split('\n')) {
     const heading = /^#{1,6} (.*)$/.exec(line);
     if (!heading) continue;
     const base = heading[1]!

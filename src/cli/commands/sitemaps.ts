@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { readSitemaps, type SitemapEntry, type SitemapProblem } from '../../sitemaps/index.ts';
+import {
+  isSitemapError,
+  readSitemaps,
+  type SitemapEntry,
+  type SitemapProblem,
+} from '../../sitemaps/index.ts';
 import { fetchClient, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents, siteUrlOf } from '../robots-source.ts';
@@ -88,7 +93,7 @@ export async function runSitemaps(
       if (!options.count) output.out(options.json ? JSON.stringify(entry) : line(entry, output));
     }
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'sitemap') throw error;
+    if (!isSitemapError(error)) throw error;
     if (options.count) output.out(String(count));
     output.err(output.color.red((error as Error).message));
     process.exitCode = 1;

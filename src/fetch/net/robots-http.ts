@@ -378,25 +378,23 @@ async function readBody(
   let kept = 0;
   let size = 0;
   let truncated = false;
-  const take = async (piece: Uint8Array): Promise<void> => {
-    if (sink) {
-      // The head is copied: a stream may reuse its buffers.
-      if (kept < EDGE_HEAD_BYTES) chunks.push(piece.slice(0, EDGE_HEAD_BYTES - kept));
-      await sink(piece);
-    } else chunks.push(piece);
-    kept += Math.min(piece.length, sink ? Math.max(0, EDGE_HEAD_BYTES - kept) : piece.length);
-    size += piece.length;
+  const keep = (piece: Uint8Array) => {
+    chunks.push(piece);
+    kept += piece.length;
   };
   try {
     for await (const chunk of source as AsyncIterable<Uint8Array>) {
-      const room = maxBytes - size;
-      if (chunk.length > room) {
-        // Keep what fits and stop downloading: the rest is ignored, as Google ignores it.
-        await take(chunk.subarray(0, room));
-        truncated = true;
-        break;
+      // Keep what fits and stop downloading there: the rest is ignored, as Google ignores it.
+      truncated = chunk.length > maxBytes - size;
+      const piece = truncated ? chunk.subarray(0, maxBytes - size) : chunk;
+      size += piece.length;
+      if (!sink) keep(piece);
+      else {
+        // Only the head is kept, copied: a stream may reuse its buffers.
+        if (kept < EDGE_HEAD_BYTES) keep(piece.slice(0, EDGE_HEAD_BYTES - kept));
+        await sink(piece);
       }
-      await take(chunk);
+      if (truncated) break;
     }
   } finally {
     discard(source);
