@@ -76,11 +76,19 @@ export interface PageGuard {
 
 /** Refusals kept for `refused`. */
 const KEPT = 100;
-/** Playwright's words for a navigation an aborted one's error page interrupted. */
-const INTERRUPTED_BY_ERROR_PAGE = /interrupted by another navigation to "chrome-error:/;
+/** Playwright's words for a navigation another one interrupted, before the other's URL. */
+const INTERRUPTED_BY = 'is interrupted by another navigation to "';
 
 /** Redirects `goto` follows, as Chromium does. */
 const MAX_HOPS = 20;
+
+/** Whether `goto` to `target` was interrupted by an error page, or by `target` itself. */
+function interruptedByErrorOrHop(message: string, target: string): boolean {
+  const at = message.indexOf(INTERRUPTED_BY);
+  if (at < 0) return false;
+  const by = message.slice(at + INTERRUPTED_BY.length);
+  return by.startsWith('chrome-error:') || by.startsWith(`${withoutFragment(target)}"`);
+}
 
 /** `url` as the browser asks for it: no fragment. */
 function withoutFragment(url: string): string {
@@ -142,6 +150,8 @@ class PageRoutes<Response> {
   #going: string | undefined;
   /** The next hop of `goto`'s navigation, when it was redirected. */
   #hopTo: string | undefined;
+  /** The response `goto`'s current hop got, kept for the browser asking again (see below). */
+  #answered: { url: string; response: Response } | undefined;
 
   constructor(
     readonly page: GuardablePage<Response>,
@@ -158,6 +168,11 @@ class PageRoutes<Response> {
     const url = request.url();
     if (!url.startsWith('http:') && !url.startsWith('https:')) return route.fallback();
     const navigation = request.isNavigationRequest();
+    // Asked again for a hop whose navigation an error page interrupted (#gotoAfterHop): it
+    // was judged and sent once, so it is answered from there, not sent (or judged) twice.
+    if (navigation && this.#answered?.url === url && this.#going === url) {
+      return route.fulfill({ response: this.#answered.response });
+    }
     const origin = new URL(url).origin;
     if (navigation) this.#crawled.add(origin);
     else if (!this.#crawled.has(origin)) return route.fallback();
@@ -213,13 +228,16 @@ class PageRoutes<Response> {
         return route.abort('aborted');
       }
     }
+    if (this.#going === url) this.#answered = { url, response };
     return route.fulfill({ response });
   }
 
   /**
    * `page.goto` to a redirect's next hop. The hop before was aborted, and Chromium commits its
    * error page (chrome-error://chromewebdata/) when it gets to it: on a loaded machine, after
-   * this navigation began, which it then interrupts. Asked again then, a few times at most.
+   * this navigation began, which it then interrupts; and the interrupted navigation to the
+   * hop can itself commit later, interrupting the one asked again. Asked again then, a few
+   * times at most: the hop was sent once, and is answered from there (`#answered`).
    */
   async #gotoAfterHop(target: string, gotoOptions: Parameters<PageGuard['goto']>[1]) {
     for (let tries = 1; ; tries++) {
@@ -227,7 +245,7 @@ class PageRoutes<Response> {
         return await this.page.goto(target, gotoOptions);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (tries >= 3 || !INTERRUPTED_BY_ERROR_PAGE.test(message)) throw error;
+        if (tries >= 3 || !interruptedByErrorOrHop(message, target)) throw error;
       }
     }
   }
@@ -249,6 +267,7 @@ class PageRoutes<Response> {
       const before = this.#refusals;
       this.#going = withoutFragment(target);
       this.#hopTo = undefined;
+      this.#answered = undefined;
       try {
         return hops === 0
           ? await this.page.goto(target, gotoOptions)
@@ -262,6 +281,7 @@ class PageRoutes<Response> {
         target = this.#hopTo;
       } finally {
         this.#going = undefined;
+        this.#answered = undefined;
       }
     }
   }

@@ -10,7 +10,13 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
 // A real Playwright Page is taken as it is: no cast (the README's example type-checks too).
-import { guardPage, isDeferredError, isDisallowedError } from '../../src/guards/index.ts';
+import {
+  guardPage,
+  isDeferredError,
+  isDisallowedError,
+  type GuardablePage,
+  type RouteLike,
+} from '../../src/guards/index.ts';
 import { httpServer, type TestServer } from '../helpers/servers.ts';
 
 const closing: { close(): Promise<void> }[] = [];
@@ -146,3 +152,89 @@ test("every redirect hop of goto is routed like the first: judged, the client's 
     ),
   );
 });
+
+/**
+ * A page as Chromium behaves on a loaded machine: after a navigation the route aborted, the
+ * next navigation is interrupted once, after its request was answered, by the error page
+ * committing or by that navigation itself committing late, and Playwright's goto rejects
+ * with "interrupted by another navigation".
+ */
+class InterruptedPage implements GuardablePage<FetchedResponse> {
+  constructor(readonly by: 'error page' | 'the hop') {}
+  #handler: Parameters<GuardablePage<FetchedResponse>['route']>[1] | undefined;
+  #afterAbort = false;
+
+  async route(_url: string, handler: Parameters<GuardablePage<FetchedResponse>['route']>[1]) {
+    this.#handler = handler;
+  }
+
+  async unroute() {
+    this.#handler = undefined;
+  }
+
+  async goto(url: string): Promise<unknown> {
+    let answer: FetchedResponse | undefined;
+    let aborted: string | undefined;
+    const route: RouteLike<FetchedResponse> = {
+      fetch: async ({ headers }) => {
+        const response = await fetch(url, { redirect: 'manual', headers });
+        const body = await response.text();
+        return {
+          body,
+          status: () => response.status,
+          headers: () => Object.fromEntries(response.headers),
+        };
+      },
+      fulfill: async ({ response }) => void (answer = response),
+      abort: async (code) => void (aborted = code),
+      fallback: async () => {},
+    };
+    const request = { url: () => url, isNavigationRequest: () => true, headers: () => ({}) };
+    await this.#handler?.(route, request);
+    if (aborted !== undefined) {
+      this.#afterAbort = true;
+      throw new Error(`page.goto: net::ERR_${aborted.toUpperCase()} at ${url}`);
+    }
+    if (this.#afterAbort) {
+      this.#afterAbort = false;
+      throw new Error(
+        `page.goto: Navigation to "${url}" is interrupted by another navigation to "${this.by === 'the hop' ? url : 'chrome-error://chromewebdata/'}"`,
+      );
+    }
+    return answer;
+  }
+}
+
+interface FetchedResponse {
+  body: string;
+  status(): number;
+  headers(): Record<string, string>;
+}
+
+for (const by of ['error page', 'the hop'] as const)
+  test(`a hop whose navigation ${by} interrupted is answered from its one request, not sent again (nor deferred by its own 429)`, async () => {
+    const site = await server((req, res) => {
+      if (req.url === '/robots.txt')
+        return void res.writeHead(200).end('User-agent: *\nAllow: /\n');
+      if (req.url === '/to-busy') return void res.writeHead(302, { location: '/busy' }).end();
+      if (req.url === '/to-ok') return void res.writeHead(302, { location: '/ok' }).end();
+      if (req.url === '/busy')
+        return void res.writeHead(429, { 'retry-after': '60' }).end('slow down');
+      res.writeHead(200, { 'content-type': 'text/html' }).end('fine');
+    });
+    const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
+    closing.push(client);
+    const guard = await guardPage(new InterruptedPage(by), client, { maxWaitMs: 1_000 });
+    const ok = (await guard.goto(`${site.origin}/to-ok`)) as FetchedResponse;
+    assert.equal(ok.status(), 200);
+    assert.equal(ok.body, 'fine');
+    const busy = (await guard.goto(`${site.origin}/to-busy`)) as FetchedResponse;
+    assert.equal(busy.status(), 429);
+    assert.deepEqual(guard.refused, []);
+    // The host is paused by the 429 all the same.
+    await assert.rejects(guard.goto(`${site.origin}/ok`), isDeferredError);
+    assert.deepEqual(
+      site.requests.map((r) => r.path),
+      ['/robots.txt', '/to-ok', '/ok', '/to-busy', '/busy'],
+    );
+  });
