@@ -62,7 +62,9 @@ export class WaitingLog {
           : 'its robots.txt cannot be read (the client tries again then)'
         : admission.why === 'store-error'
           ? `the store failed (${admission.error ?? 'error'}); nothing is requested without a verdict and a turn`
-          : 'the host asked to slow down (429/503 Retry-After)';
+          : admission.why === 'crawl-delay-over-limit'
+            ? `its robots.txt asks for a Crawl-delay of ${(admission.spacingMs ?? 0) / 1000} s, over politeness.maxCrawlDelayMs (not crawled faster than asked; the file is read again then)`
+            : 'the host asked to slow down (429/503 Retry-After)';
     if (this.#waiting.peek(origin) === admission.why) return;
     this.#waiting.set(origin, admission.why);
     const line = `repkit: ${origin} deferred until ${until}: ${why}`;

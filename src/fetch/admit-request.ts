@@ -34,8 +34,12 @@ export type Admission =
       error?: string;
     };
 
-/** Why a request waits: its robots.txt cannot be read, its host's turn, or the store failed. */
-export type DeferReason = 'robots-txt-unreachable' | 'politeness' | 'store-error';
+/**
+ * Why a request waits: its robots.txt cannot be read, its host's turn, a Crawl-delay above
+ * `politeness.maxCrawlDelayMs` (not honoured faster than asked), or the store failed.
+ */
+export type DeferReason =
+  'robots-txt-unreachable' | 'politeness' | 'crawl-delay-over-limit' | 'store-error';
 
 /** Shortest deferral, so that a robots.txt failing fast is not asked again in a tight loop. */
 const MIN_DEFER_MS = 1_000;
@@ -97,9 +101,19 @@ export async function admitRequest(
     // The store keeping the host's turns failed: no turn is no permission (fail closed).
     return storeFailed(error);
   }
-  return turn.kind === 'go'
-    ? { kind: 'go', spacingMs: turn.crawlDelayMs }
-    : { kind: 'defer', ms: turn.waitMs, why: 'politeness', spacingMs: turn.crawlDelayMs };
+  switch (turn.kind) {
+    case 'go':
+      return { kind: 'go', spacingMs: turn.crawlDelayMs };
+    case 'wait':
+      return { kind: 'defer', ms: turn.waitMs, why: 'politeness', spacingMs: turn.crawlDelayMs };
+    case 'over-limit':
+      return {
+        kind: 'defer',
+        ms: turn.waitMs,
+        why: 'crawl-delay-over-limit',
+        spacingMs: turn.askedMs,
+      };
+  }
 }
 
 /** A wait after a failure that gave no answer. */

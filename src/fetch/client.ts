@@ -31,12 +31,12 @@ import { usageFor, type UsageAnswer } from './answers/usage.ts';
 import {
   DEFAULT_POLITENESS,
   backOffDelay,
-  crawlDelayInterval,
+  crawlDelayOf,
   turnKeeper,
   type PolitenessPolicy,
   type Turn,
 } from './politeness.ts';
-import { DEFAULT_POLICY, type CachePolicy } from './files/lifetimes.ts';
+import { DEFAULT_POLICY, SECOND, type CachePolicy } from './files/lifetimes.ts';
 
 /**
  * What repkit's service and adapters ask of a client besides its public members: the names
@@ -134,6 +134,7 @@ export class RobotsClient {
   private readonly states: OriginStates;
   private readonly resolver: HostResolver;
   private readonly politeness: PolitenessPolicy;
+  readonly #onShortened: RobotsClientOptions['onShortenedCrawlDelay'];
   /** Signatures and price headers the client's requests carry. */
   private readonly identity: RequestIdentity;
   private readonly tdmrep: TdmrepFiles;
@@ -180,6 +181,7 @@ export class RobotsClient {
     ));
     this.maxBytes = request.maxBytes;
     this.politeness = { ...DEFAULT_POLITENESS, ...options.politeness };
+    this.#onShortened = options.onShortenedCrawlDelay;
     this.turns = turnKeeper(store);
     const entries = new EntryCache({
       store,
@@ -289,8 +291,10 @@ export class RobotsClient {
   /**
    * Politeness for `url`'s host, shared by every process on the store: `go` when the caller
    * may request it now (the turn is taken; the next comes a Crawl-delay later), else how long
-   * to wait before asking again. The Crawl-delay is the file's for this client's names (at
-   * most `politeness.maxCrawlDelayMs`); a pause from `backOff` holds every process off.
+   * to wait before asking again. The Crawl-delay is the file's for this client's names; one
+   * above `politeness.maxCrawlDelayMs` (a day) is `over-limit`, no turn, until the file is
+   * read again (or shortened, with `shortenCrawlDelay`); a pause from `backOff` holds every
+   * process off.
    */
   async turn(url: string): Promise<Turn> {
     return this.#turnFor(await this.robotsFor(url));
@@ -299,9 +303,21 @@ export class RobotsClient {
   /** `turn` for a state at hand. */
   async #turnFor(state: RobotsState): Promise<Turn> {
     const seconds = state.robots?.crawlDelay(this.#agentsFor(state));
-    const crawlDelayMs = crawlDelayInterval(seconds, this.politeness);
-    const waitMs = await this.turns.takeTurn(state.location.origin, crawlDelayMs);
-    return waitMs > 0 ? { kind: 'wait', waitMs, crawlDelayMs } : { kind: 'go', crawlDelayMs };
+    const delay = crawlDelayOf(seconds, this.politeness);
+    const { origin } = state.location;
+    if (delay.kind === 'over-limit') {
+      const waitMs = Math.max(state.entry.expiresAt - this.now(), SECOND);
+      return { kind: 'over-limit', askedMs: delay.askedMs, waitMs };
+    }
+    const crawlDelayMs = delay.ms;
+    const waitMs = await this.turns.takeTurn(origin, crawlDelayMs);
+    if (delay.kind === 'shortened') {
+      this.#onShortened?.({ origin, askedMs: delay.askedMs, usedMs: crawlDelayMs });
+    }
+    const asked = delay.kind === 'shortened' ? { askedMs: delay.askedMs } : {};
+    return waitMs > 0
+      ? { kind: 'wait', waitMs, crawlDelayMs, ...asked }
+      : { kind: 'go', crawlDelayMs, ...asked };
   }
 
   /**

@@ -115,6 +115,11 @@ export interface RobotsClientOptions {
   /** Called after every robots.txt fetch (for metrics and logs). */
   onFetch?: (fetch: FetchReport) => void;
   /**
+   * Called for each turn taken faster than the site asks (`politeness.shortenCrawlDelay`):
+   * the origin, the Crawl-delay its file asks for and the one used, in ms.
+   */
+  onShortenedCrawlDelay?: (shortened: { origin: string; askedMs: number; usedMs: number }) => void;
+  /**
    * How a bot wall or a payment demand answering for a robots.txt (see `classifyEdge`) is
    * read. `'unreachable'` (default): as a robots.txt that cannot be read, so nothing of the
    * site is fetched for now (reason `robots-txt-challenge`; a good copy from before still

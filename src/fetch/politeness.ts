@@ -9,8 +9,20 @@ import { DAY, MINUTE, SECOND, parseRetryAfter } from './files/lifetimes.ts';
 
 /** How turns are spaced and how long a host is left alone after it asks for a pause. */
 export interface PolitenessPolicy {
-  /** Longest Crawl-delay honoured (a file asking for more gets this). Default 60 s. */
+  /**
+   * Longest Crawl-delay honoured. A file asking for more is not crawled faster than it asks:
+   * its host is deferred (`Turn` `over-limit`, a deferral `why: 'crawl-delay-over-limit'`)
+   * until the file is read again, unless `shortenCrawlDelay`.
+   * @default 86_400_000 (a day)
+   */
   maxCrawlDelayMs: number;
+  /**
+   * Crawl a host whose Crawl-delay is above `maxCrawlDelayMs` at `maxCrawlDelayMs`, faster
+   * than it asks: each such turn says so (`Turn.askedMs`, and the client's
+   * `onShortenedCrawlDelay`).
+   * @default false
+   */
+  shortenCrawlDelay: boolean;
   /** Pause after a 429 or 503 without a usable `Retry-After`. Default 1 minute. */
   defaultBackOffMs: number;
   /** Longest pause a `Retry-After` can ask for. Default 1 day. */
@@ -18,7 +30,8 @@ export interface PolitenessPolicy {
 }
 
 export const DEFAULT_POLITENESS: PolitenessPolicy = {
-  maxCrawlDelayMs: MINUTE,
+  maxCrawlDelayMs: DAY,
+  shortenCrawlDelay: false,
   defaultBackOffMs: MINUTE,
   maxBackOffMs: DAY,
 };
@@ -33,6 +46,8 @@ export type Turn =
       kind: 'go';
       /** The host's Crawl-delay, in ms (0 without one): the spacing between turns. */
       crawlDelayMs: number;
+      /** The Crawl-delay the file asked for, when `shortenCrawlDelay` shortened it. */
+      askedMs?: number;
     }
   | {
       /** Not yet. */
@@ -41,7 +56,26 @@ export type Turn =
       waitMs: number;
       /** The host's Crawl-delay, in ms (0 without one). */
       crawlDelayMs: number;
+      /** The Crawl-delay the file asked for, when `shortenCrawlDelay` shortened it. */
+      askedMs?: number;
+    }
+  | {
+      /**
+       * The file asks for a Crawl-delay above `politeness.maxCrawlDelayMs`: the host is not
+       * crawled (no turn is taken) until the file is read again.
+       */
+      kind: 'over-limit';
+      /** The Crawl-delay the file asks for. */
+      askedMs: number;
+      /** When to ask again: when the file is read again (its cache lifetime). */
+      waitMs: number;
     };
+
+/** A host's Crawl-delay under a policy: honoured, shortened (opt-in), or over the limit. */
+export type CrawlDelay =
+  | { kind: 'honoured'; ms: number }
+  | { kind: 'shortened'; ms: number; askedMs: number }
+  | { kind: 'over-limit'; askedMs: number };
 
 type TurnKeeper = Required<Pick<CacheStore, 'takeTurn' | 'holdOff'>>;
 
@@ -56,10 +90,17 @@ export function turnKeeper(store: CacheStore): TurnKeeper {
   return new MemoryStore();
 }
 
-/** Crawl-delay (seconds, as the file gives it) as the interval between turns. */
-export function crawlDelayInterval(seconds: number | undefined, policy: PolitenessPolicy): number {
-  if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return 0;
-  return Math.min(seconds * SECOND, policy.maxCrawlDelayMs);
+/** Crawl-delay (seconds, as the file gives it) as the interval between turns, or over the limit. */
+export function crawlDelayOf(seconds: number | undefined, policy: PolitenessPolicy): CrawlDelay {
+  // An absurd value (Infinity, 1e300) is a delay over any limit, not a number to honour.
+  if (seconds === undefined || Number.isNaN(seconds) || seconds <= 0) {
+    return { kind: 'honoured', ms: 0 };
+  }
+  const askedMs = seconds * SECOND;
+  if (askedMs <= policy.maxCrawlDelayMs) return { kind: 'honoured', ms: askedMs };
+  return policy.shortenCrawlDelay
+    ? { kind: 'shortened', ms: policy.maxCrawlDelayMs, askedMs }
+    : { kind: 'over-limit', askedMs };
 }
 
 /** How long to leave a host alone after it answered 429/503 with this `Retry-After`. */

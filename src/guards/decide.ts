@@ -73,6 +73,8 @@ function deferredBecause(admission: Extract<Admission, { kind: 'defer' }>): stri
       return `its robots.txt (${result?.robotsUrl}) cannot be read now${result?.error ? ` (${result.error})` : ''}`;
     case 'politeness':
       return "its host's turn (Crawl-delay, or a pause after 429/503) is not yet";
+    case 'crawl-delay-over-limit':
+      return `its robots.txt asks for a Crawl-delay of ${(admission.spacingMs ?? 0) / 1000} s, over the client's politeness.maxCrawlDelayMs`;
     case 'store-error':
       return `the store keeping host turns failed (${error})`;
   }

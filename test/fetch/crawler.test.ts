@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { ProxyAgent } from 'undici';
 import { MemoryStore } from '../../src/cache/index.ts';
-import { InvalidOptionError, RobotsClient, isPublicAddress } from '../../src/fetch/index.ts';
+import {
+  InvalidOptionError,
+  RobotsClient,
+  admitRequest,
+  isPublicAddress,
+} from '../../src/fetch/index.ts';
 import { httpServer, proxyServer, type TestProxy, type TestServer } from '../helpers/servers.ts';
 
 const closing: { close(): Promise<void> }[] = [];
@@ -170,16 +175,53 @@ describe('politeness: turns per host on the store', () => {
     await b.close();
   });
 
-  test('a Crawl-delay beyond the bound gets the bound; no Crawl-delay, no spacing', async () => {
-    const slow = await site('User-agent: *\nCrawl-delay: 86400\n');
+  test('a Crawl-delay is honoured up to a day by default; beyond the bound the host is deferred until the file is read again, never crawled faster', async () => {
+    const hour = await site('User-agent: *\nCrawl-delay: 3600\n');
+    const week = await site('User-agent: *\nCrawl-delay: 604800\n');
     const plain = await site('User-agent: *\nDisallow:\n');
+    let now = 1_000_000;
+    const client = new RobotsClient({ userAgent: 'ExampleBot/1.0', now: () => now });
+    assert.deepEqual(await client.turn(`${hour.origin}/`), { kind: 'go', crawlDelayMs: 3_600_000 });
+    const held = await client.turn(`${hour.origin}/`);
+    assert.equal(held.kind === 'wait' && held.waitMs, 3_600_000);
+    // A week: over the day's bound. No turn, and the answer says when the file is read again.
+    const over = await client.turn(`${week.origin}/`);
+    assert.equal(over.kind, 'over-limit');
+    assert.equal(over.kind === 'over-limit' && over.askedMs, 604_800_000);
+    assert.equal(over.kind === 'over-limit' && over.waitMs, 86_400_000); // the file's lifetime
+    const admission = await admitRequest(client, `${week.origin}/page`);
+    assert.deepEqual(admission, {
+      kind: 'defer',
+      ms: 86_400_000,
+      why: 'crawl-delay-over-limit',
+      spacingMs: 604_800_000,
+    });
+    now += 1_000;
+    assert.equal((await client.turn(`${plain.origin}/`)).kind, 'go');
+    assert.equal((await client.turn(`${plain.origin}/`)).kind, 'go');
+    await client.close();
+  });
+
+  test('shortenCrawlDelay (opt-in): a Crawl-delay above the bound gets the bound, each such turn reported', async () => {
+    const slow = await site('User-agent: *\nCrawl-delay: 86400\n');
+    const shortened: unknown[] = [];
     const client = new RobotsClient({
       userAgent: 'ExampleBot/1.0',
-      politeness: { maxCrawlDelayMs: 5_000 },
+      politeness: { maxCrawlDelayMs: 5_000, shortenCrawlDelay: true },
+      onShortenedCrawlDelay: (report) => shortened.push(report),
     });
-    assert.deepEqual(await client.turn(`${slow.origin}/`), { kind: 'go', crawlDelayMs: 5_000 });
-    assert.equal((await client.turn(`${plain.origin}/`)).kind, 'go');
-    assert.equal((await client.turn(`${plain.origin}/`)).kind, 'go');
+    assert.deepEqual(await client.turn(`${slow.origin}/`), {
+      kind: 'go',
+      crawlDelayMs: 5_000,
+      askedMs: 86_400_000,
+    });
+    const next = await client.turn(`${slow.origin}/`);
+    assert.equal(next.kind, 'wait');
+    assert.equal(next.kind === 'wait' && next.askedMs, 86_400_000);
+    assert.deepEqual(shortened, [
+      { origin: slow.origin, askedMs: 86_400_000, usedMs: 5_000 },
+      { origin: slow.origin, askedMs: 86_400_000, usedMs: 5_000 },
+    ]);
     await client.close();
   });
 });

@@ -130,6 +130,19 @@ describe('guards', () => {
       assert.equal(pagesAsked(s).length, 0);
     });
 
+    test(`${kind}: a Crawl-delay over the client's bound defers the host, saying why; nothing is sent`, async () => {
+      const s = await site('User-agent: *\nCrawl-delay: 100000\n');
+      const get = guarded(client())[kind];
+      await assert.rejects(get(`${s.origin}/public/a`), (error: unknown) => {
+        const cause = (error as { cause?: unknown }).cause ?? error;
+        assert.ok(isDeferredError(cause), String(error));
+        assert.equal((cause as DeferredError).why, 'crawl-delay-over-limit');
+        assert.match((cause as DeferredError).message, /Crawl-delay of 100000 s/);
+        return true;
+      });
+      assert.equal(pagesAsked(s).length, 0);
+    });
+
     test(`${kind}: a 503 page pauses its host; the next request is deferred`, async () => {
       const s = await site(ROBOTS, { '/busy': { status: 503, headers: { 'retry-after': '120' } } });
       const get = guarded(client())[kind];
