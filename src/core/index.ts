@@ -27,6 +27,7 @@ export type {
   AgentNote,
 } from './match/verdicts.ts';
 export type { Extra, RequestRate, CleanParam, ContentSignals } from './model/extras.ts';
+export type { SignalLine } from './answers/content-signals.ts';
 export type { RobotsBody } from './tokens/body.ts';
 export type { Group } from './model/groups.ts';
 export type { Rule } from './model/tables.ts';

@@ -73,7 +73,7 @@ test("the attach draft's paths: train-ai from the longest Content-Usage path, se
   assert.deepEqual(
     plain.json.search.statements.map((s) => s.source),
     [
-      { kind: 'robots-txt', text: 'Content-Signal: search=yes' },
+      { kind: 'robots-txt', line: 6, text: 'Content-Signal: search=yes' },
       { kind: 'header', field: 'Content-Usage', text: 'search=y' },
     ],
   );

@@ -264,6 +264,26 @@ describe('lint', () => {
     assert.match(found[2]!.message, /"ai-train=nope"/);
   });
 
+  test('a Content-Signal before any user-agent says who reads it where; License and LLMs lines are known', () => {
+    const body =
+      'Content-Signal: ai-train=no\nLicense: https://example.com/license.xml\nLLMs: https://example.com/llms.txt\n\n' +
+      'User-agent: *\nContent-Signal: search=yes\nAllow: /\nUnheard-of: x\n';
+    assert.deepEqual(codes(body), [
+      ['content-signal-file-level', 1],
+      ['ignored-by-google', 2],
+      ['ignored-by-google', 3],
+      ['ignored-by-google', 6],
+      ['unknown-key', 8],
+    ]);
+    const [fileLevel, license, llms] = lint(body).diagnostics;
+    assert.match(
+      fileLevel!.message,
+      /whole file.*Cloudflare reads Content-Signal only inside a group/,
+    );
+    assert.match(license!.message, /licence terms \(RSL 1\.0\)/);
+    assert.match(llms!.message, /llms\.txt/);
+  });
+
   test('Content-Usage under a disallowed path, and groups a first-match parser reads differently', () => {
     const body =
       'User-agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: /never/x/ train-ai=y\nContent-Usage: /ok/ train-ai=y\n\n' +

@@ -180,6 +180,25 @@ describe('extras: the lines Google ignores', () => {
     });
   });
 
+  test('Content-Signal before any User-agent speaks for every group without its own, and for crawlers no group names', () => {
+    const file = parse(
+      'Content-Signal: ai-train=no, search=yes\n\nUser-agent: *\nAllow: /\n\n' +
+        'User-agent: GPTBot\nContent-Signal: ai-train=yes\nDisallow: /private/\n',
+    );
+    assert.deepEqual(file.contentSignals('*'), { 'ai-train': false, search: true });
+    assert.deepEqual(file.contentSignals('Googlebot'), { 'ai-train': false, search: true });
+    // GPTBot's group has its own line: the file's does not speak for it.
+    assert.deepEqual(file.contentSignals('GPTBot'), { 'ai-train': true });
+    assert.deepEqual(
+      file.contentSignalLines('GPTBot').map((l) => [l.extra.line, l.fileLevel]),
+      [[7, false]],
+    );
+    // Only at the top: no group at all.
+    assert.deepEqual(parse('Content-Signal: ai-train=no\n').contentSignals('GPTBot'), {
+      'ai-train': false,
+    });
+  });
+
   test('every extra keeps its key, value, line and group', () => {
     assert.deepEqual(robots.extras[0], {
       key: 'host',

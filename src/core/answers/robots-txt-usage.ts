@@ -5,6 +5,7 @@
  * so that the fetch client's usage answer, the service and the web tester (which has only
  * the file) give the same answer for the same file.
  */
+import { parseContentSignal } from '../model/extras.ts';
 import type { RobotsTxt } from './robots-txt.ts';
 import type { UsageSource } from './usage-source.ts';
 import type { UsageLabel, UsagePreference } from '../match/content-usage.ts';
@@ -53,14 +54,22 @@ export function robotsTxtStatements(
       });
     }
   }
-  const signals = robots.contentSignals(agents);
+  // Each category from the first line that sets it (its groups' own, then the file's).
+  const lines = robots.contentSignalLines(agents);
   for (const [name, label] of SIGNALS) {
-    const value = signals?.[name];
-    if (typeof value === 'boolean') {
+    for (const { extra, fileLevel } of lines) {
+      const value = parseContentSignal(extra.value)[name];
+      if (typeof value !== 'boolean') continue;
       said[label].push({
         preference: value ? 'allowed' : 'disallowed',
-        source: { kind: 'robots-txt', text: `Content-Signal: ${name}=${value ? 'yes' : 'no'}` },
+        source: {
+          kind: 'robots-txt',
+          line: extra.line,
+          text: `Content-Signal: ${name}=${value ? 'yes' : 'no'}`,
+          ...(fileLevel ? { fileLevel: true as const } : {}),
+        },
       });
+      break;
     }
   }
   return said;

@@ -1,8 +1,8 @@
+import { mergedSignals, signalLines, type SignalLine } from './content-signals.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import {
   CRAWL_DELAY_KEYS,
   parseCleanParam,
-  parseContentSignal,
   parseCrawlDelay,
   parseRequestRate,
   type CleanParam,
@@ -285,14 +285,20 @@ export class RobotsTxt {
     return rate;
   }
 
-  /** Content-Signal settings of the groups that apply to the agent, merged (first wins). */
+  /**
+   * Content-Signal settings for the agent, merged (first wins): its groups' own lines, and
+   * for a group without any (or an agent no group names) the lines before any `User-agent`,
+   * which speak for the whole file (repkit's reading; Cloudflare's scopes them to groups).
+   */
   contentSignals(userAgent: UserAgent): ContentSignals | undefined {
-    let signals: ContentSignals | undefined;
-    for (const extra of this.#extrasFor(userAgent)) {
-      if (extra.key !== 'content-signal') continue;
-      signals = { ...parseContentSignal(extra.value), ...signals };
-    }
-    return signals;
+    return mergedSignals(this.contentSignalLines(userAgent));
+  }
+
+  /** The Content-Signal lines `contentSignals` reads for the agent, its groups' own first. */
+  contentSignalLines(userAgent: UserAgent): SignalLine[] {
+    const selection = this.#select(userAgent);
+    const fileLevel = this.extras.filter((e) => e.group === undefined);
+    return signalLines(selection.groups, this.#extrasFor(userAgent), fileLevel);
   }
 
   /**

@@ -13,6 +13,11 @@ export type UsageSource =
       line?: number;
       /** The line as written. */
       text: string;
+      /**
+       * The line stands before any `User-agent`: repkit reads it for the whole file (every
+       * group without a Content-Signal of its own); Cloudflare's reading does not.
+       */
+      fileLevel?: true;
     }
   | {
       /** An HTTP response header of the page. */
@@ -44,7 +49,7 @@ export type UsageSource =
 export function describeSource(source: UsageSource): string {
   switch (source.kind) {
     case 'robots-txt':
-      return `robots.txt${source.line ? ` line ${source.line}` : ''}: ${source.text}`;
+      return `robots.txt${source.line ? ` line ${source.line}` : ''}: ${source.text}${source.fileLevel ? ' (before any User-agent: read for the whole file)' : ''}`;
     case 'header':
       return `${source.field} header: ${source.text}`;
     case 'meta':

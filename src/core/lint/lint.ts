@@ -59,6 +59,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   'content-usage-unreachable': 'warning',
   'split-group': 'info',
   'content-signal-invalid': 'warning',
+  'content-signal-file-level': 'info',
   'disallow-all': 'warning',
   'blocked-resources': 'warning',
   'space-in-path': 'warning',
@@ -74,6 +75,8 @@ const OTHER_CRAWLERS_KEYS = new Map([
   ['visit-time', 'some crawlers read it'],
   ['content-signal', 'it states preferences for AI use (contentsignals.org)'],
   ['content-usage', 'it states preferences for AI use (IETF AIPREF)'],
+  ['license', "it names the site's licence terms (RSL 1.0), as usage() reports"],
+  ['llms', "it names the site's llms.txt, as usage() reports"],
 ]);
 /** Page-level directives that belong in meta tags or headers, not in robots.txt. */
 const PAGE_LEVEL_KEYS = new Set(['noindex', 'nofollow', 'noarchive']);
@@ -178,6 +181,7 @@ function readLines(source: Source, text: string, builder: GroupBuilder, add: Add
   const invalidUtf8Lines: number[] = [];
 
   let lastLine: LastLine | undefined;
+  let inGroups = false;
   tokenize(source, {
     line(info: LineInfo) {
       lastLine = { line: info.line, start: info.start, end: info.end };
@@ -200,6 +204,7 @@ function readLines(source: Source, text: string, builder: GroupBuilder, add: Add
     directive(d: Directive) {
       checkKey(d, add);
       if (d.kind === 'user-agent') {
+        inGroups = true;
         checkUserAgent(d, add);
       } else if (d.kind === 'allow' || d.kind === 'disallow') {
         valueColumns.set(d.line, d.valueColumn);
@@ -215,7 +220,7 @@ function readLines(source: Source, text: string, builder: GroupBuilder, add: Add
           );
         }
       } else {
-        checkOtherKey(d, add);
+        checkOtherKey(d, add, inGroups);
       }
       builder.directive(d);
     },
@@ -323,11 +328,19 @@ function checkPath(d: Directive, add: Add): void {
   }
 }
 
-function checkOtherKey(d: Directive, add: Add): void {
+function checkOtherKey(d: Directive, add: Add, inGroups: boolean): void {
   const key = displayText(d.key).toLowerCase();
   const readers = OTHER_CRAWLERS_KEYS.get(key);
   checkUsageLine(key, displayText(d.value), d.line, d.valueColumn, add);
-  if (readers) add('ignored-by-google', d.line, d.keyColumn, `Google ignores "${key}"; ${readers}`);
+  if (key === 'content-signal' && !inGroups) {
+    add(
+      'content-signal-file-level',
+      d.line,
+      d.keyColumn,
+      'Content-Signal before any user-agent: repkit reads it for the whole file (every group without a Content-Signal of its own); Cloudflare reads Content-Signal only inside a group, and Google not at all: repeat it in a "User-agent: *" group to reach every reader',
+    );
+  } else if (readers)
+    add('ignored-by-google', d.line, d.keyColumn, `Google ignores "${key}"; ${readers}`);
   else if (PAGE_LEVEL_KEYS.has(key)) {
     add(
       'unsupported-directive',

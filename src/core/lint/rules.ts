@@ -18,7 +18,8 @@ export const LINT_RULES: Readonly<Record<DiagnosticCode, string>> = {
   typo: '`disalow`, `useragent`, `site-map`...: Google accepts them',
   'key-suffix': '`Disallowed:`: Google reads the start of the key',
   'rule-outside-group': 'a rule before any user-agent (ignored)',
-  'ignored-by-google': 'crawl-delay, host, clean-param, request-rate, visit-time, content-signal',
+  'ignored-by-google':
+    'crawl-delay, host, clean-param, request-rate, visit-time, content-signal, license, llms',
   'unsupported-directive': 'noindex, nofollow, noarchive in robots.txt',
   'unknown-key': 'any other key',
   'path-not-absolute': 'a path that starts with neither `/` nor `*` (never matches)',
@@ -41,6 +42,8 @@ export const LINT_RULES: Readonly<Record<DiagnosticCode, string>> = {
   'split-group':
     'another group for a crawler: Google merges them, first-match parsers read only the first',
   'content-signal-invalid': 'a Content-Signal entry that is not `name=yes`, `name=no` or `use=...`',
+  'content-signal-file-level':
+    'a Content-Signal before any user-agent: repkit reads it for the whole file, Cloudflare only in groups',
   'disallow-all':
     '`Disallow: /` for `*`: every crawler without a group of its own may fetch nothing',
   'blocked-resources':

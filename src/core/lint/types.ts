@@ -36,6 +36,7 @@ export type DiagnosticCode =
   | 'content-usage-unreachable'
   | 'split-group'
   | 'content-signal-invalid'
+  | 'content-signal-file-level'
   | 'disallow-all'
   | 'blocked-resources'
   | 'space-in-path'
