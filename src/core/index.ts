@@ -28,6 +28,7 @@ export type {
 } from './match/verdicts.ts';
 export type { Extra, RequestRate, CleanParam, ContentSignals } from './model/extras.ts';
 export type { SignalLine } from './answers/content-signals.ts';
+export type { RootLink } from './answers/root-links.ts';
 export type { RobotsBody } from './tokens/body.ts';
 export type { Group } from './model/groups.ts';
 export type { Rule } from './model/tables.ts';

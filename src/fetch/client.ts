@@ -430,10 +430,16 @@ export class RobotsClient {
    * One explained answer for the crawler and `url`: may it fetch, index, use for AI training,
    * use for search, and is text-and-data mining reserved (TDMRep), each with the robots.txt
    * line, header, meta tag or tdmrep.json rule that said so. The page and its origin's
-   * tdmrep.json are fetched (not cached: the page) only where robots.txt allows them.
+   * tdmrep.json are fetched (not cached: the page) only where robots.txt allows them. The
+   * robots.txt's `License:` lines are named; with `llms: true` the site's llms.txt (its
+   * `LLMs:` line's, else `/llms.txt`) is fetched where its robots.txt allows it, and
+   * reported (never read as a permission).
    */
-  usage(url: string, options: { agent?: string | readonly string[] } = {}): Promise<UsageAnswer> {
-    return usageFor(this, this.#seam, url, options.agent);
+  usage(
+    url: string,
+    options: { agent?: string | readonly string[]; llms?: boolean } = {},
+  ): Promise<UsageAnswer> {
+    return usageFor(this, this.#seam, url, options.agent, { llms: options.llms === true });
   }
 
   /**

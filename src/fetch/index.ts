@@ -15,6 +15,8 @@ export { RobotsClient, type RobotsClientOptions, type RobotsState } from './clie
 export { robotsUrl } from './net/location.ts';
 export { admitRequest, type Admission, type DeferReason } from './admit-request.ts';
 export type { FetchReport } from './files/entry-cache.ts';
+export type { DeclaredLink, LlmsTxtFetch } from './answers/site-links.ts';
+export { LLMS_TXT_MAX_BYTES } from './answers/site-links.ts';
 export type { UsageAnswer, Permission, TdmrepFetch } from './answers/usage.ts';
 export type { FetchOutcome } from './net/robots-http.ts';
 export {

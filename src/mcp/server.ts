@@ -111,8 +111,17 @@ export const CHECK_URL = {
 export const USAGE = {
   ...readOnly('May this agent fetch, index, train AI on or use for search this URL?'),
   description:
-    "One combined answer with each part's source: robots.txt (Allow/Disallow, Content-Usage, Content-Signal), the site's tdmrep.json and the page's headers and head, fetched only where robots.txt allows.",
-  inputSchema: { url, agent },
+    "One combined answer with each part's source: robots.txt (Allow/Disallow, Content-Usage, Content-Signal, License lines), the site's tdmrep.json and the page's headers and head, fetched only where robots.txt allows; with llms, the site's llms.txt too (reported in llmsTxt, never a permission).",
+  inputSchema: {
+    url,
+    agent,
+    llms: z
+      .boolean()
+      .optional()
+      .describe(
+        "Also fetch the site's llms.txt (its robots.txt LLMs: line, else /llms.txt) where robots.txt allows it, and report it in llmsTxt.",
+      ),
+  },
   outputSchema: z.object({ url: z.string(), agent: z.array(z.string()) }).passthrough(),
 };
 

@@ -64,11 +64,11 @@ export async function checkUrl(
 /** `usage`: the combined answer, its robots.txt read through the bounds first. */
 export async function usageOf(
   { client, bounds }: McpTools,
-  { url, agent }: UrlArgs,
+  { url, agent, llms }: UrlArgs & { llms?: boolean | undefined },
 ): Promise<UsageAnswer> {
   // Its robots.txt first, through the bounds; the rest of the answer reads it cached.
   await bounds.robotsFor(url);
-  return client.usage(url, agent ? { agent } : {});
+  return client.usage(url, { ...(agent ? { agent } : {}), ...(llms ? { llms: true } : {}) });
 }
 
 /** `lint_robots_txt`: a body given, or a site's robots.txt as fetched. */

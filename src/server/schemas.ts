@@ -219,7 +219,15 @@ export const usage = {
     "robots.txt (Allow/Disallow, Content-Usage, Content-Signal), then, where robots.txt allows them, the origin's /.well-known/tdmrep.json and the page itself (headers and head), fetched through the same address guard as robots.txt.",
   querystring: {
     type: 'object',
-    properties: { url, agent },
+    properties: {
+      url,
+      agent,
+      llms: {
+        type: 'boolean',
+        description:
+          "Also fetch the site's llms.txt (its robots.txt LLMs: line, else /llms.txt) where robots.txt allows it, and report it in llmsTxt (never a permission)",
+      },
+    },
     required: ['url'],
   },
   response: {
@@ -229,6 +237,23 @@ export const usage = {
         url: { type: 'string' },
         requestUrl,
         agent: { type: 'array', items: { type: 'string' } },
+        llmsTxt: {
+          type: 'object',
+          description:
+            "The site's llms.txt, when asked for (llms=true): fetched (status, bytes, truncated, title, error, refusedHop) or not-fetched (why)",
+          properties: {
+            kind: { type: 'string', enum: ['fetched', 'not-fetched'] },
+            url: { type: 'string' },
+            line: { type: 'integer' },
+            status: { type: 'integer' },
+            bytes: { type: 'integer' },
+            truncated: { type: 'boolean' },
+            title: { type: 'string' },
+            error: { type: 'string' },
+            refusedHop,
+            why: { type: 'string' },
+          },
+        },
         fetch: permission,
         index: permission,
         'train-ai': decision,
@@ -260,6 +285,14 @@ export const usage = {
             source: { type: 'string' },
             reason: { type: 'string' },
             edge,
+            licenses: {
+              type: 'array',
+              description: "Its License: lines (RSL 1.0): where the site's licence terms are",
+              items: {
+                type: 'object',
+                properties: { url: { type: 'string' }, line: { type: 'integer' } },
+              },
+            },
           },
         },
         page: {

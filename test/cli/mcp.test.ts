@@ -105,6 +105,12 @@ async function everyTool(mcp: Client): Promise<void> {
   // usage: the combined answer with its sources; a paid page with its price.
   const usage = await call('usage', { url: `${site.origin}/page`, agent: 'ExampleBot' });
   assert.equal((usage['train-ai'] as { preference: string }).preference, 'disallowed');
+  assert.equal(usage.llmsTxt, undefined);
+  // llms: the site's llms.txt asked for too, and reported.
+  const withLlms = await call('usage', { url: `${site.origin}/page`, llms: true });
+  const llms = withLlms.llmsTxt as { kind: string; url: string; status: number };
+  assert.deepEqual([llms.kind, llms.url], ['fetched', `${site.origin}/llms.txt`]);
+  assert.equal(typeof llms.status, 'number');
   const priced = await call('usage', { url: `${paid.origin}/article` });
   const page = priced.page as { status: number; edge?: { price?: unknown } };
   assert.equal(page.status, 402);

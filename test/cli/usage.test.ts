@@ -17,6 +17,7 @@ before(async () => {
           'User-agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\nContent-Signal: search=yes\n',
         );
     }
+    if (req.url === '/llms.txt') return void res.writeHead(200).end('# The Site\n');
     if (req.url === '/.well-known/tdmrep.json') {
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify([
@@ -191,4 +192,30 @@ test('a tdmrep.json redirect that robots.txt disallows is not followed, and name
   } finally {
     await redirecting.close();
   }
+});
+
+test("--llms: the site's llms.txt fetched and reported, in JSON and in words", async () => {
+  const json = await runCli([
+    'usage',
+    `${site.origin}/test`,
+    '--agent',
+    'GPTBot',
+    '--llms',
+    '--json',
+  ]);
+  assert.equal(json.code, 0);
+  assert.deepEqual(JSON.parse(json.stdout).llmsTxt, {
+    kind: 'fetched',
+    url: `${site.origin}/llms.txt`,
+    status: 200,
+    bytes: 11,
+    title: 'The Site',
+  });
+  const text = await runCli(['usage', `${site.origin}/test`, '--agent', 'GPTBot', '--llms']);
+  assert.match(
+    text.stdout,
+    /llms\.txt +http:\/\/127\.0\.0\.1:\d+\/llms\.txt +status 200, 11 bytes, "The Site"/,
+  );
+  const without = await runCli(['usage', `${site.origin}/test`, '--json']);
+  assert.equal(JSON.parse(without.stdout).llmsTxt, undefined);
 });

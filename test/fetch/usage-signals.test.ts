@@ -57,3 +57,54 @@ test('usage(): a Content-Signal before any User-agent applies to every group wit
   });
   assert.equal(gpt.search.preference, 'unknown');
 });
+
+const LLMS_TXT = '# Example Docs\n\n> What the site is.\n';
+
+test('usage(): License lines are named; llms.txt is fetched only when asked, where robots.txt allows it, and reported', async () => {
+  let llmsAsked = 0;
+  const server = await httpServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      return void res
+        .writeHead(200)
+        .end(
+          'License: https://example.com/license.xml\nLicense: /terms/rsl.xml\nLLMs: /docs/llms.txt\n\n' +
+            'User-agent: *\nAllow: /\n\nUser-agent: ShyBot\nDisallow: /docs/\n',
+        );
+    }
+    if (req.url === '/docs/llms.txt') {
+      llmsAsked++;
+      return void res.writeHead(200).end(LLMS_TXT);
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<p>page</p>');
+  });
+  closing.push(server);
+  const plain = await client().usage(`${server.origin}/a`);
+  assert.deepEqual(plain.robotsTxt.licenses, [
+    { url: 'https://example.com/license.xml', line: 1 },
+    { url: `${server.origin}/terms/rsl.xml`, line: 2 },
+  ]);
+  assert.equal(plain.llmsTxt, undefined);
+  assert.equal(llmsAsked, 0);
+  const asked = await client().usage(`${server.origin}/a`, { llms: true });
+  assert.deepEqual(asked.llmsTxt, {
+    kind: 'fetched',
+    url: `${server.origin}/docs/llms.txt`,
+    line: 3,
+    status: 200,
+    bytes: Buffer.byteLength(LLMS_TXT),
+    title: 'Example Docs',
+  });
+  // It says nothing of permissions: the page's answers are what they were.
+  assert.deepEqual(
+    [asked.fetch.may, asked.index.may, asked['train-ai'].preference],
+    [plain.fetch.may, plain.index.may, plain['train-ai'].preference],
+  );
+  // A crawler robots.txt keeps out of /docs/ never asks for it.
+  const shy = await client().usage(`${server.origin}/a`, { agent: 'ShyBot', llms: true });
+  assert.equal(shy.llmsTxt?.kind, 'not-fetched');
+  assert.match(
+    shy.llmsTxt?.kind === 'not-fetched' ? shy.llmsTxt.why : '',
+    /disallows it \(line 9\)/,
+  );
+  assert.equal(llmsAsked, 1);
+});

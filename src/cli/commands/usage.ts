@@ -9,6 +9,7 @@ import { agentFromUserAgent } from './check.ts';
 interface UsageOptions {
   agent: string[];
   json?: boolean;
+  llms?: boolean;
   userAgent: string;
   timeout: number;
 }
@@ -26,6 +27,10 @@ export function registerUsage(program: Command, output: Output): void {
     )
     .hook('preAction', agentFromUserAgent)
     .option('--json', 'machine-readable output')
+    .option(
+      '--llms',
+      "also fetch the site's llms.txt (its robots.txt LLMs: line, else /llms.txt), where robots.txt allows it, and report it",
+    )
     .addHelpText(
       'after',
       `
@@ -33,6 +38,8 @@ Reads robots.txt (Allow/Disallow, Content-Usage, Content-Signal) and, when fetch
 allowed, the site's /.well-known/tdmrep.json and the page's headers and head (noindex,
 noai, Content-Usage, Robots-Tag, X-Robots-Tag, tdm-reservation, tdm-policy).
 Preferences combine as the AIPREF vocabulary says: any "no" wins, then any "yes".
+License: lines (RSL 1.0) are named; an llms.txt (--llms) is reported, never read as a
+permission.
 Exit status: 0 the page may be fetched, 1 it may not, 2 usage or input error.
 
 Example:
@@ -51,7 +58,7 @@ export async function runUsage(
   const client = fetchClient({ ...options, profile: 'google' });
   let answer: UsageAnswer;
   try {
-    answer = await client.usage(url, { agent: options.agent });
+    answer = await client.usage(url, { agent: options.agent, llms: options.llms === true });
   } finally {
     await client.close();
   }
@@ -98,6 +105,11 @@ function printUsage(output: Output, answer: UsageAnswer): void {
       ? 'no tdmrep.json rule, header or meta tag'
       : 'the URL may not be fetched';
   row('tdm', `${reserved}  ${color.dim(tdmWhy + (tdm.policy ? `; policy ${tdm.policy}` : ''))}`);
+  for (const license of answer.robotsTxt.licenses ?? []) {
+    row('license', `${license.url}  ${color.dim(`(robots.txt line ${license.line})`)}`);
+  }
+  const llms = answer.llmsTxt;
+  if (llms) row('llms.txt', `${llms.url}  ${color.dim(llmsTxtInWords(llms))}`);
   // A redirect not followed, of the tdmrep.json or of the page: named, with why.
   for (const [what, hop] of [
     ['tdmrep.json', tdm.file?.refusedHop],
@@ -105,4 +117,16 @@ function printUsage(output: Output, answer: UsageAnswer): void {
   ] as const) {
     if (hop) row('not sent', `${hop.url}  ${color.dim(`(${what} redirect: ${hop.reason})`)}`);
   }
+}
+
+/** What asking for the llms.txt came to, in words. */
+function llmsTxtInWords(llms: NonNullable<UsageAnswer['llmsTxt']>): string {
+  if (llms.kind === 'not-fetched') return `not fetched: ${llms.why}`;
+  const parts = [
+    llms.status === 0 ? (llms.error ?? 'no answer') : `status ${llms.status}`,
+    ...(llms.bytes !== undefined ? [`${llms.bytes}${llms.truncated ? '+' : ''} bytes`] : []),
+    ...(llms.title ? [`"${llms.title}"`] : []),
+    ...(llms.line ? [`named on robots.txt line ${llms.line}`] : []),
+  ];
+  return parts.join(', ');
 }

@@ -1,3 +1,4 @@
+import { rootLinks, type RootLink } from './root-links.ts';
 import { mergedSignals, signalLines, type SignalLine } from './content-signals.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import {
@@ -320,6 +321,16 @@ export class RobotsTxt {
   /** The first `Host:` value (Yandex's preferred mirror), if any. */
   get host(): string | undefined {
     return this.extras.find((e) => e.key === 'host' && e.value.length > 0)?.value;
+  }
+
+  /** `License:` lines (RSL 1.0): where the site's licence terms are, in file order. */
+  get licenses(): RootLink[] {
+    return rootLinks(this.extras, 'license');
+  }
+
+  /** `LLMs:` lines: where the site's llms.txt is, in file order. */
+  get llmsTxt(): RootLink[] {
+    return rootLinks(this.extras, 'llms');
   }
 
   /** Every valid `Clean-param:` line. */

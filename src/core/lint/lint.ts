@@ -77,6 +77,7 @@ const OTHER_CRAWLERS_KEYS = new Map([
   ['content-usage', 'it states preferences for AI use (IETF AIPREF)'],
   ['license', "it names the site's licence terms (RSL 1.0), as usage() reports"],
   ['llms', "it names the site's llms.txt, as usage() reports"],
+  ['llms-txt', "it names the site's llms.txt, as usage() reports"],
 ]);
 /** Page-level directives that belong in meta tags or headers, not in robots.txt. */
 const PAGE_LEVEL_KEYS = new Set(['noindex', 'nofollow', 'noarchive']);

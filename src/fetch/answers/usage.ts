@@ -16,6 +16,7 @@ import type { AppliedDirective } from '../../meta/internal.ts';
 import type { FetchOutcome } from '../net/robots-http.ts';
 import type { FetchSource, RobotsState, TdmrepState } from '../files/state.ts';
 import type { RefusedHop } from '../../cache/index.ts';
+import { declaredLinks, llmsTxtOf, type DeclaredLink, type LlmsTxtFetch } from './site-links.ts';
 import {
   readLater,
   type CheckReason,
@@ -92,7 +93,14 @@ export interface UsageAnswer {
     reason: CheckReason;
     /** What answered in its place, when something did. */
     edge?: Edge;
+    /** Its `License:` lines (RSL 1.0): where the site's licence terms are. */
+    licenses?: DeclaredLink[];
   };
+  /**
+   * The site's llms.txt, when it was asked for (`llms: true`): reported, never read as a
+   * permission.
+   */
+  llmsTxt?: LlmsTxtFetch;
   /**
    * The page, when it was fetched (only when robots.txt allows it). `refusedHop`: it
    * redirected to a URL that was not requested, because that URL's own robots.txt disallows
@@ -123,7 +131,10 @@ export interface UsageAnswer {
 export interface UsageClient {
   robotsFor(url: string): Promise<RobotsState>;
   tdmrepFor(url: string, options?: { agent?: string | readonly string[] }): Promise<TdmrepState>;
-  fetchPage(url: string, options?: { agent?: string | readonly string[] }): Promise<FetchOutcome>;
+  fetchPage(
+    url: string,
+    options?: { agent?: string | readonly string[]; maxBytes?: number },
+  ): Promise<FetchOutcome>;
 }
 
 /** What of the client's seam the usage answer asks (see `ClientSeam`). */
@@ -141,6 +152,7 @@ export async function usageFor(
   seam: UsageSeam,
   url: string,
   names?: string | readonly string[],
+  options: { llms?: boolean } = {},
 ): Promise<UsageAnswer> {
   const state = await client.robotsFor(url);
   const given = seam.names(names);
@@ -176,6 +188,8 @@ export async function usageFor(
     });
   }
 
+  const licenses = declaredLinks(robots?.licenses ?? [], state.location.robotsUrl);
+  const llmsTxt = options.llms ? await llmsTxtOf(client, seam, state, agents) : undefined;
   const robotsSource: UsageSource | undefined = verdict.line
     ? {
         kind: 'robots-txt',
@@ -204,7 +218,9 @@ export async function usageFor(
       source: verdict.source,
       reason: verdict.reason,
       ...(verdict.edge ? { edge: verdict.edge } : {}),
+      ...(licenses.length > 0 ? { licenses } : {}),
     },
+    ...(llmsTxt ? { llmsTxt } : {}),
     ...(page ? { page: page.fetch } : {}),
   };
 }

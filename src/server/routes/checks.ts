@@ -38,7 +38,8 @@ export interface CheckQuery {
   url: string;
   agent?: string | string[];
 }
-type UsageQuery = CheckQuery;
+/** What `GET /v1/usage` is asked. */
+type UsageQuery = CheckQuery & { llms?: boolean };
 
 /** What `POST /v1/check` is asked. */
 export interface CheckBody {
@@ -49,13 +50,16 @@ export interface CheckBody {
 /** `GET /v1/usage`: the usage answer, robots.txt first (and the address guard on the host). */
 export async function usageAnswer(
   context: RouteContext,
-  { url, agent }: UsageQuery,
+  { url, agent, llms }: UsageQuery,
   who: string,
 ): Promise<UsageAnswer> {
   // The tdmrep.json and the page are fetched by the client's own guarded connections, only
   // where robots.txt allows.
   await stateFor(context, url, 'querystring.url', who);
-  return context.client.usage(url, agent === undefined ? {} : { agent });
+  return context.client.usage(url, {
+    ...(agent === undefined ? {} : { agent }),
+    ...(llms ? { llms: true } : {}),
+  });
 }
 
 /** `GET /v1/check`: at once when the file is fresh in memory and checked here, else later. */
