@@ -10,6 +10,9 @@ export const SITEMAP_READERS: Record<string, () => Promise<Read>> = {
   repkit: async () => {
     const { RobotsClient } = await import('../src/fetch/index.ts');
     const { readSitemaps } = await import('../src/sitemaps/index.ts');
+    // The fetch layer loads its HTTP client (undici) on the first request: loaded here, so
+    // that the base RSS holds every package the reader uses, as the peers' do.
+    await import('undici');
     return async (url) => {
       const client = new RobotsClient({ userAgent: 'BenchBot/1.0', timeoutMs: 120_000 });
       let entries = 0;
