@@ -36,7 +36,7 @@ export class ServiceMetrics {
   });
   private readonly fetches = new Counter({
     name: 'repkit_fetches_total',
-    help: 'robots.txt fetches by status class (2xx, 3xx, 4xx, 5xx, network)',
+    help: 'robots.txt fetches by status class (2xx, 3xx, 4xx, 5xx, network; not-modified: a stale copy revalidated by a 304)',
     labelNames: ['class'],
     registers: [this.registry],
   });
@@ -123,7 +123,12 @@ export class ServiceMetrics {
 
   fetch(report: FetchReport): void {
     const status = report.status;
-    this.fetches.inc({ class: status === 0 ? 'network' : `${Math.floor(status / 100)}xx` });
+    const kind = report.notModified
+      ? 'not-modified'
+      : status === 0
+        ? 'network'
+        : `${Math.floor(status / 100)}xx`;
+    this.fetches.inc({ class: kind });
     this.latency.observe(report.durationMs / 1000);
   }
 }

@@ -89,6 +89,21 @@ describe('service metrics', () => {
     );
   });
 
+  test('fetches by class: a 304 that renewed a copy is not-modified, not 3xx', async () => {
+    const metrics = new ServiceMetrics();
+    const report = { robotsUrl: 'https://example.com/robots.txt', durationMs: 5 };
+    metrics.fetch({ ...report, outcome: 'ok', status: 200 });
+    metrics.fetch({ ...report, outcome: 'ok', status: 304, notModified: true });
+    metrics.fetch({ ...report, outcome: 'not-found', status: 301 });
+    metrics.fetch({ ...report, outcome: 'error', status: 0, error: 'timed out' });
+    assert.deepEqual(linesOf(await metrics.registry.metrics(), 'repkit_fetches_total{'), [
+      'repkit_fetches_total{class="2xx"} 1',
+      'repkit_fetches_total{class="not-modified"} 1',
+      'repkit_fetches_total{class="3xx"} 1',
+      'repkit_fetches_total{class="network"} 1',
+    ]);
+  });
+
   test('repkit_build_info names the version and Node.js', async () => {
     const text = await new ServiceMetrics(undefined, undefined, '1.2.3').registry.metrics();
     assert.ok(

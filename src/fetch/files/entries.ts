@@ -82,3 +82,45 @@ function withoutErrorRun(entry: CacheEntry): NonNullable<CacheEntry['lastGood']>
   const { lastGood: _lastGood, errorSince: _errorSince, errors: _errors, ...good } = entry;
   return good;
 }
+
+/** Headers a 304 replaces in the copy held (RFC 9111 §4.3.4), and those it drops when absent. */
+const VALIDATION_HEADERS = ['cache-control', 'expires', 'date', 'age', 'etag', 'last-modified'];
+
+/**
+ * The validators of a copy that can be revalidated: a whole file (`ok`, read far enough)
+ * with an `ETag` or a `Last-Modified`. Undefined otherwise (it is fetched whole).
+ */
+export function validatorsOf(
+  entry: CacheEntry | undefined,
+): { etag?: string; lastModified?: string } | undefined {
+  if (entry?.outcome !== 'ok' || entry.body === undefined || entry.status === 304) return undefined;
+  const etag = entry.headers['etag'];
+  const lastModified = entry.headers['last-modified'];
+  if (etag === undefined && lastModified === undefined) return undefined;
+  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
+}
+
+/**
+ * The copy held, renewed by a 304: its body and status kept, its freshness headers replaced
+ * by the 304's (those the 304 leaves out that describe the old response, `date` and `age`,
+ * dropped), fresh again from now.
+ */
+export function renewedEntry(
+  held: CacheEntry,
+  result: FetchOutcome,
+  now: number,
+  policy: CachePolicy,
+): CacheEntry {
+  const headers = { ...held.headers };
+  for (const name of VALIDATION_HEADERS) {
+    const value = result.headers[name];
+    if (value !== undefined) headers[name] = value;
+    else if (name === 'date' || name === 'age') delete headers[name];
+  }
+  return {
+    ...held,
+    headers,
+    fetchedAt: now,
+    expiresAt: now + freshLifetime(headers, now, policy),
+  };
+}

@@ -1,6 +1,6 @@
 import type { CacheEntry, CacheStore, Lease } from '../../cache/index.ts';
 import type { EdgeReading } from '../../cache/internal.ts';
-import { entryFromFetch, readEdge, storeLifetime } from './entries.ts';
+import { entryFromFetch, readEdge, renewedEntry, storeLifetime, validatorsOf } from './entries.ts';
 import { FetchBudgetError } from '../errors.ts';
 import type { HttpOptions, RobotsHttp } from '../net/robots-http.ts';
 import type { CachePolicy } from './lifetimes.ts';
@@ -17,6 +17,8 @@ export interface FetchReport {
   durationMs: number;
   /** What went wrong, if anything did. */
   error?: string;
+  /** It was a conditional request the server answered 304: the copy held was renewed. */
+  notModified?: true;
 }
 
 /** How a fleet shares fetches through its store's leases (see `RobotsClientOptions.fleet`). */
@@ -167,10 +169,14 @@ export class EntryCache {
     renewal?.unref();
     try {
       const started = performance.now();
+      // A stale whole copy with validators is asked about conditionally (Google's crawlers
+      // revalidate with ETag and Last-Modified): unchanged, it costs a 304 and no body.
+      const held = readsEnough(previous, maxBytes) ? validatorsOf(previous) : undefined;
       const fetched = await this.#options.http.fetch(url, {
         ...this.#options.request,
         maxBytes,
         ...(beforeHop ? { beforeHop } : {}),
+        ...(held ? { conditional: held } : {}),
       });
       const result = readEdge(fetched, this.#options.edgeReading);
       this.#options.onFetch?.({
@@ -179,8 +185,12 @@ export class EntryCache {
         status: result.status,
         durationMs: performance.now() - started,
         ...(result.error ? { error: result.error } : {}),
+        ...(result.notModified ? { notModified: true } : {}),
       });
-      const entry = entryFromFetch(url, result, previous, now(), policy);
+      const entry =
+        result.notModified && previous
+          ? renewedEntry(previous, result, now(), policy)
+          : entryFromFetch(url, result, previous, now(), policy);
       await this.#set(key, entry, storeLifetime(entry, now(), policy));
       return { entry, ...(result.body ? { body: result.body } : {}) };
     } finally {
@@ -206,7 +216,8 @@ export class EntryCache {
  * the cut, so that reader fetches the file again. A cut body is as long as the limit that
  * cut it.
  */
-function readsEnough(entry: CacheEntry, maxBytes: number): boolean {
+function readsEnough(entry: CacheEntry | undefined, maxBytes: number): boolean {
+  if (!entry) return false;
   // A failing fetch's last good copy is what there is until the site answers again.
   return entry.outcome !== 'ok' || !entry.truncated || base64Bytes(entry.body ?? '') >= maxBytes;
 }

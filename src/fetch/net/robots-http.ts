@@ -14,6 +14,11 @@ import type { HostResolver } from './resolver.ts';
 export interface FetchOutcome extends FetchResult<Uint8Array> {
   /** A redirect target `beforeHop` refused: it was not requested. */
   refusedHop?: RefusedHop;
+  /**
+   * The server answered a conditional request 304: the copy asked about is current (status
+   * 304, outcome `ok`, no body). Only with `HttpOptions.conditional`.
+   */
+  notModified?: true;
 }
 
 export interface HttpOptions {
@@ -47,6 +52,11 @@ export interface HttpOptions {
    * read waits for each call; a call that throws ends the fetch as an error.
    */
   sink?: (chunk: Uint8Array) => void | Promise<void>;
+  /**
+   * The validators of the copy held (its `ETag`, `Last-Modified`): sent as `If-None-Match`
+   * and `If-Modified-Since`, so that an unchanged file answers 304 without a body.
+   */
+  conditional?: { etag?: string; lastModified?: string };
 }
 
 /** Response headers a wall or a payment demand speaks in, read for `classifyEdge` only. */
@@ -202,10 +212,15 @@ export class RobotsHttp {
             'user-agent': options.userAgent,
             accept: options.accept ?? 'text/plain, */*;q=0.5',
             'accept-encoding': 'gzip, deflate, br',
+            ...conditionalHeaders(options.conditional),
           },
         });
         const status = response.statusCode;
         const headers = keptHeaders(response.headers, options.keepHeaders);
+        if (status === 304 && options.conditional) {
+          discard(response.body);
+          return { outcome: 'ok', status, headers, chain, notModified: true };
+        }
         if (status < 300 || status >= 400) return await answered(response, headers, chain, options);
         discard(response.body);
         const next = await redirectHop(current, status, headers, chain, options);
@@ -216,6 +231,14 @@ export class RobotsHttp {
       return { outcome: 'error', status: 0, headers: {}, chain, error: describe(error, signal) };
     }
   }
+}
+
+/** `If-None-Match` and `If-Modified-Since` for the validators held, each when there is one. */
+function conditionalHeaders(held: HttpOptions['conditional']): Record<string, string> {
+  return {
+    ...(held?.etag ? { 'if-none-match': held.etag } : {}),
+    ...(held?.lastModified ? { 'if-modified-since': held.lastModified } : {}),
+  };
 }
 
 /** A redirect: the next URL, or how the fetch ends (no target, a loop, too many, refused). */
