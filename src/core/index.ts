@@ -36,6 +36,7 @@ export type { ProfileName } from './profiles/index.ts';
 export type { NotRobotsTxt } from './text/file-kind.ts';
 export { classifyEdge, type Edge, type EdgeVendor, type EdgeInput } from './edge/classify.ts';
 export type { EdgePrice } from './edge/price.ts';
+export type { PaymentChallengePrice } from './edge/payment-auth.ts';
 export {
   productToken,
   isValidProductToken,

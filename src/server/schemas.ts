@@ -59,9 +59,13 @@ const edge = {
     price: {
       type: 'object',
       description:
-        'The price asked (payment-required): pay per crawl (currency, amount) or x402 (amount in base units, asset, network, payTo)',
+        'The price asked (payment-required): pay per crawl (currency, amount), x402 (amount in base units, asset, network, payTo) or the Payment authentication scheme (amount in base units, currency, method, intent, realm, expires)',
       properties: {
-        scheme: { type: 'string', enum: ['crawler-price', 'x402'] },
+        scheme: { type: 'string', enum: ['crawler-price', 'x402', 'payment'] },
+        method: { type: 'string' },
+        intent: { type: 'string' },
+        realm: { type: 'string' },
+        expires: { type: 'string' },
         currency: { type: 'string' },
         amount: { type: 'string' },
         asset: { type: 'string' },

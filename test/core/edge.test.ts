@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { classifyEdge, type Edge } from '../../src/core/index.ts';
 import { describeEdge, parsePriceHeader } from '../../src/core/internal.ts';
+import { parseChallenges } from '../../src/core/edge/payment-auth.ts';
+import { PAYMENT_CHALLENGE } from '../helpers/edge-sites.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const priceOf = (edge: Edge | undefined) =>
@@ -90,6 +92,63 @@ test('a 402 is a payment demand, with the price of pay per crawl or x402 when na
     evidence: ['status 402'],
   });
   assert.match(describeEdge(edge!), /^payment required 3000000 \(x402\)/);
+});
+
+test("the Payment authentication scheme: a 402's WWW-Authenticate challenge read as the draft defines it", () => {
+  const edge = classifyEdge({
+    status: 402,
+    headers: { 'www-authenticate': PAYMENT_CHALLENGE },
+  });
+  assert.deepEqual(edge, {
+    kind: 'payment-required',
+    evidence: ['status 402', 'WWW-Authenticate: Payment (method example, intent charge)'],
+    price: {
+      scheme: 'payment',
+      amount: '1000',
+      currency: 'USD',
+      method: 'example',
+      intent: 'charge',
+      realm: 'api.example.com',
+      expires: '2025-01-15T12:05:00Z',
+    },
+  });
+  assert.match(
+    describeEdge(edge!),
+    /^payment required 1000 base units of USD by example \(Payment charge\)/,
+  );
+  // Tokens unquoted, escapes in quoted strings, other schemes and token68 around it.
+  const request = btoa(JSON.stringify({ amount: '5000', currency: 'usd' })).replace(/=+$/, '');
+  assert.deepEqual(
+    parseChallenges(
+      `Basic YWxhZGRpbjpvcGVuc2VzYW1l==, Payment id=abc, method=stripe, intent=charge, realm="a \\"b\\"", request=${request}`,
+    ).map((c) => [c.scheme, Object.fromEntries(c.params)]),
+    [
+      ['basic', {}],
+      ['payment', { id: 'abc', method: 'stripe', intent: 'charge', realm: 'a "b"', request }],
+    ],
+  );
+  // The draft: a challenge without an id is rejected; a request without amount is no price.
+  const noId = PAYMENT_CHALLENGE.replace('id="x7Tg2pLqR9mKvNwY3hBcZa", ', '');
+  assert.equal(
+    priceOf(classifyEdge({ status: 402, headers: { 'www-authenticate': noId } })),
+    undefined,
+  );
+  const noAmount = `Payment id="1", method="m", intent="charge", request="${btoa('{"currency":"usd"}')}"`;
+  assert.equal(
+    priceOf(classifyEdge({ status: 402, headers: { 'www-authenticate': noAmount } })),
+    undefined,
+  );
+  // Hostile values: unterminated, huge, not base64: no crash, no price, still a demand.
+  for (const bad of [
+    'Payment id="x, method=',
+    'Payment ' + 'a=b, '.repeat(50_000),
+    'Payment id=1, method=m, intent=i, request=%%%',
+  ]) {
+    assert.equal(
+      classifyEdge({ status: 402, headers: { 'www-authenticate': bad } })?.kind,
+      'payment-required',
+    );
+  }
 });
 
 test('prices: read as a currency and a decimal', () => {

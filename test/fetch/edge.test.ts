@@ -193,6 +193,32 @@ test('usage(): a page answering 402 is reported with its price; its rules are un
   assert.equal(page?.headers['crawler-max-price'], undefined);
 });
 
+test("usage(): a page answering 402 with a Payment authentication challenge is reported with the challenge's price", async () => {
+  const server = await site('User-agent: *\nAllow: /\n', (path, res) => {
+    if (path !== '/article') return false;
+    answerAs('payment-auth', res);
+    return true;
+  });
+  const answer = await client().usage(`${server.origin}/article`);
+  assert.equal(answer.page?.status, 402);
+  assert.deepEqual(answer.page?.edge?.kind === 'payment-required' && answer.page.edge.price, {
+    scheme: 'payment',
+    amount: '1000',
+    currency: 'USD',
+    method: 'example',
+    intent: 'charge',
+    realm: 'api.example.com',
+    expires: '2025-01-15T12:05:00Z',
+  });
+  assert.equal(answer.index.may, false);
+  assert.match(answer.index.why, /payment required 1000 base units of USD by example/);
+  // Its robots.txt answered so: unreachable for now (never "no robots.txt"), price kept.
+  const walled = await site('payment-auth');
+  const check = await client().check(`${walled.origin}/a`);
+  assert.equal(check.allowed, false);
+  assert.equal(check.edge?.kind === 'payment-required' && check.edge.price?.scheme, 'payment');
+});
+
 test('usage(): a challenge page says nothing of the page (its noindex is the wall’s)', async () => {
   const server = await site('User-agent: *\nAllow: /\n', (path, res) => {
     if (path !== '/article') return false;

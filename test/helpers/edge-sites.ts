@@ -8,7 +8,24 @@ import type { ServerResponse } from 'node:http';
 import { httpServer, type TestServer } from './servers.ts';
 
 export type EdgeKind =
-  'cloudflare' | 'cloudflare-200' | 'cloudflare-503' | 'anubis' | 'html' | 'pay-per-crawl' | 'x402';
+  | 'cloudflare'
+  | 'cloudflare-200'
+  | 'cloudflare-503'
+  | 'anubis'
+  | 'html'
+  | 'pay-per-crawl'
+  | 'x402'
+  | 'payment-auth';
+
+/**
+ * A Payment authentication challenge as draft-httpauth-payment-01's example writes it (its
+ * `request` is the draft's own: `{"amount":"1000","currency":"USD","recipient":"acct_123"}`),
+ * after a Bearer challenge the same response also carries.
+ */
+export const PAYMENT_CHALLENGE =
+  'Bearer realm="api.example.com", Payment id="x7Tg2pLqR9mKvNwY3hBcZa", realm="api.example.com", ' +
+  'method="example", intent="charge", expires="2025-01-15T12:05:00Z", ' +
+  'request="eyJhbW91bnQiOiIxMDAwIiwiY3VycmVuY3kiOiJVU0QiLCJyZWNpcGllbnQiOiJhY2N0XzEyMyJ9"';
 
 const CLOUDFLARE_PAGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="Content-Type" content="text/html; charset=UTF-8"><meta name="robots" content="noindex,nofollow">
@@ -73,6 +90,9 @@ export function answerAs(kind: EdgeKind, res: ServerResponse): void {
     case 'x402':
       res.writeHead(402, { 'content-type': 'application/json' });
       return void res.end(X402_BODY);
+    case 'payment-auth':
+      res.writeHead(402, { 'cache-control': 'no-store', 'www-authenticate': PAYMENT_CHALLENGE });
+      return void res.end();
   }
 }
 
@@ -107,5 +127,6 @@ function isKind(value: string): value is EdgeKind {
     'html',
     'pay-per-crawl',
     'x402',
+    'payment-auth',
   ].includes(value);
 }

@@ -1,5 +1,6 @@
 import { notRobotsTxt } from '../text/file-kind.ts';
 import { parsePriceHeader, x402Price, type EdgePrice } from './price.ts';
+import { paymentChallengePrice } from './payment-auth.ts';
 
 /**
  * What answered in a site's place, when something did: a bot wall (`challenge`), an HTML page
@@ -91,7 +92,8 @@ const WALL_MARKS: readonly (readonly [string, EdgeVendor])[] = [
  * What stood in a site's place in an answer, or undefined when the site answered itself:
  *
  * - `payment-required`: status 402; the price from `crawler-price` (Cloudflare's pay per
- *   crawl) or from x402 (the `PAYMENT-REQUIRED` header, or a JSON body with `x402Version`).
+ *   crawl), from x402 (the `PAYMENT-REQUIRED` header, or a JSON body with `x402Version`), or
+ *   from the Payment authentication scheme (`WWW-Authenticate: Payment ...`).
  * - `challenge`: a wall's header at any status (`cf-mitigated: challenge`,
  *   `x-vercel-mitigated`, `x-amzn-waf-action: challenge|captcha`); a wall's interstitial
  *   mark in an HTML body at 2xx, 403, 429 or 503 (see `WALL_MARKS`: a CAPTCHA widget or a
@@ -144,6 +146,12 @@ function paymentRequired(answer: EdgeInput): Edge {
   if (x402) {
     evidence.push(x402.evidence);
     edge.price = x402.price;
+    return edge;
+  }
+  const payment = paymentChallengePrice(answer.headers['www-authenticate']);
+  if (payment) {
+    evidence.push(`WWW-Authenticate: Payment (method ${payment.method}, intent ${payment.intent})`);
+    edge.price = { scheme: 'payment', ...payment };
   }
   return edge;
 }
@@ -181,7 +189,9 @@ export function describeEdge(edge: Edge): string {
           ? ` ${price.currency} ${price.amount}`
           : price?.scheme === 'x402'
             ? ` ${price.amount}${price.asset ? ` of ${price.asset}` : ''} (x402)`
-            : '';
+            : price?.scheme === 'payment'
+              ? ` ${price.amount} base units of ${price.currency} by ${price.method} (Payment ${price.intent})`
+              : '';
       return `payment required${asked}: ${why}`;
     }
   }

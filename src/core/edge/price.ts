@@ -1,3 +1,5 @@
+import type { PaymentChallengePrice } from './payment-auth.ts';
+
 /**
  * The prices a payment demand names: Cloudflare's pay per crawl (`crawler-price: USD 0.01`)
  * and x402 (a `PAYMENT-REQUIRED` header of base64 JSON, version 2, or a JSON body, version 1).
@@ -29,7 +31,16 @@ export type EdgePrice =
       network?: string;
       /** Where the payment goes. */
       payTo?: string;
-    };
+    }
+  /**
+   * The "Payment" HTTP authentication scheme (`WWW-Authenticate: Payment ...`,
+   * draft-httpauth-payment): the first usable challenge's amount in the currency's base
+   * units, by `method` for `intent`.
+   */
+  | ({
+      /** The Payment authentication scheme. */
+      scheme: 'payment';
+    } & PaymentChallengePrice);
 
 /** `USD 0.01`: a currency code and a decimal amount. */
 export function parsePriceHeader(value: string): { currency: string; amount: string } | undefined {

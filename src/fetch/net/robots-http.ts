@@ -66,6 +66,7 @@ const EDGE_HEADERS = [
   'x-amzn-waf-action',
   'crawler-price',
   'payment-required',
+  'www-authenticate',
   'content-type',
 ];
 /** Statuses whose body a wall or a payment demand may fill: their head is read to see. */
