@@ -83,13 +83,16 @@ function usageOf(url: string, agent: string | string[], crawlable: boolean): Rul
     if (said[label].length > 0) stated = true;
     labels[label] = {
       preference: decision.preference,
-      // In the file itself: a line, or the setting (Content-Signal lines are not numbered).
+      // In the file itself: a Content-Usage rule by its line; a Content-Signal line, which
+      // sets several categories, with the setting read (and whether it speaks for the file).
       said: decision.statements.map(({ source }) =>
         source.kind !== 'robots-txt'
           ? describeSource(source)
-          : source.line
-            ? `line ${source.line}`
-            : source.text,
+          : !source.line
+            ? source.text
+            : source.text.startsWith('Content-Signal')
+              ? `line ${source.line}: ${source.text}${source.fileLevel ? ', for the whole file' : ''}`
+              : `line ${source.line}`,
       ),
     };
   }

@@ -438,7 +438,7 @@ describe('the web tester', () => {
       return cells.length === 1 && cells[0]!.textContent!.includes('Content-Signal');
     });
     assert.deepEqual(await page.locator('#results td.usage').allInnerTexts(), [
-      'train-ai: no (line 4; Content-Signal: ai-train=no) · search: yes (line 4; Content-Signal: search=yes)',
+      'train-ai: no (line 3; line 4: Content-Signal: ai-train=no) · search: yes (line 4: Content-Signal: search=yes)',
     ]);
     await page.screenshot({ path: join(ROOT, 'test-artifacts/tester-usage.png') });
     await page.fill('#robots', ROBOTS);
