@@ -31,6 +31,7 @@ export {
 } from './errors.ts';
 export { isPublicAddress } from './net/addresses.ts';
 export { checkWebBotAuth, type WebBotAuthOptions } from './net/identity.ts';
+export type { SignatureAgentForm, SignatureAgentType } from './net/signature-agent.ts';
 
 /** The User-Agent repkit's own tools (CLI, service) send unless told otherwise. */
 export const REPKIT_USER_AGENT = 'repkit/0.1 (+https://www.npmjs.com/package/repkit)';

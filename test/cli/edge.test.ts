@@ -98,7 +98,7 @@ test('--web-bot-auth-key signs the CLI requests; --crawler-max-price offers on p
   assert.equal(code, 0, stderr);
   for (const request of server.requests) {
     await verifyRequest(request);
-    assert.equal(request.headers['signature-agent'], '"https://bot.example"');
+    assert.equal(request.headers['signature-agent'], 'sig1="https://bot.example"');
   }
   const page = server.requests.find((r) => r.path === '/article');
   assert.equal(page?.headers['crawler-max-price'], 'USD 0.02');

@@ -136,5 +136,5 @@ test("PlaywrightCrawler: the browser's navigations carry the client's Web Bot Au
   const page = site.requests.find((r) => r.path === '/page');
   assert.ok(page, 'the page was loaded');
   await verifyRequest(page);
-  assert.equal(page.headers['signature-agent'], '"https://bot.example"');
+  assert.equal(page.headers['signature-agent'], 'sig1="https://bot.example"');
 });

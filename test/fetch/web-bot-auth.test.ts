@@ -81,9 +81,10 @@ test('robots.txt, tdmrep.json and the page are each signed; the site verifies th
   assert.deepEqual(paths, ['/.well-known/tdmrep.json', '/article', '/robots.txt']);
   for (const request of server.requests) {
     assert.deepEqual(await verifies(request), { ok: true }, request.path);
-    assert.equal(request.headers['signature-agent'], `"${AGENT}"`);
+    // The draft's Dictionary form: the directory's origin, keyed to the signature's label.
+    assert.equal(request.headers['signature-agent'], 'sig1="https://bot.example"');
     const input = String(request.headers['signature-input']);
-    assert.match(input, /^sig1=\("@authority" "signature-agent"\);/);
+    assert.match(input, /^sig1=\("@authority" "signature-agent";key="sig1"\);/);
     assert.match(input, /;tag="web-bot-auth"/);
     assert.match(input, /;alg="ed25519"/);
     assert.match(input, /;created=\d+[;]/);
@@ -132,7 +133,7 @@ test('the price offer is covered by the signature', async () => {
   assert.equal(page.headers['crawler-max-price'], 'USD 0.02');
   assert.match(
     String(page.headers['signature-input']),
-    /^sig1=\("@authority" "signature-agent" "crawler-max-price"\);/,
+    /^sig1=\("@authority" "signature-agent";key="sig1" "crawler-max-price"\);/,
   );
   assert.deepEqual(await verifies(page), { ok: true });
   // Changing the offer breaks the signature.

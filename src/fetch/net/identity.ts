@@ -7,6 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import { loadWithPeer } from '../../core/internal.ts';
 import { InvalidOptionError } from '../errors.ts';
+import {
+  signatureAgentOf,
+  type SignatureAgent,
+  type SignatureAgentForm,
+  type SignatureAgentType,
+} from './signature-agent.ts';
 
 /** Signing every request repkit makes or guards (see `RobotsClientOptions.webBotAuth`). */
 export interface WebBotAuthOptions {
@@ -16,10 +22,27 @@ export interface WebBotAuthOptions {
    */
   key: JsonWebKey | string;
   /**
-   * The `Signature-Agent`: the URL where the key's directory is served
-   * (`/.well-known/http-message-signatures-directory`), sent and covered by the signature.
+   * The `Signature-Agent`: where verifiers find the key. Sent and covered by the signature
+   * as draft-ietf-webbotauth-httpsig-protocol-01 writes it, a Dictionary member keyed by the
+   * signature's label (`sig1="https://bot.example"`, covered as
+   * `"signature-agent";key="sig1"`). For the default `directory` type it is an origin (given
+   * as the origin or its `/.well-known/http-message-signatures-directory` URL).
    */
   signatureAgent?: string;
+  /**
+   * `'string'` sends the bare String of earlier drafts (`"https://..."`, covered as
+   * `"signature-agent"`), which the draft's receivers accept only as legacy, for receivers
+   * that read nothing else.
+   * @default 'dictionary'
+   */
+  signatureAgentForm?: SignatureAgentForm;
+  /**
+   * How verifiers resolve the URL to keys (the member's `type`): `directory` (the origin's
+   * well-known directory), `jwks_uri` (the URL is a JWK Set) or `cimd` (a client ID metadata
+   * document). Dictionary form only.
+   * @default 'directory'
+   */
+  signatureAgentType?: SignatureAgentType;
   /** How long each signature is valid. Default 60 s. */
   validityMs?: number;
 }
@@ -27,9 +50,54 @@ export interface WebBotAuthOptions {
 type Signer = import('web-bot-auth').Signer;
 type WebBotAuth = typeof import('web-bot-auth');
 
-/** The `Signature-Agent` header as the library signs it: a Structured Field string. */
-function signatureAgentField(url: string): string {
-  return `"${url}"`;
+/**
+ * `headers` with the Web Bot Auth signature of a GET of `url` added: `@authority`, the
+ * `Signature-Agent` (as `agent` writes it) and `crawler-max-price` when there is one (pay per
+ * crawl reads a price only from a covered header), under `label` (default `sig1`). `nonce`
+ * is random unless given (test vectors fix it).
+ */
+export async function signedHeaders(
+  lib: WebBotAuth,
+  signer: Signer,
+  request: {
+    url: string;
+    headers: Record<string, string>;
+    agent: SignatureAgent | undefined;
+    created: Date;
+    expires: Date;
+    label?: string;
+    nonce?: string;
+  },
+): Promise<Record<string, string>> {
+  const { agent, headers } = request;
+  // The library reads a covered field's value from the message: for a Dictionary member,
+  // RFC 9421 §2.1.2's value is the member re-serialized, so that is what it is given.
+  const message = {
+    ...headers,
+    ...(agent ? { 'signature-agent': agent.covered } : {}),
+  };
+  const components = [
+    '@authority',
+    ...(agent ? [agent.component] : []),
+    ...(headers['crawler-max-price'] ? ['crawler-max-price'] : []),
+  ];
+  const signed = await lib.signatureHeaders(
+    { method: 'GET', url: request.url, headers: message },
+    signer,
+    {
+      created: request.created,
+      expires: request.expires,
+      components,
+      ...(request.label ? { key: request.label } : {}),
+      ...(request.nonce ? { nonce: request.nonce } : {}),
+    },
+  );
+  return {
+    ...headers,
+    ...(agent ? { 'signature-agent': agent.field } : {}),
+    signature: signed.Signature,
+    'signature-input': signed['Signature-Input'],
+  };
 }
 
 /** A JWK given as an object or JSON text: checked now, so a wrong key fails at construction. */
@@ -57,7 +125,7 @@ function checkedJwk(jwk: JsonWebKey): JsonWebKey {
 /** The headers a client adds to its requests; see the module comment. */
 export class RequestIdentity {
   readonly #key: JsonWebKey | string | undefined;
-  readonly #agent: string | undefined;
+  readonly #agent: SignatureAgent | undefined;
   readonly #validityMs: number;
   readonly #maxPrice: string | undefined;
   #signer: Promise<{ lib: WebBotAuth; signer: Signer }> | undefined;
@@ -65,18 +133,13 @@ export class RequestIdentity {
   constructor(options: { webBotAuth?: WebBotAuthOptions; maxPrice?: string }) {
     const auth = options.webBotAuth;
     this.#key = auth ? (jwkOf(auth.key) ?? auth.key) : undefined;
-    if (auth?.signatureAgent !== undefined) {
-      let url: URL | undefined;
-      try {
-        url = new URL(auth.signatureAgent);
-      } catch {
-        // said below
-      }
-      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-        throw new InvalidOptionError('webBotAuth.signatureAgent', 'must be an http(s) URL');
-      }
-    }
-    this.#agent = auth?.signatureAgent;
+    this.#agent =
+      auth?.signatureAgent === undefined
+        ? undefined
+        : signatureAgentOf(auth.signatureAgent, {
+            ...(auth.signatureAgentForm ? { form: auth.signatureAgentForm } : {}),
+            ...(auth.signatureAgentType ? { type: auth.signatureAgentType } : {}),
+          });
     this.#validityMs = auth?.validityMs ?? 60_000;
     if (!(this.#validityMs > 0)) {
       throw new InvalidOptionError('webBotAuth.validityMs', 'must be a positive number');
@@ -103,23 +166,15 @@ export class RequestIdentity {
     const headers: Record<string, string> = {};
     if (page && this.#maxPrice) headers['crawler-max-price'] = this.#maxPrice;
     if (this.#key === undefined) return headers;
-    if (this.#agent) headers['signature-agent'] = signatureAgentField(this.#agent);
     const { lib, signer } = await this.#loadSigner();
     const created = new Date();
-    // Pay per crawl reads a price only from a header the signature covers.
-    const components = [
-      '@authority',
-      ...(this.#agent ? ['signature-agent'] : []),
-      ...(headers['crawler-max-price'] ? ['crawler-max-price'] : []),
-    ];
-    const signed = await lib.signatureHeaders({ method: 'GET', url, headers }, signer, {
+    return signedHeaders(lib, signer, {
+      url,
+      headers,
+      agent: this.#agent,
       created,
       expires: new Date(created.getTime() + this.#validityMs),
-      components,
     });
-    headers['signature'] = signed.Signature;
-    headers['signature-input'] = signed['Signature-Input'];
-    return headers;
   }
 
   #loadSigner(): Promise<{ lib: WebBotAuth; signer: Signer }> {
