@@ -26,6 +26,8 @@ export interface FleetWorkerConfig {
   ms?: number;
   /** Ask about every origin once before saying `ready`, as a process that has run a while. */
   warmUp?: boolean;
+  /** The client's clock this far ahead of the machine's: the store's copies are stale to it. */
+  clockOffsetMs?: number;
 }
 
 export interface FleetWorkerReport {
@@ -54,7 +56,13 @@ const store = new RedisStore({
   onWarning: () => warnings++,
 });
 await store.ready();
-const client = new RobotsClient({ userAgent: 'FleetBench/1.0', store, lookup });
+const offset = config.clockOffsetMs;
+const client = new RobotsClient({
+  userAgent: 'FleetBench/1.0',
+  store,
+  lookup,
+  ...(offset ? { now: () => Date.now() + offset } : {}),
+});
 
 const order = Array.from({ length: config.origins }, (_, i) => i);
 const random = rng(config.seed);

@@ -7,6 +7,8 @@
  *
  * - cold: an empty store; every process meets every origin at once.
  * - warm: new processes on the filled store (the fleet restarted, or grown).
+ * - a day later: new processes whose clock is 25 hours on, so every copy is stale; the
+ *   servers send an ETag and answer 304 to it, so each file is revalidated, not fetched.
  * - hung store: new processes going round the origins for 12 s; Redis is stopped (SIGSTOP)
  *   from second 4 to second 8. The throughput while it is stopped, against before.
  * - an outage: the same for 20 s, Redis killed at second 4 (after a SAVE) and started again
@@ -144,6 +146,8 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
   let robotsRequests = 0;
   /** Of those, to the origins that answer 503 (retried when their backoff runs out). */
   let failingRequests = 0;
+  /** Of those, answered 304: the ETag the fleet held was current. */
+  let notModifiedRequests = 0;
   const servers: Server[] = [];
   let port = 0;
   for (let i = 0; i < SERVERS; i++) {
@@ -157,8 +161,13 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         failingRequests++;
         return res.writeHead(503).end();
       }
+      const etag = `"f${n % corpus.length}"`;
       const send = () => {
-        res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });
+        if (req.headers['if-none-match'] === etag) {
+          notModifiedRequests++;
+          return res.writeHead(304, { etag, connection: 'close' }).end();
+        }
+        res.writeHead(200, { 'content-type': 'text/plain', etag, connection: 'close' });
         res.end(corpus[n % corpus.length]);
       };
       if (kind === 3) setTimeout(send, 300);
@@ -187,6 +196,7 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
       ): Promise<FleetWorkerReport[]> => {
         let requestsBefore = 0;
         let failingBefore = 0;
+        let notModifiedBefore = 0;
         let commandsBefore = 0;
         const reports = await runWorkers(
           processes,
@@ -194,6 +204,7 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
           async (at) => {
             requestsBefore = robotsRequests;
             failingBefore = failingRequests;
+            notModifiedBefore = notModifiedRequests;
             if (countCommands) commandsBefore = await commandsProcessed(redis.port);
             onStart(at);
           },
@@ -205,6 +216,8 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
         // Redis (the lease), one per process without it.
         const retries = (failingRequests - failingBefore) / origins;
         record(`${shape}, ${name}: … of which to the 503 origins`, 'repkit', retries);
+        const renewed = (notModifiedRequests - notModifiedBefore) / origins;
+        record(`${shape}, ${name}: … of which 304 (renewed, no body)`, 'repkit', renewed);
         if (countCommands) {
           const commands = (await commandsProcessed(redis.port)) - commandsBefore;
           record(`${shape}, ${name}: Redis commands per check`, 'repkit', commands / checks);
@@ -220,6 +233,7 @@ export async function benchFleet(record: Record, shapes: [number, number][]): Pr
       };
       await phase('cold', 1, {});
       await phase('warm', 101, {});
+      await phase('a day later', 151, { clockOffsetMs: 25 * 3_600_000 });
       // The hung store, in processes that have run a while (each asked about every origin
       // once first): SIGSTOP at 4 s, SIGCONT at 8 s, by the PID this bench started.
       const reports = await phase(
