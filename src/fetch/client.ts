@@ -10,7 +10,7 @@ import {
   type CheckResult,
   type StateVerdictOptions,
 } from './answers/verdict.ts';
-import { connections } from './connections.ts';
+
 import type { AgentMode } from './files/state.ts';
 import type { RobotsHttp, FetchOutcome, HttpOptions } from './net/robots-http.ts';
 import { EntryCache } from './files/entry-cache.ts';
@@ -21,73 +21,23 @@ import { locate } from './net/location.ts';
 import { untilAborted } from './net/until-aborted.ts';
 import { ParsedFiles } from './files/parsed-files.ts';
 import { OriginStates } from './files/origin-states.ts';
-import { checkedOptions, positive, readNames, type RobotsClientOptions } from './options.ts';
+import {
+  checkedOptions,
+  connections,
+  positive,
+  readNames,
+  type RobotsClientOptions,
+} from './options.ts';
 
 export type { RobotsClientOptions } from './options.ts';
 export type { FetchReport } from './files/entry-cache.ts';
 export type { RobotsState, TdmrepState } from './files/state.ts';
+export type { ClientSeam, StreamOptions } from './seam.ts';
 import type { RobotsState, TdmrepState } from './files/state.ts';
 import { usageFor, type UsageAnswer } from './answers/usage.ts';
-import {
-  DEFAULT_POLITENESS,
-  backOffDelay,
-  crawlDelayOf,
-  turnKeeper,
-  type PolitenessPolicy,
-  type Turn,
-} from './politeness.ts';
-import { DEFAULT_POLICY, SECOND, type CachePolicy } from './files/lifetimes.ts';
-
-/**
- * What repkit's service and adapters ask of a client besides its public members: the names
- * read, verdicts on a state at hand, answers from memory without waiting, the address check
- * before a fetch, and the host's turn for a state at hand (so that `admitRequest` reads the
- * robots.txt once). Reached through `clientSeam`, never by users.
- */
-export interface ClientSeam {
-  /**
-   * The names groups are matched by for `agent` (the client's own when undefined), read as
-   * robots.txt names crawlers (`Googlebot/2.1` → `Googlebot`), and notes where that changed
-   * a name.
-   */
-  names(agent?: string | readonly string[]): {
-    agents: readonly string[];
-    notes: readonly string[];
-  };
-  /** The verdict for `url` from a state `robotsFor` gave, as `check` makes it. */
-  verdict(url: string, state: RobotsState, options?: StateVerdictOptions): CheckResult;
-  /** The names a state's verdicts are made for (see `agentMode`). */
-  agentsFor(state: RobotsState, agents?: readonly string[]): readonly string[];
-  /** The state `robotsFor` would give at once, or undefined when that needs a wait. */
-  cachedState(url: string): RobotsState | undefined;
-  /** Throws `RefusedAddressError` when `url`'s host is one `allowAddress` refuses. */
-  preflight(url: string): Promise<void>;
-  /** `turn` for a state at hand. */
-  turnFor(state: RobotsState): Promise<Turn>;
-  /** How many bytes of a fetched file are read. */
-  maxBytes(): number;
-  /** What the parsed-file map holds: origins, and their estimated bytes (see `maxParsedBytes`). */
-  parsedUsage(): { origins: number; bytes: number };
-  /**
-   * A file's 2xx body handed to `sink` as it is read (sitemaps), through the client's
-   * connections, identity and address guard, each redirect hop judged as `fetchPage` judges
-   * it; not joined with other calls, not cached. The first URL is the caller's to check.
-   */
-  streamFile(url: string, options: StreamOptions): Promise<FetchOutcome>;
-}
-
-/** How `ClientSeam.streamFile` reads a file. */
-export interface StreamOptions {
-  /** The crawler redirect hops are judged for (default: the client's names). */
-  agent?: string | readonly string[];
-  /** Bytes of (transfer-decoded) body read; the rest is not downloaded. */
-  maxBytes: number;
-  /** The whole fetch, body included. Default: the client's `timeoutMs`. */
-  timeoutMs?: number;
-  /** The Accept header. */
-  accept?: string;
-  sink: (chunk: Uint8Array) => void | Promise<void>;
-}
+import { DEFAULT_POLITENESS, HostTurns, type Turn } from './politeness.ts';
+import { DEFAULT_POLICY, type CachePolicy } from './files/lifetimes.ts';
+import type { ClientSeam } from './seam.ts';
 
 let seamOf: (client: RobotsClient) => ClientSeam;
 
@@ -133,12 +83,10 @@ export class RobotsClient {
   /** Per origin, the robots.txt state: the entry in use and its parsed file, or fetched. */
   private readonly states: OriginStates;
   private readonly resolver: HostResolver;
-  private readonly politeness: PolitenessPolicy;
-  readonly #onShortened: RobotsClientOptions['onShortenedCrawlDelay'];
   /** Signatures and price headers the client's requests carry. */
   private readonly identity: RequestIdentity;
   private readonly tdmrep: TdmrepFiles;
-  private readonly turns: ReturnType<typeof turnKeeper>;
+  private readonly turns: HostTurns;
   /** Names read by `names`, by the string given (bounded: clients may send any). */
   private readonly namesRead = new BoundedMap<
     string,
@@ -180,9 +128,12 @@ export class RobotsClient {
       connectTimeoutMs,
     ));
     this.maxBytes = request.maxBytes;
-    this.politeness = { ...DEFAULT_POLITENESS, ...options.politeness };
-    this.#onShortened = options.onShortenedCrawlDelay;
-    this.turns = turnKeeper(store);
+    this.turns = new HostTurns(
+      store,
+      { ...DEFAULT_POLITENESS, ...options.politeness },
+      this.now,
+      options.onShortenedCrawlDelay,
+    );
     const entries = new EntryCache({
       store,
       http: this.http,
@@ -301,23 +252,8 @@ export class RobotsClient {
   }
 
   /** `turn` for a state at hand. */
-  async #turnFor(state: RobotsState): Promise<Turn> {
-    const seconds = state.robots?.crawlDelay(this.#agentsFor(state));
-    const delay = crawlDelayOf(seconds, this.politeness);
-    const { origin } = state.location;
-    if (delay.kind === 'over-limit') {
-      const waitMs = Math.max(state.entry.expiresAt - this.now(), SECOND);
-      return { kind: 'over-limit', askedMs: delay.askedMs, waitMs };
-    }
-    const crawlDelayMs = delay.ms;
-    const waitMs = await this.turns.takeTurn(origin, crawlDelayMs);
-    if (delay.kind === 'shortened') {
-      this.#onShortened?.({ origin, askedMs: delay.askedMs, usedMs: crawlDelayMs });
-    }
-    const asked = delay.kind === 'shortened' ? { askedMs: delay.askedMs } : {};
-    return waitMs > 0
-      ? { kind: 'wait', waitMs, crawlDelayMs, ...asked }
-      : { kind: 'go', crawlDelayMs, ...asked };
+  #turnFor(state: RobotsState): Promise<Turn> {
+    return this.turns.turnFor(state, state.robots?.crawlDelay(this.#agentsFor(state)));
   }
 
   /**
@@ -326,10 +262,7 @@ export class RobotsClient {
    * `politeness`). Answers the pause in milliseconds.
    */
   async backOff(url: string, retryAfter?: string | number): Promise<number> {
-    const { origin } = locate(url);
-    const ms = backOffDelay(retryAfter, this.now(), this.politeness);
-    await this.turns.holdOff(origin, ms);
-    return ms;
+    return this.turns.backOff(locate(url).origin, retryAfter);
   }
 
   /**

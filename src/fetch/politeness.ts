@@ -5,6 +5,7 @@
  */
 import { MemoryStore } from '../cache/index.ts';
 import type { CacheStore } from '../cache/index.ts';
+import type { RobotsState } from './files/state.ts';
 import { DAY, MINUTE, SECOND, parseRetryAfter } from './files/lifetimes.ts';
 
 /** How turns are spaced and how long a host is left alone after it asks for a pause. */
@@ -116,4 +117,48 @@ export function backOffDelay(
         : undefined
       : parseRetryAfter(retryAfter, now);
   return Math.min(asked ?? policy.defaultBackOffMs, policy.maxBackOffMs);
+}
+
+/** What a host's turn is decided from: the store's turns, the policy, the clock. */
+export class HostTurns {
+  readonly #turns: TurnKeeper;
+
+  constructor(
+    store: CacheStore,
+    readonly policy: PolitenessPolicy,
+    readonly now: () => number,
+    readonly onShortened?: (shortened: { origin: string; askedMs: number; usedMs: number }) => void,
+  ) {
+    this.#turns = turnKeeper(store);
+  }
+
+  /**
+   * The turn of the host of `state`, whose file asks for `seconds` of Crawl-delay for the
+   * client's names: taken when it has come; `over-limit` (none taken) until the file is read
+   * again when it asks for more than `maxCrawlDelayMs`, unless `shortenCrawlDelay`.
+   */
+  async turnFor(state: RobotsState, seconds: number | undefined): Promise<Turn> {
+    const delay = crawlDelayOf(seconds, this.policy);
+    const { origin } = state.location;
+    if (delay.kind === 'over-limit') {
+      const waitMs = Math.max(state.entry.expiresAt - this.now(), SECOND);
+      return { kind: 'over-limit', askedMs: delay.askedMs, waitMs };
+    }
+    const crawlDelayMs = delay.ms;
+    const waitMs = await this.#turns.takeTurn(origin, crawlDelayMs);
+    if (delay.kind === 'shortened') {
+      this.onShortened?.({ origin, askedMs: delay.askedMs, usedMs: crawlDelayMs });
+    }
+    const asked = delay.kind === 'shortened' ? { askedMs: delay.askedMs } : {};
+    return waitMs > 0
+      ? { kind: 'wait', waitMs, crawlDelayMs, ...asked }
+      : { kind: 'go', crawlDelayMs, ...asked };
+  }
+
+  /** Holds `origin` off for its `Retry-After` (see `backOffDelay`); answers the pause. */
+  async backOff(origin: string, retryAfter?: string | number): Promise<number> {
+    const ms = backOffDelay(retryAfter, this.now(), this.policy);
+    await this.#turns.holdOff(origin, ms);
+    return ms;
+  }
 }

@@ -68,7 +68,7 @@ const FETCH_LAYER: Record<string, number> = {
   answers: 3,
   'politeness.ts': 4,
   'options.ts': 5,
-  'connections.ts': 6,
+  'seam.ts': 6,
   'client.ts': 7,
   'admit-request.ts': 8,
   'index.ts': 9,
