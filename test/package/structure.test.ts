@@ -25,6 +25,8 @@ const AREA_RANK: Record<string, number> = {
   // The sitemap reader, on the fetch client; Crawlee reads its sitemaps through it.
   sitemaps: 3,
   crawlee: 4,
+  // robots.txt measured at scale (repkit scan): captures read with the core, sites fetched.
+  scan: 3,
   guards: 3,
   mcp: 4,
   // Browser code, served by the service as files (no import between them).
