@@ -19,6 +19,7 @@ import { registerTest } from './commands/test.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerUsage } from './commands/usage.ts';
 import { registerSitemaps } from './commands/sitemaps.ts';
+import { registerScan } from './commands/scan.ts';
 import { registerKeygen } from './commands/keygen.ts';
 import { CliError } from './errors.ts';
 import { oneLine, processOutput, type Output } from './output.ts';
@@ -65,6 +66,7 @@ export function buildProgram(output: Output, json = false): Command {
     registerMeta,
     registerUsage,
     registerSitemaps,
+    registerScan,
     registerKeygen,
     registerServe,
     registerTest,

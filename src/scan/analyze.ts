@@ -98,12 +98,14 @@ export function analyzeCapture(
     status_class: statusClass,
     bytes: capture.body.length,
     cut: capture.body.length > DEFAULT_MAX_BYTES,
-    kind: kindOf(capture.body, parse(capture.body.subarray(0, 4096))),
+    kind: kindOf(capture.body, parsed ?? parse(capture.body.subarray(0, 4096))),
     ...counts(parsed),
   };
+  // Crawlers the same groups apply to share a class: most fall to `*`, judged once.
+  const classes = new Map<string, Omit<AgentRow, 'host' | 'agent'>>();
   return {
     capture: row,
-    agents: agents.map((agent) => agentRow(capture.host, agent, status, parsed)),
+    agents: agents.map((agent) => agentRow(capture.host, agent, status, parsed, classes)),
   };
 }
 
@@ -160,6 +162,7 @@ function agentRow(
   agent: string,
   status: number,
   robots: RobotsTxt | undefined,
+  classes: Map<string, Omit<AgentRow, 'host' | 'agent'>>,
 ): AgentRow {
   if (!robots) {
     const allowed = status >= 400 && status < 500 && status !== 429;
@@ -174,6 +177,9 @@ function agentRow(
     };
   }
   const { scope, groups } = robots.groupsFor(agent);
+  const key = `${scope} ${groups.map((g) => g.agentLines[0]).join(',')}`;
+  const known = classes.get(key);
+  if (known) return { host, agent, ...known };
   const root = robots.verdict('/', agent);
   // Each rule's path as a URL path it matches (`*` as nothing, a final `$` dropped).
   const paths = groups.flatMap((g) => g.rules.map((r) => witnessPath(r.value)));
@@ -183,14 +189,15 @@ function agentRow(
     if (robots.isAllowed(path, agent)) allowed++;
     else disallowed++;
   }
-  return {
-    host,
-    agent,
+  const judged = {
     named: scope === 'specific',
-    verdict_class: disallowed === 0 ? 'none' : allowed === 0 ? 'all' : 'some',
+    verdict_class:
+      disallowed === 0 ? ('none' as const) : allowed === 0 ? ('all' as const) : ('some' as const),
     root_allowed: root.allowed,
     root_line: root.line,
   };
+  classes.set(key, judged);
+  return { host, agent, ...judged };
 }
 
 /** A path rule `value` matches: its `*` matching nothing, a final `$` the end. */

@@ -22,6 +22,7 @@ import { registerKeygen, runKeygen } from '../../src/cli/commands/keygen.ts';
 import { registerLint, runLint } from '../../src/cli/commands/lint.ts';
 import { registerMcp, runMcp } from '../../src/cli/commands/mcp.ts';
 import { registerMeta, runMeta } from '../../src/cli/commands/meta.ts';
+import { registerScan, runScan } from '../../src/cli/commands/scan.ts';
 import { registerServe, runServe } from '../../src/cli/commands/serve.ts';
 import { registerSitemaps, runSitemaps } from '../../src/cli/commands/sitemaps.ts';
 import { registerTest, runTest } from '../../src/cli/commands/test.ts';
@@ -327,5 +328,36 @@ test('runMcp --http: the tools served until told to stop', { timeout: 60_000 }, 
         JSON.stringify(listed),
       );
     },
+  );
+});
+
+test('runScan: a directory of files into DuckDB and Parquet, then a ready report; a second run skips it', async () => {
+  const sites = join(dir, 'sites');
+  rmSync(sites, { recursive: true, force: true });
+  await import('node:fs/promises').then((fs) => fs.mkdir(sites));
+  writeFileSync(join(sites, 'a.example.txt'), 'User-agent: GPTBot\nDisallow: /\n');
+  writeFileSync(join(sites, 'b.example.txt'), 'User-agent: *\nDisallow: /private/\n');
+  const out = join(dir, 'scan-out');
+  const first = memoryOutput();
+  const { options } = parsed(registerScan, 'scan', ['--agents', 'GPTBot,Googlebot', '--out', out]);
+  await runScan([sites], options, first);
+  assert.match(
+    first.lines[0]!,
+    /^2 captures from 1 inputs; .*captures\.parquet, .*agents\.parquet$/,
+  );
+  assert.equal(exitStatus(), 0);
+  const report = memoryOutput();
+  const asked = parsed(registerScan, 'scan', ['--out', out, '--report', 'ai-blocking', '--json']);
+  await runScan([], asked.options, report);
+  assert.deepEqual(json(report), [
+    { agent: 'GPTBot', purpose: 'ai-training', sites: 2, fully_percent: 50, partly_percent: 50 },
+    { agent: 'Googlebot', purpose: 'search', sites: 2, fully_percent: 0, partly_percent: 50 },
+  ]);
+  const again = memoryOutput();
+  await runScan([sites], options, again);
+  assert.match(again.lines[0]!, /^0 captures from 0 inputs \(1 finished before, skipped\)/);
+  await assert.rejects(
+    runScan([], parsed(registerScan, 'scan', ['--out', out, '--report', 'nope']).options, again),
+    /no report "nope": ai-blocking, ai-use, named-vs-disallowed, status/,
   );
 });

@@ -26,6 +26,7 @@ const SHIPPED = [
   /^dist\//,
   /^docs\/([a-z]+\/)?[\w.-]+\.md$/,
   /^examples\//,
+  /^reports\/[\w.-]+\.sql$/,
   /^(README|CHANGELOG)\.md$/,
   /^LICENSE$/,
   /^package\.json$/,

@@ -1,0 +1,172 @@
+/**
+ * `repkit scan` over WARC files written by warcio from the corpus, as Common Crawl lays out
+ * its robots.txt subset (gzip'd members: 200s, a 404, a 503, a redirect, a wall, an HTML
+ * page, a UTF-16 file, an oversized body, a truncated file), a directory, and a second run
+ * that skips what the first finished; the Parquet files read back by DuckDB.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { WARCRecord, WARCSerializer } from 'warcio';
+import { ScanDatabase, scan } from '../../src/scan/index.ts';
+import { ROOT, SHARED } from '../helpers/shared.ts';
+
+const REPORTS = join(ROOT, 'reports');
+
+let dir: string;
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'repkit-scan-'));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** One gzip'd WARC response record for `host`'s robots.txt. */
+async function record(
+  host: string,
+  status: string,
+  body: Uint8Array | string,
+  headers: Record<string, string> = {},
+): Promise<Uint8Array> {
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const made = await WARCRecord.create(
+    {
+      url: `https://${host}/robots.txt`,
+      date: '2026-10-05T12:00:00Z',
+      type: 'response',
+      warcVersion: 'WARC/1.1',
+      statusline: `HTTP/1.1 ${status}`,
+      httpHeaders: { 'Content-Type': 'text/plain', ...headers },
+    },
+    (async function* () {
+      yield bytes;
+    })(),
+  );
+  return WARCSerializer.serialize(made, { gzip: true });
+}
+
+async function rows(database: string, sql: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+    void database;
+  }
+}
+
+test('WARC input: each response record a capture, every status class, Parquet read back by DuckDB', async () => {
+  const corpus = join(SHARED, 'corpus/robots');
+  const names = (await readdir(corpus)).sort().slice(0, 20);
+  const records = await Promise.all(
+    names.map(async (name) =>
+      record(name.replace(/\.txt$/, ''), '200 OK', await readFile(join(corpus, name))),
+    ),
+  );
+  records.push(
+    await record('gone.example', '404 Not Found', ''),
+    await record('down.example', '503 Service Unavailable', ''),
+    await record('moved.example', '301 Moved Permanently', '', {
+      Location: 'https://www.moved.example/robots.txt',
+    }),
+    await record('walled.example', '403 Forbidden', '', { 'cf-mitigated': 'challenge' }),
+    await record('shop.example', '200 OK', '<!DOCTYPE html><html><body>Shop</body></html>', {
+      'Content-Type': 'text/html',
+    }),
+    await record('wide.example', '200 OK', new Uint8Array([0xff, 0xfe, 0x55, 0, 0x73, 0])),
+    await record(
+      'huge.example',
+      '200 OK',
+      `User-agent: GPTBot\nDisallow: /\n${'#'.repeat(600_000)}\n`,
+    ),
+  );
+  const warc = join(dir, 'crawl.warc.gz');
+  await writeFile(warc, Buffer.concat(records.map((r) => Buffer.from(r))));
+  const out = join(dir, 'out');
+  const summary = await scan([warc], { out, agents: ['GPTBot', 'Googlebot'] });
+  assert.deepEqual([summary.captures, summary.errors], [27, []]);
+  const captures = await rows(
+    out,
+    `SELECT host, status, status_class, kind, cut FROM read_parquet('${out}/captures.parquet') ORDER BY host`,
+  );
+  const of = (host: string) => captures.find((c) => c['host'] === host)!;
+  assert.deepEqual(of('gone.example'), {
+    host: 'gone.example',
+    status: 404,
+    status_class: 'no-file',
+    kind: 'empty',
+    cut: false,
+  });
+  assert.equal(of('down.example')['status_class'], 'unreachable');
+  assert.equal(of('moved.example')['status_class'], 'redirect');
+  assert.equal(of('walled.example')['status_class'], 'challenge');
+  assert.deepEqual(
+    [of('shop.example')['status_class'], of('shop.example')['kind']],
+    ['html', 'html'],
+  );
+  assert.equal(of('wide.example')['kind'], 'utf-16');
+  assert.equal(of('huge.example')['cut'], true);
+  const agents = await rows(
+    out,
+    `SELECT host, agent, named, verdict_class FROM read_parquet('${out}/agents.parquet') WHERE host = 'huge.example' ORDER BY agent`,
+  );
+  assert.deepEqual(agents, [
+    { host: 'huge.example', agent: 'GPTBot', named: true, verdict_class: 'all' },
+    { host: 'huge.example', agent: 'Googlebot', named: false, verdict_class: 'none' },
+  ]);
+  // Every ready report runs on it.
+  const database = await ScanDatabase.open(out);
+  try {
+    for (const name of await readdir(REPORTS)) {
+      const result = await database.query(await readFile(join(REPORTS, name), 'utf8'));
+      assert.ok(result.length > 0, name);
+    }
+    const [status] = await database.query(await readFile(join(REPORTS, 'status.sql'), 'utf8'));
+    const files = captures.filter((c) => c['status_class'] === 'file').length;
+    assert.deepEqual(status, {
+      crawl: '2026-10',
+      status_class: 'file',
+      captures: files,
+      percent: Math.round((10_000 * files) / 27) / 100,
+    });
+  } finally {
+    database.close();
+  }
+  // Each capture's date is the record's.
+  const dated = await rows(
+    out,
+    `SELECT DISTINCT captured_at FROM read_parquet('${out}/captures.parquet')`,
+  );
+  assert.deepEqual(dated, [{ captured_at: '2026-10-05T12:00:00Z' }]);
+});
+
+test('a truncated WARC keeps the captures before the cut and says so; a second run skips finished inputs', async () => {
+  const whole = Buffer.concat([
+    Buffer.from(await record('a.example', '200 OK', 'User-agent: *\nDisallow: /a\n')),
+    Buffer.from(await record('b.example', '200 OK', 'User-agent: *\nDisallow: /b\n')),
+  ]);
+  const cut = join(dir, 'cut.warc.gz');
+  await writeFile(cut, whole.subarray(0, whole.length - 40));
+  const files = join(dir, 'files');
+  await rm(files, { recursive: true, force: true });
+  await import('node:fs/promises').then((fs) => fs.mkdir(files));
+  await writeFile(join(files, 'c.example.txt'), 'User-agent: *\nDisallow: /\n');
+  const out = join(dir, 'resume');
+  const first = await scan([cut, files], { out, agents: ['GPTBot'] });
+  assert.equal(first.errors.length, 1);
+  assert.match(first.errors[0]!.error, /truncated/);
+  assert.equal(first.errors[0]!.captures, 1);
+  assert.equal(first.captures, 2);
+  const again = await scan([cut, files], { out, agents: ['GPTBot'] });
+  assert.deepEqual([again.captures, again.skipped], [0, 2]);
+  const hosts = await rows(
+    out,
+    `SELECT host FROM read_parquet('${out}/captures.parquet') ORDER BY host`,
+  );
+  assert.deepEqual(hosts, [{ host: 'a.example' }, { host: 'c.example' }]);
+});
