@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { classifyEdge, type Edge } from '../../src/core/index.ts';
 import { describeEdge, parsePriceHeader } from '../../src/core/internal.ts';
 import { parseChallenges } from '../../src/core/edge/payment-auth.ts';
-import { PAYMENT_CHALLENGE } from '../helpers/edge-sites.ts';
+import { PAYMENT_CHALLENGE, PAYMENT_CHALLENGE_PRICE } from '../helpers/edge-sites.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const priceOf = (edge: Edge | undefined) =>
@@ -102,15 +102,7 @@ test("the Payment authentication scheme: a 402's WWW-Authenticate challenge read
   assert.deepEqual(edge, {
     kind: 'payment-required',
     evidence: ['status 402', 'WWW-Authenticate: Payment (method example, intent charge)'],
-    price: {
-      scheme: 'payment',
-      amount: '1000',
-      currency: 'USD',
-      method: 'example',
-      intent: 'charge',
-      realm: 'api.example.com',
-      expires: '2025-01-15T12:05:00Z',
-    },
+    price: PAYMENT_CHALLENGE_PRICE,
   });
   assert.match(
     describeEdge(edge!),

@@ -27,6 +27,17 @@ export const PAYMENT_CHALLENGE =
   'method="example", intent="charge", expires="2025-01-15T12:05:00Z", ' +
   'request="eyJhbW91bnQiOiIxMDAwIiwiY3VycmVuY3kiOiJVU0QiLCJyZWNpcGllbnQiOiJhY2N0XzEyMyJ9"';
 
+/** The price `PAYMENT_CHALLENGE` names, as `edge.price` reads it. */
+export const PAYMENT_CHALLENGE_PRICE = {
+  scheme: 'payment',
+  amount: '1000',
+  currency: 'USD',
+  method: 'example',
+  intent: 'charge',
+  realm: 'api.example.com',
+  expires: '2025-01-15T12:05:00Z',
+};
+
 const CLOUDFLARE_PAGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="Content-Type" content="text/html; charset=UTF-8"><meta name="robots" content="noindex,nofollow">
 </head><body><div class="main-wrapper" role="main"><div class="main-content">
