@@ -5,7 +5,7 @@
  * group names it and Google's verdict class for the site. Every reading is the core's, so
  * the counts are Google's reading, not a naive parser's.
  */
-import { classifyEdge, parse, type RobotsTxt } from '../core/index.ts';
+import { classifyEdge, parse, type Edge, type RobotsTxt } from '../core/index.ts';
 import { DEFAULT_MAX_BYTES } from '../core/internal.ts';
 
 /** A capture: the robots.txt response as recorded (a WARC record, a file, a fetch). */
@@ -20,11 +20,14 @@ export interface Capture {
   headers: Readonly<Record<string, string>>;
   /** The body as served (decompressed). */
   body: Uint8Array;
+  /** What stood in the file's place, when the fetch that made the capture already said. */
+  edge?: Edge;
 }
 
 /**
  * How a crawler reads the response (the fetch guide's status table): `file` (2xx, parsed),
- * `no-file` (4xx but 429: everything allowed), `unreachable` (429, 5xx: nothing for now),
+ * `no-file` (4xx but 429: everything allowed), `unreachable` (429, 5xx, no answer at all:
+ * nothing for now),
  * `redirect` (a 3xx whose hops are not in the records), or what stood in the file's place:
  * `challenge` (a bot wall), `payment-required` (402), `html` (an HTML page at 2xx).
  */
@@ -111,8 +114,9 @@ export function analyzeCapture(
 
 function classOf(capture: Capture): StatusClass {
   const { status, headers, body } = capture;
-  const edge = classifyEdge({ status, headers, body });
+  const edge = capture.edge ?? classifyEdge({ status, headers, body });
   if (edge) return edge.kind;
+  if (status === 0) return 'unreachable'; // no answer: DNS, connection, timeout
   if (status >= 200 && status < 300) return 'file';
   if (status >= 300 && status < 400) return 'redirect';
   if (status === 429 || status >= 500) return 'unreachable';

@@ -8,14 +8,18 @@
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { loadWithPeer } from '../core/internal.ts';
+import type { RobotsClient } from '../fetch/index.ts';
 import type { Capture } from './analyze.ts';
 
 /** An input `repkit scan` was given, as it was read. */
 export type ScanInput =
   | { kind: 'warc'; path: string }
   | { kind: 'file'; path: string }
-  | { kind: 'directory'; path: string };
+  | { kind: 'directory'; path: string }
+  /** A list of sites, one per line, whose robots.txt is fetched now (see `sitesCaptures`). */
+  | { kind: 'sites'; path: string };
 
 /** What each path is: a WARC file by its name, another file, or a directory. */
 export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
@@ -29,9 +33,19 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
   return inputs;
 }
 
-/** The captures of one input, in its order. */
-export async function* capturesOf(input: ScanInput): AsyncGenerator<Capture> {
+/**
+ * The captures of one input, in its order. A list of sites needs `client`, which fetches
+ * each robots.txt with its cache, store, address guard and identity.
+ */
+export async function* capturesOf(
+  input: ScanInput,
+  client?: RobotsClient,
+): AsyncGenerator<Capture> {
   switch (input.kind) {
+    case 'sites':
+      if (!client) throw new Error('a list of sites needs a client to fetch them');
+      yield* sitesCaptures(input.path, client);
+      return;
     case 'file':
       yield await fileCapture(input.path);
       return;
@@ -114,4 +128,40 @@ async function boundedContent(record: {
     at += chunk.length;
   }
   return body;
+}
+
+/**
+ * The robots.txt of each site listed in `path` (one per line; `#` comments and blank lines
+ * skipped; a bare host is https), fetched through `client`, one at a time, as the store keeps
+ * it: its status and headers, its body (a wall's too, with a client reading walls
+ * `literal`), what stood in its place. A line that is no site is skipped.
+ */
+async function* sitesCaptures(path: string, client: RobotsClient): AsyncGenerator<Capture> {
+  // Read line by line: a list of millions of sites is never held whole.
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  for await (const raw of lines) {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (line === '') continue;
+    let url: URL;
+    try {
+      url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(line) ? line : `https://${line}/`);
+    } catch {
+      continue;
+    }
+    let state;
+    try {
+      state = await client.robotsFor(url.href);
+    } catch {
+      continue; // an address the guard refuses, a URL without a robots.txt
+    }
+    const { entry } = state;
+    yield {
+      host: url.host,
+      capturedAt: new Date(entry.fetchedAt).toISOString(),
+      status: entry.status,
+      headers: entry.headers,
+      body: entry.body === undefined ? new Uint8Array() : Buffer.from(entry.body, 'base64'),
+      ...(entry.edge ? { edge: entry.edge } : {}),
+    };
+  }
 }

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
 import { analyzeCapture } from './analyze.ts';
+import type { RobotsClient } from '../fetch/index.ts';
 import { ScanDatabase } from './database.ts';
 import { capturesOf, inputsOf } from './inputs.ts';
 
@@ -24,6 +25,10 @@ export interface ScanOptions {
   out: string;
   /** The crawlers each capture is judged for. @default DEFAULT_SCAN_AGENTS */
   agents?: readonly string[];
+  /** Fetches the sites of a list (`sites`); without it a list of sites is an error. */
+  client?: RobotsClient;
+  /** Lists of sites to fetch (one site per line), besides the inputs. */
+  sites?: readonly string[];
   /** Told after each input and every 1,000 captures: what is done so far. */
   onProgress?: (progress: ScanProgress) => void;
 }
@@ -55,7 +60,10 @@ export interface ScanSummary {
 
 /** Scans `paths` into `options.out`; see the module comment. */
 export async function scan(paths: readonly string[], options: ScanOptions): Promise<ScanSummary> {
-  const inputs = await inputsOf(paths);
+  const inputs = [
+    ...(await inputsOf(paths)),
+    ...(options.sites ?? []).map((path) => ({ kind: 'sites' as const, path })),
+  ];
   const agents = options.agents ?? DEFAULT_SCAN_AGENTS;
   const database = await ScanDatabase.open(options.out);
   try {
@@ -90,7 +98,7 @@ export async function scan(paths: readonly string[], options: ScanOptions): Prom
       let error: string | undefined;
       await database.beginInput();
       try {
-        for await (const capture of capturesOf(input)) {
+        for await (const capture of capturesOf(input, options.client)) {
           const rows = analyzeCapture(capture, agents);
           await database.add(rows.capture, rows.agents);
           captures++;

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { WARCRecord, WARCSerializer } from 'warcio';
+import type { ServerResponse } from 'node:http';
+import { RobotsClient } from '../../src/fetch/index.ts';
 import { ScanDatabase, scan } from '../../src/scan/index.ts';
+import { httpServer } from '../helpers/servers.ts';
 import { ROOT, SHARED } from '../helpers/shared.ts';
 
 const REPORTS = join(ROOT, 'reports');
@@ -169,4 +172,46 @@ test('a truncated WARC keeps the captures before the cut and says so; a second r
     `SELECT host FROM read_parquet('${out}/captures.parquet') ORDER BY host`,
   );
   assert.deepEqual(hosts, [{ host: 'a.example' }, { host: 'c.example' }]);
+});
+
+test('a list of sites: each robots.txt fetched through the client, walls read as Google reads their status', async () => {
+  const servers = await Promise.all(
+    [
+      (res: ServerResponse) => res.writeHead(200).end('User-agent: GPTBot\nDisallow: /\n'),
+      (res: ServerResponse) => res.writeHead(404).end(),
+      (res: ServerResponse) => res.writeHead(503).end(),
+      (res: ServerResponse) =>
+        res
+          .writeHead(403, { 'cf-mitigated': 'challenge', 'content-type': 'text/html' })
+          .end('<html></html>'),
+    ].map((answer) => httpServer((_req, res) => answer(res))),
+  );
+  const client = new RobotsClient({ userAgent: 'ScanBot/1.0', allowAddress: () => true });
+  try {
+    const list = join(dir, 'sites.txt');
+    await writeFile(
+      list,
+      `# the sites\n${servers.map((s) => s.origin).join('\n')}\nnot a site at all\n\n`,
+    );
+    const out = join(dir, 'sites-out');
+    const summary = await scan([], { out, agents: ['GPTBot'], client, sites: [list] });
+    assert.deepEqual([summary.captures, summary.errors], [4, []]);
+    const rows_ = await rows(
+      out,
+      `SELECT c.host, c.status, c.status_class, a.verdict_class FROM read_parquet('${out}/captures.parquet') c JOIN read_parquet('${out}/agents.parquet') a USING (host)`,
+    );
+    const byHost = new Map(
+      rows_.map((r) => [r['host'], [r['status'], r['status_class'], r['verdict_class']]]),
+    );
+    const host = (i: number) => new URL(servers[i]!.origin).host;
+    assert.deepEqual(byHost.get(host(0)), [200, 'file', 'all']);
+    assert.deepEqual(byHost.get(host(1)), [404, 'no-file', 'none']);
+    assert.deepEqual(byHost.get(host(2)), [503, 'unreachable', 'all']);
+    assert.deepEqual(byHost.get(host(3)), [403, 'challenge', 'none']);
+    // Each robots.txt was asked for once.
+    for (const server of servers) assert.equal(server.requests.length, 1);
+  } finally {
+    await client.close();
+    await Promise.all(servers.map((s) => s.close()));
+  }
 });

@@ -4,9 +4,13 @@ import type { Command } from 'commander';
 import { DEFAULT_SCAN_AGENTS, ScanDatabase, scan } from '../../scan/index.ts';
 import type { Output } from '../output.ts';
 import { CliError } from '../errors.ts';
+import { fetchClient, fetchOptions, type EdgeOptions } from '../fetching.ts';
 
-interface ScanOptions {
+interface ScanOptions extends EdgeOptions {
   agents?: string;
+  sites?: string[];
+  userAgent: string;
+  timeout: number;
   out: string;
   report?: string;
   json?: boolean;
@@ -16,8 +20,7 @@ interface ScanOptions {
 const REPORTS = fileURLToPath(new URL('../../../reports/', import.meta.url));
 
 export function registerScan(program: Command, output: Output): void {
-  program
-    .command('scan')
+  fetchOptions(program.command('scan'))
     .description(
       "measure robots.txt captures (WARC files, files, directories) with Google's reading: a DuckDB database and Parquet files",
     )
@@ -60,24 +63,36 @@ export async function runScan(
   output: Output,
 ): Promise<void> {
   if (options.report !== undefined) return printReport(options, output);
-  if (inputs.length === 0) throw new CliError('give inputs to scan, or --report NAME');
+  if (inputs.length === 0 && !options.sites?.length) {
+    throw new CliError('give inputs to scan (or --sites FILE), or --report NAME');
+  }
   const agents = options.agents
     ?.split(',')
     .map((a) => a.trim())
     .filter(Boolean);
   if (agents && agents.length === 0) throw new CliError('--agents names no crawler');
-  const summary = await scan(inputs, {
-    out: options.out,
-    agents: agents ?? DEFAULT_SCAN_AGENTS,
-    onProgress: (p) => {
-      const rate = p.elapsedMs > 0 ? Math.round((p.captures / p.elapsedMs) * 1000) : 0;
-      output.err(
-        output.color.dim(
-          `scan: ${p.inputsDone}/${p.inputs} inputs, ${p.captures} captures, ${rate}/s`,
-        ),
-      );
-    },
-  });
+  // Walls are read as Google reads their status (the scan measures what sites serve).
+  const client = options.sites?.length
+    ? fetchClient({ ...options, agent: [], profile: 'google', challenge: 'literal' })
+    : undefined;
+  let summary;
+  try {
+    summary = await scan(inputs, {
+      out: options.out,
+      agents: agents ?? DEFAULT_SCAN_AGENTS,
+      ...(client ? { client, sites: options.sites } : {}),
+      onProgress: (p) => {
+        const rate = p.elapsedMs > 0 ? Math.round((p.captures / p.elapsedMs) * 1000) : 0;
+        output.err(
+          output.color.dim(
+            `scan: ${p.inputsDone}/${p.inputs} inputs, ${p.captures} captures, ${rate}/s`,
+          ),
+        );
+      },
+    });
+  } finally {
+    await client?.close();
+  }
   for (const { input, error, captures } of summary.errors) {
     output.err(output.color.yellow(`${input}: ${error} (the ${captures} captures before it kept)`));
   }
