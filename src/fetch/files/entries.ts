@@ -93,7 +93,7 @@ const VALIDATION_HEADERS = ['cache-control', 'expires', 'date', 'age', 'etag', '
 export function validatorsOf(
   entry: CacheEntry | undefined,
 ): { etag?: string; lastModified?: string } | undefined {
-  if (entry?.outcome !== 'ok' || entry.body === undefined || entry.status === 304) return undefined;
+  if (entry?.outcome !== 'ok' || entry.body === undefined) return undefined;
   const etag = entry.headers['etag'];
   const lastModified = entry.headers['last-modified'];
   if (etag === undefined && lastModified === undefined) return undefined;
