@@ -1,7 +1,7 @@
 /**
  * What repkit's other areas use of the core and users do not: not a package entry, and not
  * part of the public surface (see ARCHITECTURE.md, "doors"). The structure test holds it to
- * names another area imports, at most 15; a type is named where it is used
+ * names another area imports, at most 16; a type is named where it is used
  * (`ReturnType<typeof decideUsage>`), not here.
  */
 export { describeSource } from './answers/usage-source.ts';
@@ -17,3 +17,4 @@ export { parseList as parseStructuredList } from './match/structured-fields.ts';
 export { loadWithPeer } from './errors.ts';
 export { BoundedMap } from './bounded-map.ts';
 export { DEFAULT_MAX_BYTES } from './tokens/body.ts';
+export { CRAWL_DELAY_KEYS } from './model/extras.ts';

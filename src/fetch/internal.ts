@@ -18,3 +18,4 @@ export { SLOW_DOWN } from './politeness.ts';
 export { defaultLifetime } from './files/lifetimes.ts';
 export { readNames } from './options.ts';
 export { isPrivateAddress } from './net/addresses.ts';
+export { httpUrl } from './net/location.ts';

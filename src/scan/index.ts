@@ -6,6 +6,7 @@
  */
 export {
   analyzeCapture,
+  MAX_CLASS_WORK,
   witnessPath,
   type AgentRow,
   type Capture,

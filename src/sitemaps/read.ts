@@ -15,7 +15,7 @@ import {
   type RobotsClient,
   type RobotsState,
 } from '../fetch/index.ts';
-import { clientSeam } from '../fetch/internal.ts';
+import { clientSeam, httpUrl } from '../fetch/internal.ts';
 import { Channel } from './channel.ts';
 import { isSitemapError, SitemapError } from './errors.ts';
 import { SitemapFile, type FileItem } from './formats.ts';
@@ -103,7 +103,7 @@ class SitemapReader {
   async start(source: SitemapSource): Promise<Pending[]> {
     if (source instanceof Uint8Array)
       return [{ url: BYTES, depth: 0, namedBy: NONE, bytes: source }];
-    const url = httpUrl(String(source));
+    const url = sourceUrl(String(source));
     const client = this.#client;
     if (!client)
       throw new InvalidOptionError('client', 'reading a site or a sitemap URL needs a client');
@@ -167,7 +167,7 @@ class SitemapReader {
   /** A sitemap an index lists, when it is to be read. */
   #childUrl(child: FileItem, index: Pending): string | undefined {
     const where = { sitemap: index.url, line: child.line };
-    const target = absolute(child.loc);
+    const target = httpUrl(child.loc);
     if (target === undefined) {
       this.#problem({ ...where, message: `${child.loc}: not an http(s) URL; not read` });
       return undefined;
@@ -206,7 +206,7 @@ class SitemapReader {
         for (const item of items) {
           if (item.kind === 'sitemap') listed.push(item);
           else {
-            const target = absolute(item.loc);
+            const target = httpUrl(item.loc);
             try {
               const entry = this.#entry(item, target, pending, scope);
               if (entry) taken.push([entry, target!]);
@@ -399,7 +399,7 @@ class SitemapReader {
 }
 
 /** `given` as an absolute http(s) URL. @throws InvalidUrlError */
-function httpUrl(given: string): URL {
+function sourceUrl(given: string): URL {
   let url: URL;
   try {
     url = new URL(given);
@@ -410,16 +410,6 @@ function httpUrl(given: string): URL {
     throw new InvalidUrlError(given, 'sitemaps are read over http and https only');
   }
   return url;
-}
-
-/** An entry's URL, when it is an absolute http(s) one. */
-function absolute(loc: string): URL | undefined {
-  try {
-    const url = new URL(loc);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A file's bytes as written: gunzipped as they arrive when they start as gzip does. */

@@ -293,9 +293,9 @@ function doorUses(): Map<string, Set<string>> {
 }
 
 /** Most names the widest doors may hold: what siblings need, not a second public surface. */
-const MAX_DOOR_NAMES: Record<string, number> = { core: 15, fetch: 15 };
+const MAX_DOOR_NAMES: Record<string, number> = { core: 16, fetch: 15 };
 
-test('each internal.ts door holds only names another area imports (core and fetch at most 15)', () => {
+test('each internal.ts door holds only names another area imports (core at most 16, fetch 15)', () => {
   const uses = doorUses();
   const doors = [...graph.keys()].filter((f) => f.endsWith('/internal.ts'));
   assert.ok(doors.length >= 4, 'the doors are found');

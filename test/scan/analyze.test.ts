@@ -9,7 +9,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from '../../src/core/index.ts';
-import { analyzeCapture, witnessPath, type Capture } from '../../src/scan/analyze.ts';
+import {
+  analyzeCapture,
+  MAX_CLASS_WORK,
+  witnessPath,
+  type Capture,
+} from '../../src/scan/analyze.ts';
 import { SHARED } from '../helpers/shared.ts';
 
 const AGENTS = ['Googlebot', 'GPTBot', 'CCBot', 'ClaudeBot'];
@@ -129,4 +134,24 @@ test("every corpus file: each crawler's class and deciding line are the core's v
   assert.ok(files >= 4_000, `${files} files`);
   // The corpus holds every class (a measurement that found only one would be suspect).
   for (const kind of ['all', 'some', 'none']) assert.ok((classes.get(kind) ?? 0) > 0, kind);
+});
+
+test("a crawler's class costs at most MAX_CLASS_WORK checks: past it, undecided is unknown", () => {
+  const file = (rules: number) => {
+    let body = 'User-agent: *\nDisallow: /\n';
+    for (let i = 0; i < rules; i++) body += `Disallow: /*a${i}*b*c*d$\n`;
+    return body;
+  };
+  // Every path disallowed: the class needs every one judged. 1,500 rules fit the budget...
+  assert.ok(1_501 * 1_501 < MAX_CLASS_WORK);
+  assert.equal(analyzeCapture(capture(file(1_500)), ['AnyBot']).agents[0]!.verdict_class, 'all');
+  // ...a 500 KiB file of 19,000 does not: it stops, unknown, rather than judging them all.
+  const hostile = analyzeCapture(capture(file(19_000)), ['AnyBot']).agents[0]!;
+  assert.deepEqual(
+    [hostile.verdict_class, hostile.root_allowed, hostile.root_line],
+    ['unknown', false, 2],
+  );
+  // A class decided early (one path allowed, one not) is decided whatever follows.
+  const mixed = `User-agent: *\nAllow: /public\n${file(19_000).slice(14)}`;
+  assert.equal(analyzeCapture(capture(mixed), ['AnyBot']).agents[0]!.verdict_class, 'some');
 });

@@ -26,6 +26,11 @@ export function registerScan(program: Command, output: Output): void {
     )
     .argument('[inputs...]', 'WARC files (.warc, .warc.gz), robots.txt files, directories of them')
     .option(
+      '--sites <file>',
+      'a list of sites (one per line) whose robots.txt is fetched now; repeatable',
+      (file: string, files: string[] = []) => [...files, file],
+    )
+    .option(
       '--agents <names>',
       'crawlers to judge each capture for, comma-separated (default: the known search and AI crawlers)',
     )

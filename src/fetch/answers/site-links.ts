@@ -7,6 +7,7 @@ import type { RefusedHop } from '../../cache/index.ts';
 import type { RootLink } from '../../core/index.ts';
 import type { RobotsState } from '../files/state.ts';
 import type { FetchOutcome } from '../net/robots-http.ts';
+import { httpUrl } from '../net/location.ts';
 import type { CheckResult, StateVerdictOptions } from './verdict.ts';
 
 /** What of the client fetching the llms.txt asks (the usage answer's client and seam). */
@@ -68,14 +69,8 @@ export const LLMS_TXT_MAX_BYTES = 512 * 1024;
 /** `links` as absolute http(s) URLs against `base`; others are left out. */
 export function declaredLinks(links: readonly RootLink[], base: string): DeclaredLink[] {
   return links.flatMap((link) => {
-    try {
-      const url = new URL(link.value, base);
-      return url.protocol === 'http:' || url.protocol === 'https:'
-        ? [{ url: url.href, line: link.line }]
-        : [];
-    } catch {
-      return [];
-    }
+    const url = httpUrl(link.value, base);
+    return url ? [{ url: url.href, line: link.line }] : [];
   });
 }
 

@@ -51,3 +51,16 @@ export function locate(pageUrl: string): RobotsLocation {
   const origin = `${url.protocol}//${host}`;
   return { origin, robotsUrl: `${origin}/robots.txt` };
 }
+
+/**
+ * `text` as an absolute http(s) URL (against `base` when given), or undefined: what a
+ * `Sitemap:`, `License:` or `<loc>` value must be for repkit to follow it.
+ */
+export function httpUrl(text: string, base?: string): URL | undefined {
+  try {
+    const url = new URL(text, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
