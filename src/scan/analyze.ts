@@ -12,6 +12,10 @@ import { CRAWL_DELAY_KEYS, DEFAULT_MAX_BYTES } from '../core/internal.ts';
 export interface Capture {
   /** The host it was fetched from. */
   host: string;
+  /** The URL it was fetched from, when recorded (a WARC record's target). */
+  url?: string;
+  /** The input it was read from (a file, a list of sites), when read by `capturesOf`. */
+  input?: string;
   /** When it was captured (ISO 8601), when known. */
   capturedAt?: string;
   /** The HTTP status; 200 for a file read from disk. */
@@ -22,6 +26,13 @@ export interface Capture {
   body: Uint8Array;
   /** What stood in the file's place, when the fetch that made the capture already said. */
   edge?: Edge;
+  /**
+   * The redirects followed within the records from this URL: the status, headers and body
+   * are then the response they reached (`end: 'answer'`); `no-file` is a chain a crawler
+   * gives up on (more than five hops, a loop, a 3xx without `Location`), `not-recorded` a
+   * target the records do not hold.
+   */
+  redirect?: { hops: number; url: string; end: 'answer' | 'no-file' | 'not-recorded' };
 }
 
 /**
@@ -41,8 +52,14 @@ export type FileKind = 'robots-txt' | 'html' | 'utf-16' | 'binary' | 'empty';
 export interface CaptureRow {
   host: string;
   captured_at: string | null;
+  /** The input the capture was read from. */
+  input: string | null;
   status: number;
   status_class: StatusClass;
+  /** Redirects followed within the records (0: none). */
+  redirect_hops: number;
+  /** Where they led (null: no redirect followed). */
+  redirect_url: string | null;
   bytes: number;
   /** Longer than 500 KiB: Google reads the first 500 KiB only. */
   cut: boolean;
@@ -72,6 +89,8 @@ export type VerdictClass = 'all' | 'some' | 'none' | 'unknown';
 /** One capture's row for one crawler. */
 export interface AgentRow {
   host: string;
+  /** As in `CaptureRow`. */
+  input: string | null;
   agent: string;
   /** A group names the crawler (not only `*`). */
   named: boolean;
@@ -98,8 +117,11 @@ export function analyzeCapture(
   const row: CaptureRow = {
     host: capture.host,
     captured_at: capture.capturedAt ?? null,
+    input: capture.input ?? null,
     status: capture.status,
     status_class: statusClass,
+    redirect_hops: capture.redirect?.hops ?? 0,
+    redirect_url: capture.redirect?.url ?? null,
     bytes: capture.body.length,
     cut: capture.body.length > DEFAULT_MAX_BYTES,
     kind: kindOf(capture.body, parsed ?? parse(capture.body.subarray(0, 4096))),
@@ -109,7 +131,12 @@ export function analyzeCapture(
   const classes = new Map<string, Omit<AgentRow, 'host' | 'agent'>>();
   return {
     capture: row,
-    agents: agents.map((agent) => agentRow(capture.host, agent, status, parsed, classes)),
+    agents: agents.map((agent) => ({
+      host: capture.host,
+      input: row.input,
+      agent,
+      ...agentClass(agent, statusClass, parsed, classes),
+    })),
   };
 }
 
@@ -119,7 +146,12 @@ function classOf(capture: Capture): StatusClass {
   if (edge) return edge.kind;
   if (status === 0) return 'unreachable'; // no answer: DNS, connection, timeout
   if (status >= 200 && status < 300) return 'file';
-  if (status >= 300 && status < 400) return 'redirect';
+  if (status >= 300 && status < 400) {
+    // A chain given up on, or a 3xx with nowhere to go: no robots.txt, as a 4xx.
+    const end = capture.redirect?.end;
+    if (end === 'no-file' || (end === undefined && !headers['location'])) return 'no-file';
+    return 'redirect';
+  }
   if (status === 429 || status >= 500) return 'unreachable';
   return 'no-file';
 }
@@ -138,9 +170,22 @@ function kindOf(body: Uint8Array, head: RobotsTxt): FileKind {
   }
 }
 
-function counts(
-  robots: RobotsTxt | undefined,
-): Omit<CaptureRow, 'host' | 'captured_at' | 'status' | 'status_class' | 'bytes' | 'cut' | 'kind'> {
+/** The columns that count directives. */
+type DirectiveCounts = Omit<
+  CaptureRow,
+  | 'host'
+  | 'captured_at'
+  | 'input'
+  | 'status'
+  | 'status_class'
+  | 'redirect_hops'
+  | 'redirect_url'
+  | 'bytes'
+  | 'cut'
+  | 'kind'
+>;
+
+function counts(robots: RobotsTxt | undefined): DirectiveCounts {
   const groups = robots?.groups ?? [];
   const rules = groups.flatMap((g) => g.rules);
   const extras = robots?.extras ?? [];
@@ -162,21 +207,21 @@ function counts(
   };
 }
 
-function agentRow(
-  host: string,
+type AgentClass = Omit<AgentRow, 'host' | 'input' | 'agent'>;
+
+function agentClass(
   agent: string,
-  status: number,
+  statusClass: StatusClass,
   robots: RobotsTxt | undefined,
-  classes: Map<string, Omit<AgentRow, 'host' | 'agent'>>,
-): AgentRow {
+  classes: Map<string, AgentClass>,
+): AgentClass {
   if (!robots) {
-    const allowed = status >= 400 && status < 500 && status !== 429;
-    const redirect = status >= 300 && status < 400;
+    // Not parsed: what a crawler does on the status (a 4xx, a wall's 403, a 402: all allowed).
+    const allowed = statusClass !== 'unreachable' && statusClass !== 'redirect';
     return {
-      host,
-      agent,
       named: false,
-      verdict_class: redirect ? 'unknown' : allowed ? 'none' : 'all',
+      verdict_class:
+        statusClass === 'redirect' ? 'unknown' : statusClass === 'unreachable' ? 'all' : 'none',
       root_allowed: allowed,
       root_line: 0,
     };
@@ -184,7 +229,7 @@ function agentRow(
   const { scope, groups } = robots.groupsFor(agent);
   const key = `${scope} ${groups.map((g) => g.agentLines[0]).join(',')}`;
   const known = classes.get(key);
-  if (known) return { host, agent, ...known };
+  if (known) return known;
   const root = robots.verdict('/', agent);
   const rules = groups.reduce((sum, g) => sum + g.rules.length, 0);
   const verdict_class = verdictClassOf(robots, agent, root.allowed, groups, rules);
@@ -195,7 +240,7 @@ function agentRow(
     root_line: root.line,
   };
   classes.set(key, judged);
-  return { host, agent, ...judged };
+  return judged;
 }
 
 /**

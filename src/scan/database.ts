@@ -22,8 +22,11 @@ type Column<Row> = readonly [name: keyof Row & string, type: 'VARCHAR' | 'INTEGE
 export const CAPTURE_COLUMNS: readonly Column<CaptureRow>[] = [
   ['host', 'VARCHAR'],
   ['captured_at', 'VARCHAR'],
+  ['input', 'VARCHAR'],
   ['status', 'INTEGER'],
   ['status_class', 'VARCHAR'],
+  ['redirect_hops', 'INTEGER'],
+  ['redirect_url', 'VARCHAR'],
   ['bytes', 'INTEGER'],
   ['cut', 'BOOLEAN'],
   ['kind', 'VARCHAR'],
@@ -42,6 +45,7 @@ export const CAPTURE_COLUMNS: readonly Column<CaptureRow>[] = [
 /** The `agents` columns, in order. */
 export const AGENT_COLUMNS: readonly Column<AgentRow>[] = [
   ['host', 'VARCHAR'],
+  ['input', 'VARCHAR'],
   ['agent', 'VARCHAR'],
   ['named', 'BOOLEAN'],
   ['verdict_class', 'VARCHAR'],

@@ -2,16 +2,17 @@
  * Where captures come from: a directory of robots.txt files (each file one capture, its host
  * the file's name without `.txt`), a single file, or WARC files, gzip'd or not, as Common
  * Crawl ships its robots.txt subset (each `response` record one capture: its target's host,
- * its date, its HTTP status, headers and body). WARC records are read by `warcio`, an
- * optional peer, one record at a time.
+ * its date, its HTTP status, headers and body; redirects resolved within the records). WARC
+ * records are read by `warcio`, an optional peer, one record at a time.
  */
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadWithPeer } from '../core/internal.ts';
 import type { RobotsClient } from '../fetch/index.ts';
 import type { Capture } from './analyze.ts';
+import { resolveRedirects } from './redirects.ts';
 
 /** An input `repkit scan` was given, as it was read. */
 export type ScanInput =
@@ -24,8 +25,10 @@ export type ScanInput =
 /** What each path is: a WARC file by its name, another file, or a directory. */
 export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
   const inputs: ScanInput[] = [];
-  for (const path of paths) {
-    const info = await stat(path);
+  for (const given of paths) {
+    const info = await stat(given);
+    // Absolute: the key a resumed scan and the database's `input` column know it by.
+    const path = resolve(given);
     if (info.isDirectory()) inputs.push({ kind: 'directory', path });
     else if (/\.warc(\.gz)?$/i.test(path)) inputs.push({ kind: 'warc', path });
     else inputs.push({ kind: 'file', path });
@@ -47,23 +50,23 @@ export async function* capturesOf(
       yield* sitesCaptures(input.path, client);
       return;
     case 'file':
-      yield await fileCapture(input.path);
+      yield await fileCapture(input.path, input.path);
       return;
     case 'directory':
       for (const name of (await readdir(input.path)).sort()) {
         const path = join(input.path, name);
-        if ((await stat(path)).isFile()) yield await fileCapture(path);
+        if ((await stat(path)).isFile()) yield await fileCapture(path, input.path);
       }
       return;
     case 'warc':
-      yield* warcCaptures(input.path);
+      yield* resolveRedirects(warcCaptures(input.path));
   }
 }
 
 /** A file on disk as a capture: served 200, its host its name without `.txt`. */
-async function fileCapture(path: string): Promise<Capture> {
+async function fileCapture(path: string, input: string): Promise<Capture> {
   const body = new Uint8Array(await readFile(path));
-  return { host: basename(path).replace(/\.txt$/i, ''), status: 200, headers: {}, body };
+  return { host: basename(path).replace(/\.txt$/i, ''), input, status: 200, headers: {}, body };
 }
 
 /** Bytes of a record's body read: a robots.txt is read to 500 KiB, so a little more says it was cut. */
@@ -80,10 +83,9 @@ async function* warcCaptures(path: string): AsyncGenerator<Capture> {
   const parser = new WARCParser(createReadStream(path));
   for await (const record of parser) {
     if (record.warcType !== 'response' || !record.httpHeaders) continue;
-    const target = record.warcTargetURI ?? '';
-    let host: string;
+    let url: URL;
     try {
-      host = new URL(target).host;
+      url = new URL(record.warcTargetURI ?? '');
     } catch {
       continue; // a record without a usable target says nothing of a site
     }
@@ -92,7 +94,9 @@ async function* warcCaptures(path: string): AsyncGenerator<Capture> {
     const body = await boundedContent(record);
     const date = record.warcDate;
     yield {
-      host,
+      host: url.host,
+      url: url.href,
+      input: path,
       ...(date ? { capturedAt: date } : {}),
       status: Number(record.httpHeaders.statusCode) || 0,
       headers,
@@ -157,6 +161,7 @@ async function* sitesCaptures(path: string, client: RobotsClient): AsyncGenerato
     const { entry } = state;
     yield {
       host: url.host,
+      input: path,
       capturedAt: new Date(entry.fetchedAt).toISOString(),
       status: entry.status,
       headers: entry.headers,

@@ -62,7 +62,7 @@ export interface ScanSummary {
 export async function scan(paths: readonly string[], options: ScanOptions): Promise<ScanSummary> {
   const inputs = [
     ...(await inputsOf(paths)),
-    ...(options.sites ?? []).map((path) => ({ kind: 'sites' as const, path })),
+    ...(options.sites ?? []).map((path) => ({ kind: 'sites' as const, path: resolve(path) })),
   ];
   const agents = options.agents ?? DEFAULT_SCAN_AGENTS;
   const database = await ScanDatabase.open(options.out);
@@ -88,7 +88,7 @@ export async function scan(paths: readonly string[], options: ScanOptions): Prom
         elapsedMs: performance.now() - started,
       });
     for (const input of inputs) {
-      const key = resolve(input.path);
+      const key = input.path;
       if (finished.has(key)) {
         skipped++;
         done++;

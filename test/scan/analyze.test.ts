@@ -68,9 +68,15 @@ test('statuses as a crawler reads them: 404 allows all, 503 nothing, a wall or a
     [of(503).capture.status_class, of(503).agents[0]!.verdict_class],
     ['unreachable', 'all'],
   );
+  // A 3xx whose target the records do not hold is unknown; one with nowhere to go, no file.
+  const moved = of(301, '', { location: 'https://www.example.com/robots.txt' });
+  assert.deepEqual(
+    [moved.capture.status_class, moved.agents[0]!.verdict_class],
+    ['redirect', 'unknown'],
+  );
   assert.deepEqual(
     [of(301).capture.status_class, of(301).agents[0]!.verdict_class],
-    ['redirect', 'unknown'],
+    ['no-file', 'none'],
   );
   const page = '<!DOCTYPE html><html><head><title>Shop</title></head><body>Hi</body></html>';
   const html = of(200, page, { 'content-type': 'text/html' });

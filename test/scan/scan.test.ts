@@ -27,7 +27,7 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** One gzip'd WARC response record for `host`'s robots.txt. */
+/** One gzip'd WARC response record for `host`'s robots.txt (or a URL given whole). */
 async function record(
   host: string,
   status: string,
@@ -37,7 +37,7 @@ async function record(
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
   const made = await WARCRecord.create(
     {
-      url: `https://${host}/robots.txt`,
+      url: host.includes('://') ? host : `https://${host}/robots.txt`,
       date: '2026-10-05T12:00:00Z',
       type: 'response',
       warcVersion: 'WARC/1.1',
@@ -146,6 +146,62 @@ test('WARC input: each response record a capture, every status class, Parquet re
     `SELECT DISTINCT captured_at FROM read_parquet('${out}/captures.parquet')`,
   );
   assert.deepEqual(dated, [{ captured_at: '2026-10-05T12:00:00Z' }]);
+});
+
+test('redirects resolved within the records: hops before and after, across hosts, five at most, loops, none recorded', async () => {
+  const to = (host: string) => ({ Location: `https://${host}/robots.txt` });
+  const chain = await Promise.all(
+    Array.from({ length: 7 }, (_, i) =>
+      record(`e${i}.example`, '301 Moved', '', to(`e${i + 1}.example`)),
+    ),
+  );
+  const records = [
+    await record('a.example', '301 Moved Permanently', '', to('www.a.example')),
+    await record('www.a.example', '200 OK', 'User-agent: GPTBot\nDisallow: /\n'),
+    // The second hop was recorded before the first; the third after.
+    await record('http://b2.example/robots.txt', '302 Found', '', to('b3.example')),
+    await record('b.example', '301 Moved', '', { Location: 'http://b2.example/robots.txt' }),
+    await record('b3.example', '404 Not Found', ''),
+    await record('c.example', '301 Moved', '', to('d.example')),
+    await record('d.example', '301 Moved', '', to('c.example')),
+    ...chain,
+    await record('e7.example', '200 OK', 'User-agent: *\nDisallow: /\n'),
+    await record('f.example', '301 Moved', ''),
+    await record('g.example', '301 Moved', '', to('h.example')),
+  ];
+  const warc = join(dir, 'redirects.warc.gz');
+  await writeFile(warc, Buffer.concat(records.map((r) => Buffer.from(r))));
+  const out = join(dir, 'redirects');
+  const summary = await scan([warc], { out, agents: ['GPTBot'] });
+  assert.deepEqual([summary.captures, summary.errors], [17, []]);
+  const found = await rows(
+    out,
+    `SELECT c.host, c.status, c.status_class, c.redirect_hops, c.redirect_url, a.verdict_class
+     FROM read_parquet('${out}/captures.parquet') c JOIN read_parquet('${out}/agents.parquet') a USING (host)`,
+  );
+  const of = (host: string) => {
+    const row = found.find((r) => r['host'] === host)!;
+    const url = row['redirect_url'] as string | null;
+    return [
+      row['status'],
+      row['status_class'],
+      row['redirect_hops'],
+      url && new URL(url).host,
+      row['verdict_class'],
+    ];
+  };
+  assert.deepEqual(of('a.example'), [200, 'file', 1, 'www.a.example', 'all']);
+  assert.deepEqual(of('www.a.example'), [200, 'file', 0, null, 'all']);
+  assert.deepEqual(of('b.example'), [404, 'no-file', 2, 'b3.example', 'none']);
+  assert.deepEqual(of('b2.example'), [404, 'no-file', 1, 'b3.example', 'none']);
+  // A loop, and more than five hops: no robots.txt, as a crawler gives up on them.
+  assert.deepEqual(of('c.example'), [301, 'no-file', 2, 'c.example', 'none']);
+  assert.deepEqual(of('e0.example'), [301, 'no-file', 6, 'e6.example', 'none']);
+  assert.deepEqual(of('e1.example'), [301, 'no-file', 6, 'e7.example', 'none']);
+  assert.deepEqual(of('e2.example'), [200, 'file', 5, 'e7.example', 'all']);
+  // No Location: nowhere to go; a target the records do not hold: unknown.
+  assert.deepEqual(of('f.example'), [301, 'no-file', 0, null, 'none']);
+  assert.deepEqual(of('g.example'), [301, 'redirect', 1, 'h.example', 'unknown']);
 });
 
 test('a truncated WARC keeps the captures before the cut and says so; a second run skips finished inputs', async () => {
