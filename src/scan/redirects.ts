@@ -27,9 +27,7 @@ interface Held {
 }
 
 /** `captures` (each with its `url`), each 3xx resolved as far as the records go. */
-export async function* resolveRedirects(
-  captures: AsyncIterable<Capture>,
-): AsyncGenerator<Capture> {
+export async function* resolveRedirects(captures: AsyncIterable<Capture>): AsyncGenerator<Capture> {
   const recent = new Map<string, Capture>();
   let recentBytes = 0;
   const waiting = new Map<string, Held[]>();
@@ -77,7 +75,8 @@ export async function* resolveRedirects(
     }
     if (isRedirect(capture.status) && url !== undefined) {
       const location = locationOf(capture);
-      if (location === undefined) ready.push(capture); // measured as it is: no robots.txt
+      if (location === undefined)
+        ready.push(capture); // measured as it is: no robots.txt
       else follow({ capture, next: location, hops: 1, seen: new Set([url]), at: index });
     } else {
       ready.push(capture);
