@@ -1,9 +1,10 @@
 /**
  * What the commands that serve over HTTP (`serve`, `mcp --http`) read alike: the Host names
  * answered, the token, why an address cannot be listened on, and the warning for an endpoint
- * open on every address.
+ * open on every address, and a Redis URL.
  */
 import { isWildcard } from '../access/index.ts';
+import { redactUrl } from '../cache/internal.ts';
 import { CliError } from './errors.ts';
 
 /** A comma-separated list of Host names (`name` or `name:port`, `*` for any). */
@@ -84,4 +85,18 @@ export function signalled(): Promise<string> {
     process.once('SIGINT', () => done('SIGINT'));
     process.once('SIGTERM', () => done('SIGTERM'));
   });
+}
+
+/** A redis:// or rediss:// URL, or a one-line error naming where it came from. */
+export function redisUrl(value: string, from = '--redis-url'): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // not a URL at all: said below
+  }
+  if (url?.protocol !== 'redis:' && url?.protocol !== 'rediss:') {
+    throw new CliError(`${from} must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`);
+  }
+  return value;
 }

@@ -1,8 +1,9 @@
 /**
  * Where a scan's rows go: an embedded DuckDB database (`scan.duckdb` in the output directory,
- * tables `captures`, `agents`, `crawlers`, `inputs`), exported as Parquet files
- * (`captures.parquet`, `agents.parquet`) when the scan ends. `inputs` records each input
- * finished, so a scan started again skips them. DuckDB is an optional peer.
+ * tables `captures`, `agents`, `crawlers`, `inputs`), exported as Parquet files (one per
+ * table) when the scan ends. `inputs` records each input finished, so a scan started again
+ * skips them, and parts written on several machines merge without counting one twice.
+ * DuckDB is an optional peer.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,9 +11,8 @@ import { loadWithPeer } from '../core/internal.ts';
 import type { AgentRow, CaptureRow } from './analyze.ts';
 
 type DuckDB = typeof import('@duckdb/node-api');
-type Connection = Awaited<
-  ReturnType<Awaited<ReturnType<DuckDB['DuckDBInstance']['create']>>['connect']>
->;
+type Instance = Awaited<ReturnType<DuckDB['DuckDBInstance']['create']>>;
+type Connection = Awaited<ReturnType<Instance['connect']>>;
 type Appender = Awaited<ReturnType<Connection['createAppender']>>;
 
 /** A column: its name and SQL type (the Parquet column is the same). */
@@ -62,16 +62,15 @@ export interface CrawlerRow {
 
 /** A scan's database; see the module comment. */
 export class ScanDatabase {
+  readonly #instance: Instance;
   readonly #connection: Connection;
-  readonly #close: () => void;
+  readonly #sessions = new Set<InputSession>();
   readonly dir: string;
-  #captures: Appender | undefined;
-  #agents: Appender | undefined;
 
-  private constructor(dir: string, connection: Connection, close: () => void) {
+  private constructor(dir: string, instance: Instance, connection: Connection) {
     this.dir = dir;
+    this.#instance = instance;
     this.#connection = connection;
-    this.#close = close;
   }
 
   /** Opens (or creates) the database in `dir`. @throws `MissingPeerError` without DuckDB. */
@@ -83,11 +82,7 @@ export class ScanDatabase {
     );
     await mkdir(dir, { recursive: true });
     const instance = await duckdb.DuckDBInstance.create(join(dir, 'scan.duckdb'));
-    const connection = await instance.connect();
-    const database = new ScanDatabase(dir, connection, () => {
-      connection.closeSync();
-      instance.closeSync();
-    });
+    const database = new ScanDatabase(dir, instance, await instance.connect());
     await database.#schema();
     return database;
   }
@@ -122,6 +117,105 @@ export class ScanDatabase {
     return new Set(result.getRowObjects().map((row) => String(row['path'])));
   }
 
+  /**
+   * Starts an input on a connection of its own: its rows and its mark are one transaction,
+   * so a scan stopped inside it keeps none of them, and inputs read side by side (worker
+   * threads) never mix.
+   */
+  async beginInput(): Promise<InputSession> {
+    const connection = await this.#instance.connect();
+    await connection.run('BEGIN TRANSACTION');
+    const session = new InputSession(connection, () => this.#sessions.delete(session));
+    this.#sessions.add(session);
+    return session;
+  }
+
+  /**
+   * Writes `captures`, `agents`, `crawlers` and `inputs` as Parquet files beside the database:
+   * a part `repkit scan --merge` combines.
+   */
+  async exportParquet(): Promise<string[]> {
+    const files: string[] = [];
+    for (const table of PARQUET_TABLES) {
+      const file = join(this.dir, `${table}.parquet`);
+      await this.#connection.run(`COPY ${table} TO ${sqlString(file)} (FORMAT parquet)`);
+      files.push(file);
+    }
+    return files;
+  }
+
+  /**
+   * Adds the inputs of the Parquet part in `dir` that this database does not hold yet, each
+   * with its rows, in one transaction: an input finished by two workers is kept once.
+   * @returns the inputs added, and those already held (left out).
+   */
+  async merge(dir: string): Promise<{ added: number; held: number }> {
+    const part = (table: string) => `read_parquet(${sqlString(join(dir, `${table}.parquet`))})`;
+    const c = this.#connection;
+    await c.run('BEGIN TRANSACTION');
+    try {
+      await c.run(
+        `CREATE OR REPLACE TEMP TABLE fresh AS SELECT DISTINCT path FROM ${part('inputs')} WHERE path NOT IN (SELECT path FROM inputs)`,
+      );
+      const [counts] = (
+        await c.runAndReadAll(
+          `SELECT (SELECT count(*) FROM fresh) AS added, (SELECT count(DISTINCT path) FROM ${part('inputs')}) AS given`,
+        )
+      ).getRowObjectsJson() as { added: string | number; given: string | number }[];
+      for (const table of ['captures', 'agents'])
+        await c.run(
+          `INSERT INTO ${table} SELECT * FROM ${part(table)} WHERE input IN (SELECT path FROM fresh)`,
+        );
+      await c.run(
+        `INSERT INTO inputs SELECT * FROM ${part('inputs')} WHERE path IN (SELECT path FROM fresh)`,
+      );
+      await c.run(`INSERT OR IGNORE INTO crawlers SELECT * FROM ${part('crawlers')}`);
+      await c.run('DROP TABLE fresh');
+      await c.run('COMMIT');
+      const added = Number(counts!.added);
+      return { added, held: Number(counts!.given) - added };
+    } catch (error) {
+      await c.run('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** The rows of a query, as objects (a report). */
+  async query(sql: string): Promise<Record<string, unknown>[]> {
+    return (await this.#connection.runAndReadAll(sql)).getRowObjectsJson() as Record<
+      string,
+      unknown
+    >[];
+  }
+
+  /** Closes the database; an input still open is rolled back (it was not finished). */
+  close(): void {
+    for (const session of this.#sessions) session.abandon();
+    this.#connection.closeSync();
+    this.#instance.closeSync();
+  }
+}
+
+/** The tables a part's Parquet files hold. */
+const PARQUET_TABLES = ['captures', 'agents', 'crawlers', 'inputs'] as const;
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** One input being written: see `ScanDatabase.beginInput`. */
+export class InputSession {
+  readonly #connection: Connection;
+  readonly #ended: () => void;
+  #captures: Appender | undefined;
+  #agents: Appender | undefined;
+  #open = true;
+
+  constructor(connection: Connection, ended: () => void) {
+    this.#connection = connection;
+    this.#ended = ended;
+  }
+
   /** Adds one capture's rows. */
   async add(capture: CaptureRow, agents: readonly AgentRow[]): Promise<void> {
     this.#captures ??= await this.#connection.createAppender('captures');
@@ -131,19 +225,11 @@ export class ScanDatabase {
   }
 
   /**
-   * Starts an input: its rows and its mark are one transaction, so a scan stopped inside
-   * it keeps none of them, and a scan started again reads it whole, never twice.
-   */
-  async beginInput(): Promise<void> {
-    await this.#connection.run('BEGIN TRANSACTION');
-  }
-
-  /**
    * Marks `path` finished with its rows (and the error that ended it early, if one did:
    * the captures read before it are kept) and commits them.
    */
-  async finishInput(path: string, captures: number, error?: string): Promise<void> {
-    this.#flush();
+  async finish(path: string, captures: number, error?: string): Promise<void> {
+    this.#closeAppenders();
     await this.#connection.run('INSERT OR REPLACE INTO inputs VALUES ($1, $2, $3, $4)', [
       path,
       captures,
@@ -151,43 +237,29 @@ export class ScanDatabase {
       error ?? null,
     ]);
     await this.#connection.run('COMMIT');
+    this.#end();
   }
 
-  /** Writes `captures.parquet` and `agents.parquet` beside the database. */
-  async exportParquet(): Promise<string[]> {
-    this.#flush();
-    const files: string[] = [];
-    for (const table of ['captures', 'agents']) {
-      const file = join(this.dir, `${table}.parquet`);
-      await this.#connection.run(
-        `COPY ${table} TO '${file.replaceAll("'", "''")}' (FORMAT parquet)`,
-      );
-      files.push(file);
-    }
-    return files;
-  }
-
-  /** The rows of a query, as objects (a report). */
-  async query(sql: string): Promise<Record<string, unknown>[]> {
-    this.#flush();
-    return (await this.#connection.runAndReadAll(sql)).getRowObjectsJson() as Record<
-      string,
-      unknown
-    >[];
-  }
-
-  #flush(): void {
-    this.#captures?.flushSync();
-    this.#agents?.flushSync();
-  }
-
-  /** Writes what is pending and closes the database. */
-  close(): void {
-    this.#flush();
+  /** Drops what was written (the input was not finished: another run reads it whole). */
+  abandon(): void {
+    if (!this.#open) return;
     this.#captures?.closeSync();
     this.#agents?.closeSync();
     this.#captures = this.#agents = undefined;
-    this.#close();
+    // Closing a connection inside its transaction rolls the transaction back.
+    this.#end();
+  }
+
+  #closeAppenders(): void {
+    this.#captures?.closeSync();
+    this.#agents?.closeSync();
+    this.#captures = this.#agents = undefined;
+  }
+
+  #end(): void {
+    this.#open = false;
+    this.#connection.closeSync();
+    this.#ended();
   }
 }
 

@@ -15,8 +15,16 @@ export {
   type StatusClass,
   type VerdictClass,
 } from './analyze.ts';
-export { AGENT_COLUMNS, CAPTURE_COLUMNS, ScanDatabase, type CrawlerRow } from './database.ts';
-export { capturesOf, inputsOf, type ScanInput } from './inputs.ts';
+export {
+  AGENT_COLUMNS,
+  CAPTURE_COLUMNS,
+  InputSession,
+  ScanDatabase,
+  type CrawlerRow,
+} from './database.ts';
+export { capturesOf, inputsOf, sitesInputs, type ScanInput } from './inputs.ts';
+export { RedisQueue, type RedisQueueOptions } from './redis-queue.ts';
+export { resolveRedirects, WINDOW_BYTES, WINDOW_RECORDS } from './redirects.ts';
 export {
   DEFAULT_SCAN_AGENTS,
   scan,

@@ -15,12 +15,17 @@ import type { Capture } from './analyze.ts';
 import { resolveRedirects } from './redirects.ts';
 
 /** An input `repkit scan` was given, as it was read. */
-export type ScanInput =
-  | { kind: 'warc'; path: string }
-  | { kind: 'file'; path: string }
-  | { kind: 'directory'; path: string }
-  /** A list of sites, one per line, whose robots.txt is fetched now (see `sitesCaptures`). */
-  | { kind: 'sites'; path: string };
+export interface ScanInput {
+  /**
+   * A WARC file, a robots.txt file, a directory of them, or a list of sites, one per line,
+   * whose robots.txt is fetched now (see `sitesCaptures`).
+   */
+  kind: 'warc' | 'file' | 'directory' | 'sites';
+  /** Its absolute path. */
+  path: string;
+  /** Its size in bytes (a directory's files together): what progress is counted in. */
+  bytes: number;
+}
 
 /** What each path is: a WARC file by its name, another file, or a directory. */
 export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
@@ -29,37 +34,61 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
     const info = await stat(given);
     // Absolute: the key a resumed scan and the database's `input` column know it by.
     const path = resolve(given);
-    if (info.isDirectory()) inputs.push({ kind: 'directory', path });
-    else if (/\.warc(\.gz)?$/i.test(path)) inputs.push({ kind: 'warc', path });
-    else inputs.push({ kind: 'file', path });
+    if (info.isDirectory()) {
+      let bytes = 0;
+      for (const name of await readdir(path)) bytes += (await stat(join(path, name))).size;
+      inputs.push({ kind: 'directory', path, bytes });
+    } else {
+      const kind = /\.warc(\.gz)?$/i.test(path) ? 'warc' : 'file';
+      inputs.push({ kind, path, bytes: info.size });
+    }
   }
   return inputs;
 }
 
+/** Lists of sites as inputs. */
+export async function sitesInputs(paths: readonly string[]): Promise<ScanInput[]> {
+  return Promise.all(
+    paths.map(async (given) => ({
+      kind: 'sites' as const,
+      path: resolve(given),
+      bytes: (await stat(given)).size,
+    })),
+  );
+}
+
 /**
  * The captures of one input, in its order. A list of sites needs `client`, which fetches
- * each robots.txt with its cache, store, address guard and identity.
+ * each robots.txt with its cache, store, address guard and identity. `position` is told the
+ * bytes of the input read so far, as reading goes.
  */
 export async function* capturesOf(
   input: ScanInput,
   client?: RobotsClient,
+  position: (bytes: number) => void = () => {},
 ): AsyncGenerator<Capture> {
   switch (input.kind) {
     case 'sites':
       if (!client) throw new Error('a list of sites needs a client to fetch them');
-      yield* sitesCaptures(input.path, client);
+      yield* sitesCaptures(input.path, client, position);
       return;
     case 'file':
       yield await fileCapture(input.path, input.path);
+      position(input.bytes);
       return;
-    case 'directory':
+    case 'directory': {
+      let read = 0;
       for (const name of (await readdir(input.path)).sort()) {
         const path = join(input.path, name);
-        if ((await stat(path)).isFile()) yield await fileCapture(path, input.path);
+        if (!(await stat(path)).isFile()) continue;
+        const capture = await fileCapture(path, input.path);
+        position((read += capture.body.length));
+        yield capture;
       }
       return;
+    }
     case 'warc':
-      yield* resolveRedirects(warcCaptures(input.path));
+      yield* resolveRedirects(warcCaptures(input.path, position));
   }
 }
 
@@ -73,7 +102,10 @@ async function fileCapture(path: string, input: string): Promise<Capture> {
 const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** The `response` records of a WARC file, gzip'd (member by member) or not. */
-async function* warcCaptures(path: string): AsyncGenerator<Capture> {
+async function* warcCaptures(
+  path: string,
+  position: (bytes: number) => void,
+): AsyncGenerator<Capture> {
   const { WARCParser } = await loadWithPeer(
     'warcio',
     'repkit scan (WARC input)',
@@ -82,6 +114,7 @@ async function* warcCaptures(path: string): AsyncGenerator<Capture> {
   const size = (await stat(path)).size;
   const parser = new WARCParser(createReadStream(path));
   for await (const record of parser) {
+    position(parser.offset);
     if (record.warcType !== 'response' || !record.httpHeaders) continue;
     let url: URL;
     try {
@@ -140,10 +173,16 @@ async function boundedContent(record: {
  * it: its status and headers, its body (a wall's too, with a client reading walls
  * `literal`), what stood in its place. A line that is no site is skipped.
  */
-async function* sitesCaptures(path: string, client: RobotsClient): AsyncGenerator<Capture> {
+async function* sitesCaptures(
+  path: string,
+  client: RobotsClient,
+  position: (bytes: number) => void,
+): AsyncGenerator<Capture> {
   // Read line by line: a list of millions of sites is never held whole.
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  let read = 0;
   for await (const raw of lines) {
+    position((read += Buffer.byteLength(raw) + 1));
     const line = raw.replace(/#.*$/, '').trim();
     if (line === '') continue;
     let url: URL;

@@ -82,14 +82,7 @@ export async function* resolveRedirects(captures: AsyncIterable<Capture>): Async
       ready.push(capture);
     }
     // A redirect whose target has not come within the window is measured as unresolved.
-    for (const [next, held] of waiting) {
-      const stale = held.filter((h) => index - h.at >= WINDOW_RECORDS);
-      if (stale.length === 0) continue;
-      for (const h of stale) ready.push(ended(h, 'not-recorded'));
-      const kept = held.filter((h) => index - h.at < WINDOW_RECORDS);
-      if (kept.length > 0) waiting.set(next, kept);
-      else waiting.delete(next);
-    }
+    ready.push(...lapsed(waiting, index));
     yield* ready.splice(0);
   }
   for (const held of waiting.values()) for (const h of held) ready.push(ended(h, 'not-recorded'));
@@ -109,6 +102,19 @@ export async function* resolveRedirects(captures: AsyncIterable<Capture>): Async
       recentBytes -= kept.body.length;
     }
   }
+}
+
+/** The redirects waiting `WINDOW_RECORDS` records already, taken out of `waiting`, ended. */
+function lapsed(waiting: Map<string, Held[]>, index: number): Capture[] {
+  const out: Capture[] = [];
+  for (const [next, held] of waiting) {
+    const kept = held.filter((h) => index - h.at < WINDOW_RECORDS);
+    if (kept.length === held.length) continue;
+    for (const h of held) if (!kept.includes(h)) out.push(ended(h, 'not-recorded'));
+    if (kept.length > 0) waiting.set(next, kept);
+    else waiting.delete(next);
+  }
+  return out;
 }
 
 function isRedirect(status: number): boolean {

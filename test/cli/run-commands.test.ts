@@ -343,7 +343,7 @@ test('runScan: a directory of files into DuckDB and Parquet, then a ready report
   await runScan([sites], options, first);
   assert.match(
     first.lines[0]!,
-    /^2 captures from 1 inputs; .*captures\.parquet, .*agents\.parquet$/,
+    /^2 captures from 1 inputs; .*captures\.parquet, .*agents\.parquet, .*crawlers\.parquet, .*inputs\.parquet$/,
   );
   assert.equal(exitStatus(), 0);
   const report = memoryOutput();

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { WARCRecord, WARCSerializer } from 'warcio';
 import type { ServerResponse } from 'node:http';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { ScanDatabase, scan } from '../../src/scan/index.ts';
 import { httpServer } from '../helpers/servers.ts';
 import { ROOT, SHARED } from '../helpers/shared.ts';
+import { warcRecord } from '../helpers/warc.ts';
 
 const REPORTS = join(ROOT, 'reports');
 
@@ -27,29 +27,7 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** One gzip'd WARC response record for `host`'s robots.txt (or a URL given whole). */
-async function record(
-  host: string,
-  status: string,
-  body: Uint8Array | string,
-  headers: Record<string, string> = {},
-): Promise<Uint8Array> {
-  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  const made = await WARCRecord.create(
-    {
-      url: host.includes('://') ? host : `https://${host}/robots.txt`,
-      date: '2026-10-05T12:00:00Z',
-      type: 'response',
-      warcVersion: 'WARC/1.1',
-      statusline: `HTTP/1.1 ${status}`,
-      httpHeaders: { 'Content-Type': 'text/plain', ...headers },
-    },
-    (async function* () {
-      yield bytes;
-    })(),
-  );
-  return WARCSerializer.serialize(made, { gzip: true });
-}
+const record = warcRecord;
 
 async function rows(database: string, sql: string): Promise<Record<string, unknown>[]> {
   const instance = await DuckDBInstance.create(':memory:');

@@ -1,14 +1,21 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { DEFAULT_SCAN_AGENTS, ScanDatabase, scan } from '../../scan/index.ts';
+import { DEFAULT_SCAN_AGENTS, ScanDatabase, scan, type ScanProgress } from '../../scan/index.ts';
 import type { Output } from '../output.ts';
 import { CliError } from '../errors.ts';
-import { fetchClient, fetchOptions, type EdgeOptions } from '../fetching.ts';
+import { fetchClient, fetchOptions, parseMilliseconds, type EdgeOptions } from '../fetching.ts';
+import { redisUrl } from '../endpoint.ts';
+import { integer } from '../options.ts';
 
 interface ScanOptions extends EdgeOptions {
   agents?: string;
   sites?: string[];
+  workers?: number;
+  redisUrl?: string[];
+  scanName?: string;
+  claimAfter?: number;
+  merge?: boolean;
   userAgent: string;
   timeout: number;
   out: string;
@@ -39,6 +46,24 @@ export function registerScan(program: Command, output: Output): void {
       'where scan.duckdb, captures.parquet and agents.parquet go',
       'repkit-scan',
     )
+    .option(
+      '--workers <n>',
+      "worker threads reading inputs side by side (default: the machine's cores; 0: none)",
+      integer('--workers', 0, 256),
+    )
+    .option(
+      '--redis-url <urls>',
+      "share the scan through this Redis: one redis:// URL, or a cluster's nodes comma-separated",
+      (value: string) => value.split(',').map((url) => redisUrl(url.trim())),
+    )
+    .option('--scan-name <name>', "the shared scan's name (its Redis keys)", 'repkit-scan')
+    .option(
+      '--claim-after <ms>',
+      "take over a stopped process's input after this long without a sign of it",
+      parseMilliseconds,
+      60_000,
+    )
+    .option('--merge', 'combine the Parquet parts given (directories) into --out')
     .option('--report <name>', "print a ready report of the --out directory's scan (see below)")
     .option('--json', 'the report as one JSON object per row')
     .addHelpText(
@@ -50,10 +75,17 @@ whether a group names it and Google's verdict class (all, some, none) with the l
 /. An input finished is recorded in the database: a scan stopped and started again skips it.
 Reports: ai-blocking, ai-use, named-vs-disallowed, status.
 
+Many machines: start the same command on each, pointed at one Redis (--redis-url), each
+with its own --out; the inputs given go to a Redis Stream once, and every process takes
+inputs from it until none is left. An input whose process stops is taken over after
+--claim-after. Then combine the parts: repkit scan --merge part-a part-b --out all.
+
 Examples:
   $ repkit scan CC-MAIN-2026-44-robotstxt/*.warc.gz --out scan-2026-44
   $ repkit scan sites/ --agents GPTBot,ClaudeBot,Googlebot
   $ repkit scan --out scan-2026-44 --report ai-blocking
+  $ repkit scan /mnt/cc/*.warc.gz --redis-url redis://10.0.0.5:6379 --out part-$(hostname)
+  $ repkit scan --merge part-a part-b --out scan-2026-44
 
 Exit status: 0 done, 1 an input ended early (its captures before the error kept), 2 usage
 or input error.`,
@@ -68,8 +100,9 @@ export async function runScan(
   output: Output,
 ): Promise<void> {
   if (options.report !== undefined) return printReport(options, output);
-  if (inputs.length === 0 && !options.sites?.length) {
-    throw new CliError('give inputs to scan (or --sites FILE), or --report NAME');
+  if (options.merge) return mergeParts(inputs, options, output);
+  if (inputs.length === 0 && !options.sites?.length && !options.redisUrl) {
+    throw new CliError('give inputs to scan (or --sites FILE, or --redis-url), or --report NAME');
   }
   const agents = options.agents
     ?.split(',')
@@ -86,14 +119,15 @@ export async function runScan(
       out: options.out,
       agents: agents ?? DEFAULT_SCAN_AGENTS,
       ...(client ? { client, sites: options.sites } : {}),
-      onProgress: (p) => {
-        const rate = p.elapsedMs > 0 ? Math.round((p.captures / p.elapsedMs) * 1000) : 0;
-        output.err(
-          output.color.dim(
-            `scan: ${p.inputsDone}/${p.inputs} inputs, ${p.captures} captures, ${rate}/s`,
-          ),
-        );
-      },
+      ...(options.workers !== undefined ? { workers: options.workers } : {}),
+      ...(options.redisUrl
+        ? {
+            redisUrls: options.redisUrl,
+            scanName: options.scanName ?? 'repkit-scan',
+            claimAfterMs: options.claimAfter ?? 60_000,
+          }
+        : {}),
+      onProgress: (p) => output.err(output.color.dim(progressLine(p))),
     });
   } finally {
     await client?.close();
@@ -104,9 +138,49 @@ export async function runScan(
   output.out(
     `${summary.captures} captures from ${summary.inputs - summary.skipped} inputs` +
       (summary.skipped ? ` (${summary.skipped} finished before, skipped)` : '') +
+      (summary.claimed ? ` (${summary.claimed} taken over from a stopped process)` : '') +
       `; ${summary.files.join(', ')}`,
   );
   if (summary.errors.length > 0) process.exitCode = 1;
+}
+
+/** `scan: 3/10 inputs, 12,345 captures, 4,567/s, ETA 2m 10s`. */
+export function progressLine(p: ScanProgress): string {
+  const rate = p.elapsedMs > 0 ? Math.round((p.captures / p.elapsedMs) * 1000) : 0;
+  const eta = p.etaMs === undefined ? '' : `, ETA ${duration(p.etaMs)}`;
+  return `scan: ${p.inputsDone}/${p.inputs} inputs, ${p.captures.toLocaleString('en')} captures, ${rate.toLocaleString('en')}/s${eta}`;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** `--merge`: each part directory's Parquet files into --out, each input once. */
+async function mergeParts(parts: readonly string[], options: ScanOptions, output: Output) {
+  if (parts.length === 0) throw new CliError('--merge needs the part directories to combine');
+  const database = await ScanDatabase.open(options.out);
+  try {
+    let added = 0;
+    let held = 0;
+    for (const part of parts) {
+      const merged = await database.merge(part).catch((error: unknown) => {
+        throw new CliError(`${part}: not a scan's Parquet part (${String(error)})`);
+      });
+      added += merged.added;
+      held += merged.held;
+    }
+    const files = await database.exportParquet();
+    output.out(
+      `${added} inputs merged from ${parts.length} parts` +
+        (held ? ` (${held} already held, left out)` : '') +
+        `; ${files.join(', ')}`,
+    );
+  } finally {
+    database.close();
+  }
 }
 
 async function printReport(options: ScanOptions, output: Output): Promise<void> {

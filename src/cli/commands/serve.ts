@@ -6,6 +6,7 @@ import {
   hostList,
   listenError,
   openEndpointWarning,
+  redisUrl,
   signalled,
   tokenOf,
 } from '../endpoint.ts';
@@ -35,20 +36,6 @@ interface ServeOptions {
 }
 
 const env = process.env;
-
-/** A redis:// or rediss:// URL, or a one-line error naming where it came from. */
-function redisUrl(value: string, from = '--redis-url'): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    // not a URL at all: said below
-  }
-  if (url?.protocol !== 'redis:' && url?.protocol !== 'rediss:') {
-    throw new CliError(`${from} must be a redis:// or rediss:// URL, got "${redactUrl(value)}"`);
-  }
-  return value;
-}
 
 /** A yes/no environment variable: true, false, 1, 0, yes or no (any case), else one line. */
 function envBoolean(name: string): boolean {
