@@ -69,7 +69,7 @@ function redisCommand(port: number, command: string): Promise<string> {
  * only when asked, by SAVE; read when it starts), so that a killed server can come back with
  * its data.
  */
-async function startRedis(
+export async function startRedis(
   dir: string,
   port?: number,
 ): Promise<{ port: number; child: ChildProcess }> {

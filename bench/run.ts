@@ -11,6 +11,7 @@ import { benchFleet } from './fleet.ts';
 import { BARE_ROUTE, benchService } from './service.ts';
 import { CRAWLEE_OWN, benchCrawlee, benchCrawleeDeferral } from './crawlee.ts';
 import { benchSitemaps } from './sitemaps.ts';
+import { benchScan } from './scan.ts';
 import { PEERS, type Peer } from './peers.ts';
 import {
   corpusFiles,
@@ -295,6 +296,9 @@ if (!coreOnly) {
 // 6c. Sitemaps: repkit's reader against sitemapper and Crawlee's loader.
 if (!coreOnly) await benchSitemaps(record);
 
+// 6d. repkit scan over gzip'd WARC files: 1 and 2 workers, 2 processes sharing one Redis.
+if (!coreOnly) await benchScan(record);
+
 // 7. A crawler fleet on one Redis (the bench's own redis-server): fetches per origin, store
 // round trips, CPU and RSS per process, cold, warm and with Redis stopped.
 if (!coreOnly)
@@ -346,6 +350,14 @@ for (const [metric, byPeer] of Object.entries(results)) {
     const ratio = lower ? best / ours : ours / best;
     if (!metric.endsWith(': entries')) summary[metric] = ratio;
     console.log(`| ${metric} | ${fmt(ours)} | (${others}) | ${ratio.toFixed(2)}× the best peer |`);
+    continue;
+  }
+  if (metric.startsWith('scan captures/s')) {
+    // The scan rows: beside what warcio alone reads (its own inflate), the floor of WARC input.
+    const floor = byPeer['warcio reading only'];
+    const context =
+      floor === undefined ? '(no equivalent)' : `(warcio reading only: ${fmt(floor)})`;
+    console.log(`| ${metric} | ${fmt(ours)} | ${context} | |`);
     continue;
   }
   if (theirs === undefined) {

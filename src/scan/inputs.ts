@@ -7,6 +7,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadWithPeer } from '../core/internal.ts';
@@ -111,37 +114,96 @@ async function* warcCaptures(
     'repkit scan (WARC input)',
     () => import('warcio'),
   );
-  const size = (await stat(path)).size;
-  const parser = new WARCParser(createReadStream(path));
-  for await (const record of parser) {
-    position(parser.offset);
-    if (record.warcType !== 'response' || !record.httpHeaders) continue;
-    let url: URL;
-    try {
-      url = new URL(record.warcTargetURI ?? '');
-    } catch {
-      continue; // a record without a usable target says nothing of a site
+  // Gunzipped here, by Node's zlib (members one after another), rather than by warcio's own
+  // JavaScript inflate: a third of the time it took to read a record.
+  let fileRead = 0;
+  let plainRead = 0;
+  const file = createReadStream(path);
+  const plain = gunzipped(
+    counted(file, (bytes) => (fileRead += bytes)),
+    (bytes) => (plainRead += bytes),
+  );
+  const parser = new WARCParser(plain);
+  try {
+    for await (const record of parser) {
+      position(fileRead);
+      const capture = await captureOf(record, path);
+      if (capture) yield capture;
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of record.httpHeaders.headers) headers[name.toLowerCase()] = value;
-    const body = await boundedContent(record);
-    const date = record.warcDate;
-    yield {
-      host: url.host,
-      url: url.href,
-      input: path,
-      ...(date ? { capturedAt: date } : {}),
-      status: Number(record.httpHeaders.statusCode) || 0,
-      headers,
-      body,
-    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'Z_BUF_ERROR') throw error;
+    throw new Error(`truncated: the file ends inside a gzip member (at byte ${fileRead})`);
+  } finally {
+    file.destroy();
   }
-  // The parser ends quietly at a record cut short, its offset (in the file's own bytes, gzip'd
-  // or not) then that record's start rather than the file's end.
-  if (parser.offset < size) {
+  // The parser ends quietly at a record cut short, its offset then that record's start
+  // rather than the end of what was read.
+  if (parser.offset < plainRead) {
     throw new Error(
-      `truncated: the record at byte ${parser.offset} ends before its length (the file is cut)`,
+      `truncated: the record at byte ${parser.offset} (of the WARC as written) ends before its length (the file is cut)`,
     );
+  }
+}
+
+/** A `response` record as a capture; undefined for other records and those without a target. */
+async function captureOf(record: WarcRecord, input: string): Promise<Capture | undefined> {
+  if (record.warcType !== 'response' || !record.httpHeaders) return undefined;
+  let url: URL;
+  try {
+    url = new URL(record.warcTargetURI ?? '');
+  } catch {
+    return undefined; // a record without a usable target says nothing of a site
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of record.httpHeaders.headers) headers[name.toLowerCase()] = value;
+  const body = await boundedContent(record);
+  const date = record.warcDate;
+  return {
+    host: url.host,
+    url: url.href,
+    input,
+    ...(date ? { capturedAt: date } : {}),
+    status: Number(record.httpHeaders.statusCode) || 0,
+    headers,
+    body,
+  };
+}
+
+type WarcRecord = import('warcio').WARCRecord;
+
+/**
+ * `bytes` as written: gunzipped when they start as gzip does (one member after another),
+ * else as they are. `read` is told the size of each chunk handed on.
+ */
+async function* gunzipped(
+  bytes: AsyncIterable<Uint8Array>,
+  read: (bytes: number) => void,
+): AsyncGenerator<Uint8Array> {
+  const chunks = bytes[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  if (first.done) return;
+  const all = (async function* () {
+    yield first.value;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  })();
+  const gzip = first.value[0] === 0x1f && first.value[1] === 0x8b;
+  let source: AsyncIterable<Uint8Array> = all;
+  if (gzip) {
+    const gunzip = createGunzip();
+    // A failure on either side ends the other, and is thrown where the bytes are read.
+    pipeline(Readable.from(all), gunzip).catch(() => {});
+    source = gunzip;
+  }
+  yield* counted(source, read);
+}
+
+async function* counted(
+  stream: AsyncIterable<Uint8Array>,
+  read: (bytes: number) => void,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of stream) {
+    read(chunk.length);
+    yield chunk;
   }
 }
 

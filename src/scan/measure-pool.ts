@@ -1,8 +1,8 @@
 /**
  * Worker threads over the inputs: one input a task, `size` at once. Each worker reads its
- * input and measures it (measure-worker.ts); the rows come back in batches, and the worker reads on
- * only when its batch is taken, so memory per worker is one batch and one capture whatever
- * the input's size.
+ * input and measures it (measure-worker.ts); the rows come back in batches, and the worker
+ * posts a batch only once the one before is taken, so memory per worker is two batches and
+ * one capture whatever the input's size.
  */
 import { Worker } from 'node:worker_threads';
 import type { ScanInput } from './inputs.ts';

@@ -1,6 +1,7 @@
 /**
- * A worker thread of `repkit scan`'s pool (pool.ts): measures the inputs it is sent, one at a
- * time, posting each batch and waiting for the pool to take it before reading on.
+ * A worker thread of `repkit scan`'s pool (measure-pool.ts): measures the inputs it is sent,
+ * one at a time, posting each batch; it reads the next while the pool writes that one, and
+ * posts it only once that one is taken: two batches at most, and the two threads overlap.
  */
 import { parentPort } from 'node:worker_threads';
 import { measureInput, type MeasuredBatch } from './measure.ts';
@@ -15,12 +16,16 @@ port.on('message', (message: ToWorker) => {
     return;
   }
   const post = (reply: FromWorker) => port.postMessage(reply);
-  measureInput(message.input, message.agents, (batch: MeasuredBatch) => {
-    const waiting = new Promise<void>((resolve) => (taken = resolve));
+  let writing: Promise<void> = Promise.resolve();
+  measureInput(message.input, message.agents, async (batch: MeasuredBatch) => {
+    await writing;
+    writing = new Promise<void>((resolve) => (taken = resolve));
     post({ type: 'batch', batch });
-    return waiting;
   }).then(
-    (measured) => post({ type: 'done', measured }),
+    async (measured) => {
+      await writing;
+      post({ type: 'done', measured });
+    },
     (error: unknown) => post({ type: 'failed', message: String(error) }),
   );
 });

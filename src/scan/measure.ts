@@ -1,7 +1,8 @@
 /**
  * One input measured: its captures read (`capturesOf`), each measured (`analyzeCapture`),
- * handed out in batches. The next batch is read only once the last was taken, so an input
- * of any size holds at most one batch of rows (`BATCH_CAPTURES`) besides the capture read.
+ * handed out in batches. `take` is awaited before reading on, so an input of any size holds
+ * at most the batches its taker keeps (`BATCH_CAPTURES` captures' rows each; the worker
+ * threads keep two) besides the capture read.
  * Runs in a worker thread (measure-worker.ts) or, for a list of sites, beside the client.
  */
 import type { RobotsClient } from '../fetch/index.ts';
