@@ -79,8 +79,8 @@ export interface CaptureRow {
 }
 
 /**
- * Google's verdict class for a crawler: `all` (`/` and every rule's path disallowed), `none`
- * (nothing disallowed: `/` and every rule's path allowed), `some` otherwise; `unknown` for a
+ * Google's verdict class for a crawler: `all` (`/` and every rule's path, and the path under
+ * it, disallowed), `none` (all of them allowed), `some` otherwise; `unknown` for a
  * redirect whose target is not in the records, or a file whose rule paths ran past
  * `MAX_CLASS_WORK` all judged alike.
  */
@@ -267,17 +267,32 @@ function verdictClassOf(
   let work = 0;
   for (const group of groups) {
     for (const rule of group.rules) {
-      if (allowed && disallowed) return 'some';
-      const path = witnessPath(rule.value);
-      if (judged.has(path)) continue;
-      judged.add(path);
-      work += rules;
-      if (work > MAX_CLASS_WORK) return 'unknown';
-      if (robots.isAllowed(path, agent)) allowed = true;
-      else disallowed = true;
+      for (const path of probePaths(rule.value)) {
+        if (allowed && disallowed) return 'some';
+        if (judged.has(path)) continue;
+        judged.add(path);
+        work += rules;
+        if (work > MAX_CLASS_WORK) return 'unknown';
+        if (robots.isAllowed(path, agent)) allowed = true;
+        else disallowed = true;
+      }
     }
   }
   return allowed && disallowed ? 'some' : allowed ? 'none' : 'all';
+}
+
+/** The segment added below a rule's path to judge what lies under it. */
+const BELOW = 'repkit-probe';
+
+/**
+ * The paths a rule is judged by: its witness, and (unless it ends in `$`) a path under it,
+ * which a longer rule for the witness alone does not reach: `Allow: /$` with `Disallow: /`
+ * lets `/` in and keeps `/repkit-probe` out.
+ */
+function probePaths(value: string): string[] {
+  const path = witnessPath(value);
+  if (value.endsWith('$')) return [path];
+  return [path, path.endsWith('/') ? `${path}${BELOW}` : `${path}/${BELOW}`];
 }
 
 /** A path rule `value` matches: its `*` matching nothing, a final `$` the end. */

@@ -101,6 +101,15 @@ test('statuses as a crawler reads them: 404 allows all, 503 nothing, a wall or a
   assert.equal(analyzeCapture(capture(big), []).capture.cut, true);
 });
 
+test('a home page let in above a site shut out is some, not none: the path under a rule is judged too', () => {
+  const row = (body: string) => analyzeCapture(capture(body), ['GPTBot']).agents[0]!;
+  const home = row('User-agent: *\nAllow: /$\nDisallow: /\n');
+  assert.deepEqual([home.verdict_class, home.root_allowed, home.root_line], ['some', true, 2]);
+  assert.equal(row('User-agent: *\nDisallow: /\n').verdict_class, 'all');
+  assert.equal(row('User-agent: *\nDisallow: /$\n').verdict_class, 'all');
+  assert.equal(row('User-agent: *\nAllow: /\n').verdict_class, 'none');
+});
+
 test("a rule's witness path is a path the rule matches", () => {
   for (const value of ['/private/', '/*.pdf$', '/a*b*c', '/x$', '*/admin', '/search?q=*']) {
     const robots = parse(`User-agent: *\nDisallow: ${value}\n`);
