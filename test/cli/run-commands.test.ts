@@ -22,7 +22,7 @@ import { registerKeygen, runKeygen } from '../../src/cli/commands/keygen.ts';
 import { registerLint, runLint } from '../../src/cli/commands/lint.ts';
 import { registerMcp, runMcp } from '../../src/cli/commands/mcp.ts';
 import { registerMeta, runMeta } from '../../src/cli/commands/meta.ts';
-import { registerScan, runScan } from '../../src/cli/commands/scan.ts';
+import { progressLine, registerScan, runScan } from '../../src/cli/commands/scan.ts';
 import { registerServe, runServe } from '../../src/cli/commands/serve.ts';
 import { registerSitemaps, runSitemaps } from '../../src/cli/commands/sitemaps.ts';
 import { registerTest, runTest } from '../../src/cli/commands/test.ts';
@@ -356,6 +356,25 @@ test('runScan: a directory of files into DuckDB and Parquet, then a ready report
   const again = memoryOutput();
   await runScan([sites], options, again);
   assert.match(again.lines[0]!, /^0 captures from 0 inputs \(1 finished before, skipped\)/);
+  // The flags the many-machine mode and a list of sites take, as the command parses them.
+  const flags = parsed(registerScan, 'scan', [
+    ...['--sites', 'a.txt', '--sites', 'b.txt', '--workers', '0'],
+    ...['--redis-url', 'redis://10.0.0.5:6379,redis://10.0.0.6:6379', '--claim-after', '2000'],
+  ]).options as Record<string, unknown>;
+  assert.deepEqual(
+    [flags['sites'], flags['workers'], flags['redisUrl'], flags['claimAfter'], flags['scanName']],
+    [
+      ['a.txt', 'b.txt'],
+      0,
+      ['redis://10.0.0.5:6379', 'redis://10.0.0.6:6379'],
+      2_000,
+      'repkit-scan',
+    ],
+  );
+  assert.equal(
+    progressLine({ inputsDone: 3, inputs: 10, captures: 12_345, elapsedMs: 2_000, etaMs: 130_000 }),
+    'scan: 3/10 inputs, 12,345 captures, 6,173/s, ETA 2m 10s',
+  );
   await assert.rejects(
     runScan([], parsed(registerScan, 'scan', ['--out', out, '--report', 'nope']).options, again),
     /no report "nope": ai-blocking, ai-use, named-vs-disallowed, status/,

@@ -188,6 +188,19 @@ test('installing the packed package brings the library dependencies only, and th
       (mcp as { stderr: string }).stderr,
       /repkit mcp needs the "@modelcontextprotocol\/sdk" package, which is not installed: npm i @modelcontextprotocol\/sdk/,
     );
+    // And `repkit scan` without DuckDB (its database and Parquet writer).
+    const scanned = await run(
+      bin,
+      ['scan', join(ROOT, 'examples/robots.txt'), '--out', join(project, 'scan')],
+      {
+        cwd: project,
+      },
+    ).catch((error: { stderr: string; code: number }) => error);
+    assert.equal((scanned as { code?: number }).code, 2);
+    assert.match(
+      (scanned as { stderr: string }).stderr,
+      /repkit scan \(its database\) needs the "@duckdb\/node-api" package, which is not installed: npm i @duckdb\/node-api/,
+    );
     await run('npm', ['install', '--no-audit', '--no-fund', ...SERVICE_PACKAGES], {
       cwd: project,
     });

@@ -12,10 +12,10 @@ import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { ServerResponse } from 'node:http';
 import { RobotsClient } from '../../src/fetch/index.ts';
-import { ScanDatabase, scan } from '../../src/scan/index.ts';
+import { ScanDatabase, scan, type ScanProgress } from '../../src/scan/index.ts';
 import { httpServer } from '../helpers/servers.ts';
 import { ROOT, SHARED } from '../helpers/shared.ts';
-import { warcRecord } from '../helpers/warc.ts';
+import { corpusRecords, warcRecord } from '../helpers/warc.ts';
 
 const REPORTS = join(ROOT, 'reports');
 
@@ -180,6 +180,37 @@ test('redirects resolved within the records: hops before and after, across hosts
   // No Location: nowhere to go; a target the records do not hold: unknown.
   assert.deepEqual(of('f.example'), [301, 'no-file', 0, null, 'none']);
   assert.deepEqual(of('g.example'), [301, 'redirect', 1, 'h.example', 'unknown']);
+});
+
+test('worker threads and the calling thread give the same rows; progress says how far, with an ETA', async () => {
+  const paths = [];
+  for (let i = 0; i < 3; i++) {
+    const path = join(dir, `part-${i}.warc.gz`);
+    await writeFile(path, Buffer.concat(await corpusRecords(300, i * 300)));
+    paths.push(path);
+  }
+  const table = async (out: string, name: string) =>
+    rows(out, `SELECT * FROM read_parquet('${out}/${name}.parquet') ORDER BY ALL`);
+  const progress: ScanProgress[] = [];
+  const threads = join(dir, 'threads');
+  const summary = await scan(paths, {
+    out: threads,
+    workers: 2,
+    agents: ['GPTBot', 'Googlebot', 'CCBot'],
+    onProgress: (p) => progress.push(p),
+  });
+  const inline = join(dir, 'inline');
+  await scan(paths, { out: inline, workers: 0, agents: ['GPTBot', 'Googlebot', 'CCBot'] });
+  assert.equal(summary.captures, 900);
+  for (const name of ['captures', 'agents']) {
+    const [a, b] = [await table(threads, name), await table(inline, name)];
+    assert.equal(a.length, name === 'captures' ? 900 : 2_700);
+    assert.deepEqual(a, b, name);
+  }
+  // Told after each input at least; the last says all done, and an ETA was known on the way.
+  const last = progress.at(-1)!;
+  assert.deepEqual([last.inputsDone, last.inputs, last.captures, last.etaMs], [3, 3, 900, 0]);
+  assert.ok(progress.filter((p) => p.inputsDone < 3).some((p) => p.etaMs! > 0));
 });
 
 test('a truncated WARC keeps the captures before the cut and says so; a second run skips finished inputs', async () => {

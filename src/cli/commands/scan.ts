@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { DEFAULT_SCAN_AGENTS, ScanDatabase, scan, type ScanProgress } from '../../scan/index.ts';
 import type { Output } from '../output.ts';
 import { CliError } from '../errors.ts';
-import { fetchClient, fetchOptions, parseMilliseconds, type EdgeOptions } from '../fetching.ts';
+import { fetchClient, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import { redisUrl } from '../endpoint.ts';
 import { integer } from '../options.ts';
 
@@ -59,8 +59,8 @@ export function registerScan(program: Command, output: Output): void {
     .option('--scan-name <name>', "the shared scan's name (its Redis keys)", 'repkit-scan')
     .option(
       '--claim-after <ms>',
-      "take over a stopped process's input after this long without a sign of it",
-      parseMilliseconds,
+      "take over a stopped process's input after this many ms without a sign of it",
+      integer('--claim-after', 100, 86_400_000),
       60_000,
     )
     .option('--merge', 'combine the Parquet parts given (directories) into --out')
