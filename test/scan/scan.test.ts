@@ -9,13 +9,13 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type { ServerResponse } from 'node:http';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { ScanDatabase, scan, type ScanProgress } from '../../src/scan/index.ts';
 import { httpServer } from '../helpers/servers.ts';
 import { ROOT, SHARED } from '../helpers/shared.ts';
 import { corpusRecords, warcRecord } from '../helpers/warc.ts';
+import { duckRows } from '../helpers/duckdb.ts';
 
 const REPORTS = join(ROOT, 'reports');
 
@@ -29,17 +29,7 @@ after(async () => {
 
 const record = warcRecord;
 
-async function rows(database: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-    void database;
-  }
-}
+const rows = (_out: string, sql: string) => duckRows(sql);
 
 test('WARC input: each response record a capture, every status class, Parquet read back by DuckDB', async () => {
   const corpus = join(SHARED, 'corpus/robots');

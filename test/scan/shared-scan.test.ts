@@ -11,11 +11,11 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { BIN, runCli } from '../helpers/cli.ts';
 import { childEnv } from '../helpers/child-env.ts';
 import { startCluster, type LocalCluster } from '../helpers/redis-cluster.ts';
 import { corpusRecords } from '../helpers/warc.ts';
+import { duckRows } from '../helpers/duckdb.ts';
 
 let dir: string;
 let cluster: LocalCluster | undefined;
@@ -60,16 +60,7 @@ function start(args: string[]) {
   return { child, exited, said };
 }
 
-async function query(sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
+const query = duckRows;
 
 test('several processes share a scan through Redis: one killed mid-input, its input taken over, every input counted once', async () => {
   const big = join(dir, 'big.warc.gz');
