@@ -9,7 +9,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { KNOWN_AGENTS } from '../core/agents-entry.ts';
-import type { RobotsClient } from '../fetch/index.ts';
+import { InvalidOptionError, type RobotsClient } from '../fetch/index.ts';
 import { ScanDatabase } from './database.ts';
 import { inputsOf, sitesInputs, type ScanInput } from './inputs.ts';
 import { measureInput, type Measured, type MeasuredBatch } from './measure.ts';
@@ -80,8 +80,14 @@ export interface ScanSummary {
   errors: { input: string; error: string; captures: number }[];
 }
 
-/** Scans `paths` into `options.out`; see the module comment. */
+/**
+ * Scans `paths` into `options.out`; see the module comment.
+ * @throws InvalidOptionError for lists of sites without a client.
+ */
 export async function scan(paths: readonly string[], options: ScanOptions): Promise<ScanSummary> {
+  if (options.sites?.length && !options.client) {
+    throw new InvalidOptionError('client', 'a list of sites needs a client to fetch them');
+  }
   const given = [...(await inputsOf(paths)), ...(await sitesInputs(options.sites ?? []))];
   const agents = options.agents ?? DEFAULT_SCAN_AGENTS;
   const database = await ScanDatabase.open(options.out);
@@ -143,7 +149,8 @@ export async function scan(paths: readonly string[], options: ScanOptions): Prom
     };
     // `workers` readers (one for the calling thread), each taking the next input when done.
     await readAll(queue, Math.max(1, workers), read);
-    if (shared) summary.inputs = progress.taken;
+    // A shared scan's inputs are those this process took, and those it had finished before.
+    if (shared) summary.inputs = progress.taken + summary.skipped;
     summary.files = await database.exportParquet();
     return summary;
   } finally {

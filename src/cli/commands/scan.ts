@@ -109,16 +109,19 @@ export async function runScan(
     .map((a) => a.trim())
     .filter(Boolean);
   if (agents && agents.length === 0) throw new CliError('--agents names no crawler');
-  // Walls are read as Google reads their status (the scan measures what sites serve).
-  const client = options.sites?.length
-    ? fetchClient({ ...options, agent: [], profile: 'google', challenge: 'literal' })
-    : undefined;
+  // Walls are read as Google reads their status (the scan measures what sites serve). A
+  // shared scan's process may take another's list of sites, so it has a client too.
+  const client =
+    options.sites?.length || options.redisUrl
+      ? fetchClient({ ...options, agent: [], profile: 'google', challenge: 'literal' })
+      : undefined;
   let summary;
   try {
     summary = await scan(inputs, {
       out: options.out,
       agents: agents ?? DEFAULT_SCAN_AGENTS,
-      ...(client ? { client, sites: options.sites } : {}),
+      ...(client ? { client } : {}),
+      ...(options.sites ? { sites: options.sites } : {}),
       ...(options.workers !== undefined ? { workers: options.workers } : {}),
       ...(options.redisUrl
         ? {
