@@ -56,7 +56,8 @@ export function fetchClient(
   return new RobotsClient({
     ...edgeClientOptions(options),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    agent: options.agent,
+    // No name given: the client reads it from the User-Agent.
+    ...(options.agent.length > 0 ? { agent: options.agent } : {}),
     profile: options.profile,
     timeoutMs: options.timeout,
     connectTimeoutMs: Math.min(options.timeout, 10_000),

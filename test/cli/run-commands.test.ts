@@ -356,6 +356,26 @@ test('runScan: a directory of files into DuckDB and Parquet, then a ready report
   const again = memoryOutput();
   await runScan([sites], options, again);
   assert.match(again.lines[0]!, /^0 captures from 0 inputs \(1 finished before, skipped\)/);
+  // A list of sites through the command's own client: each robots.txt fetched once.
+  const list = file('scan-sites.txt', `# one site\n${site.origin}\n`);
+  const fetched = memoryOutput();
+  const sitesOut = join(dir, 'scan-sites');
+  await runScan(
+    [],
+    parsed(registerScan, 'scan', ['--sites', list, '--agents', 'GPTBot', '--out', sitesOut])
+      .options,
+    fetched,
+  );
+  assert.match(fetched.lines[0]!, /^1 captures from 1 inputs; /);
+  const verdicts = memoryOutput();
+  await runScan(
+    [],
+    parsed(registerScan, 'scan', ['--out', sitesOut, '--report', 'ai-blocking', '--json']).options,
+    verdicts,
+  );
+  assert.deepEqual(json(verdicts), [
+    { agent: 'GPTBot', purpose: 'ai-training', sites: 1, fully_percent: 100, partly_percent: 0 },
+  ]);
   // The flags the many-machine mode and a list of sites take, as the command parses them.
   const flags = parsed(registerScan, 'scan', [
     ...['--sites', 'a.txt', '--sites', 'b.txt', '--workers', '0'],

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -43,24 +44,52 @@ function start(args: string[]) {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let over = false;
   const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((done) =>
-    child.once('close', (code) => done({ code, stdout, stderr })),
+    child.once('close', (code) => {
+      over = true;
+      done({ code, stdout, stderr });
+    }),
   );
+  /** Rejects, with what it printed, once the process has ended. */
+  const running = async (): Promise<void> => {
+    if (over) throw new Error(`repkit ${args.join(' ')} ended: ${stderr.slice(-2000)}`);
+  };
   const timer = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
   void exited.then(() => clearTimeout(timer));
   /** Resolves once stderr holds a line matching `pattern`; rejects if the process ends first. */
   const said = async (pattern: RegExp): Promise<void> => {
-    let over = false;
-    void exited.then(() => (over = true));
     while (!stderr.split('\n').some((line) => pattern.test(line))) {
       if (over) throw new Error(`exited without saying ${pattern}: ${stderr.slice(-2000)}`);
       await new Promise((done) => setTimeout(done, 50));
     }
   };
-  return { child, exited, said };
+  return { child, exited, said, running };
 }
 
 const query = duckRows;
+
+/**
+ * Opens the FIFO `path` for writing once `reader` has opened it to read: never blocking on
+ * a reader that is not coming (a process that ended, or the time limit), so no test hangs.
+ */
+async function openFeed(path: string, reader: () => Promise<void>): Promise<FileHandle> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      // Without a reader, a non-blocking open fails at once (ENXIO) instead of waiting.
+      const probe = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      const feed = await open(path, 'w'); // a reader is there: this one does not wait
+      await probe.close();
+      return feed;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+    }
+    await reader();
+    if (Date.now() - start > LIMIT_MS) throw new Error(`no process opened ${path} to read`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
 
 test('several processes share a scan through Redis: one killed mid-input, its input taken over, every input counted once', async () => {
   const big = join(dir, 'big.warc.gz');
@@ -78,7 +107,7 @@ test('several processes share a scan through Redis: one killed mid-input, its in
   ];
   // A adds the inputs and, with one reader, takes the first: the FIFO, fed 600 records.
   const a = start(['scan', big, ...smalls, ...shared, '--workers', '1', '--out', join(dir, 'a')]);
-  const feed = await open(big, 'w');
+  const feed = await openFeed(big, a.running);
   await feed.write(Buffer.concat(bigRecords.slice(0, 600)));
   await a.said(/^scan: 0\/1 inputs, [1-9]/);
   a.child.kill('SIGKILL');
@@ -87,7 +116,10 @@ test('several processes share a scan through Redis: one killed mid-input, its in
   // B and C come with no inputs of their own: they take the rest, and one takes A's over.
   const b = start(['scan', ...shared, '--workers', '2', '--out', join(dir, 'b')]);
   const c = start(['scan', ...shared, '--workers', '2', '--out', join(dir, 'c')]);
-  const whole = await open(big, 'w');
+  const whole = await openFeed(big, async () => {
+    await b.running();
+    await c.running();
+  });
   await whole.write(Buffer.concat(bigRecords));
   await whole.close();
   const ended = await Promise.all([b.exited, c.exited]);
