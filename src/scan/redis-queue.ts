@@ -8,6 +8,9 @@
  * acknowledged, so a claim of one finished but not yet acknowledged is dropped; an input
  * committed by two takers all the same is kept once by `repkit scan --merge`.
  *
+ * A process that finds the scan with no inputs at all (none ever added) waits for some: the
+ * processes of a scan may start before the one that adds its inputs.
+ *
  * Keys (one hash slot, so a Redis Cluster serves them): `{name}:inputs` (the stream),
  * `{name}:queued` (paths added), `{name}:done` (path: the consumer that finished it).
  */
@@ -161,9 +164,12 @@ export class RedisQueue implements InputQueue {
       ])) as [string, Entry[]][] | null;
       const entry = read?.[0]?.[1][0];
       if (entry) return this.#lease(entry[0], inputOf(entry), false);
-      // Nothing new: done when no entry is pending either, else wait for one to end or stall.
+      // Nothing new: done when no entry is pending either, else wait for one to end or stall;
+      // and a scan no process has added inputs to yet is waited for (workers started first).
       const [pending] = (await this.#command(['XPENDING', stream, GROUP])) as [number];
-      if (Number(pending) === 0) return undefined;
+      if (Number(pending) === 0 && Number(await this.#command(['SCARD', this.#keys.queued])) > 0) {
+        return undefined;
+      }
       await sleep(Math.min(1_000, this.#claimAfterMs / 4));
     }
   }

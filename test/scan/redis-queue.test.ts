@@ -35,11 +35,18 @@ async function queue(): Promise<RedisQueue> {
 
 test('inputs added once, leases renewed while held, taken over once their reader stops', async () => {
   const [one, two] = [await queue(), await queue()];
+  // A process started before any input was added waits for them rather than ending.
+  const early = two.next();
+  await sleep(CLAIM_AFTER_MS);
   assert.equal(await one.add([input('/a'), input('/b')]), 2);
+  const first = (await early)!;
+  assert.equal(first.input.path, '/a');
+  await first.release();
   assert.equal(await two.add([input('/a'), input('/b'), input('/c')]), 1);
   const a = (await one.next())!;
   const b = (await two.next())!;
-  assert.deepEqual([a.input.path, a.claimed, b.input.path], ['/a', false, '/b']);
+  // /a, given back by the early taker, is taken over at once.
+  assert.deepEqual([a.input.path, a.claimed, b.input.path], ['/a', true, '/b']);
   // Held past the claim time, but renewed: the next input is a new one, not /a taken over.
   await sleep(CLAIM_AFTER_MS * 2.5);
   const c = (await two.next())!;
