@@ -128,7 +128,7 @@ export function analyzeCapture(
     ...counts(parsed),
   };
   // Crawlers the same groups apply to share a class: most fall to `*`, judged once.
-  const classes = new Map<string, Omit<AgentRow, 'host' | 'agent'>>();
+  const classes = new Map<string, AgentClass>();
   return {
     capture: row,
     agents: agents.map((agent) => ({
@@ -217,22 +217,16 @@ function agentClass(
 ): AgentClass {
   if (!robots) {
     // Not parsed: what a crawler does on the status (a 4xx, a wall's 403, a 402: all allowed).
-    const allowed = statusClass !== 'unreachable' && statusClass !== 'redirect';
-    return {
-      named: false,
-      verdict_class:
-        statusClass === 'redirect' ? 'unknown' : statusClass === 'unreachable' ? 'all' : 'none',
-      root_allowed: allowed,
-      root_line: 0,
-    };
+    const verdict_class =
+      statusClass === 'redirect' ? 'unknown' : statusClass === 'unreachable' ? 'all' : 'none';
+    return { named: false, verdict_class, root_allowed: verdict_class === 'none', root_line: 0 };
   }
   const { scope, groups } = robots.groupsFor(agent);
   const key = `${scope} ${groups.map((g) => g.agentLines[0]).join(',')}`;
   const known = classes.get(key);
   if (known) return known;
   const root = robots.verdict('/', agent);
-  const rules = groups.reduce((sum, g) => sum + g.rules.length, 0);
-  const verdict_class = verdictClassOf(robots, agent, root.allowed, groups, rules);
+  const verdict_class = verdictClassOf(robots, agent, root.allowed, groups);
   const judged = {
     named: scope === 'specific',
     verdict_class,
@@ -259,8 +253,8 @@ function verdictClassOf(
   agent: string,
   rootAllowed: boolean,
   groups: readonly Group[],
-  rules: number,
 ): VerdictClass {
+  const rules = groups.reduce((sum, g) => sum + g.rules.length, 0);
   let allowed = rootAllowed;
   let disallowed = !rootAllowed;
   const judged = new Set<string>(['/']);

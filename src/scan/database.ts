@@ -243,9 +243,7 @@ export class InputSession {
   /** Drops what was written (the input was not finished: another run reads it whole). */
   abandon(): void {
     if (!this.#open) return;
-    this.#captures?.closeSync();
-    this.#agents?.closeSync();
-    this.#captures = this.#agents = undefined;
+    this.#closeAppenders();
     // Closing a connection inside its transaction rolls the transaction back.
     this.#end();
   }

@@ -29,8 +29,6 @@ after(async () => {
 
 const record = warcRecord;
 
-const rows = (_out: string, sql: string) => duckRows(sql);
-
 test('WARC input: each response record a capture, every status class, Parquet read back by DuckDB', async () => {
   const corpus = join(SHARED, 'corpus/robots');
   const names = (await readdir(corpus)).sort().slice(0, 20);
@@ -61,8 +59,7 @@ test('WARC input: each response record a capture, every status class, Parquet re
   const out = join(dir, 'out');
   const summary = await scan([warc], { out, agents: ['GPTBot', 'Googlebot'] });
   assert.deepEqual([summary.captures, summary.errors], [27, []]);
-  const captures = await rows(
-    out,
+  const captures = await duckRows(
     `SELECT host, status, status_class, kind, cut FROM read_parquet('${out}/captures.parquet') ORDER BY host`,
   );
   const of = (host: string) => captures.find((c) => c['host'] === host)!;
@@ -82,8 +79,7 @@ test('WARC input: each response record a capture, every status class, Parquet re
   );
   assert.equal(of('wide.example')['kind'], 'utf-16');
   assert.equal(of('huge.example')['cut'], true);
-  const agents = await rows(
-    out,
+  const agents = await duckRows(
     `SELECT host, agent, named, verdict_class FROM read_parquet('${out}/agents.parquet') WHERE host = 'huge.example' ORDER BY agent`,
   );
   assert.deepEqual(agents, [
@@ -109,8 +105,7 @@ test('WARC input: each response record a capture, every status class, Parquet re
     database.close();
   }
   // Each capture's date is the record's.
-  const dated = await rows(
-    out,
+  const dated = await duckRows(
     `SELECT DISTINCT captured_at FROM read_parquet('${out}/captures.parquet')`,
   );
   assert.deepEqual(dated, [{ captured_at: '2026-10-05T12:00:00Z' }]);
@@ -142,11 +137,9 @@ test('redirects resolved within the records: hops before and after, across hosts
   const out = join(dir, 'redirects');
   const summary = await scan([warc], { out, agents: ['GPTBot'] });
   assert.deepEqual([summary.captures, summary.errors], [17, []]);
-  const found = await rows(
-    out,
-    `SELECT c.host, c.status, c.status_class, c.redirect_hops, c.redirect_url, a.verdict_class
-     FROM read_parquet('${out}/captures.parquet') c JOIN read_parquet('${out}/agents.parquet') a USING (host)`,
-  );
+  const found =
+    await duckRows(`SELECT c.host, c.status, c.status_class, c.redirect_hops, c.redirect_url, a.verdict_class
+     FROM read_parquet('${out}/captures.parquet') c JOIN read_parquet('${out}/agents.parquet') a USING (host)`);
   const of = (host: string) => {
     const row = found.find((r) => r['host'] === host)!;
     const url = row['redirect_url'] as string | null;
@@ -180,7 +173,7 @@ test('worker threads and the calling thread give the same rows; progress says ho
     paths.push(path);
   }
   const table = async (out: string, name: string) =>
-    rows(out, `SELECT * FROM read_parquet('${out}/${name}.parquet') ORDER BY ALL`);
+    duckRows(`SELECT * FROM read_parquet('${out}/${name}.parquet') ORDER BY ALL`);
   const progress: ScanProgress[] = [];
   const threads = join(dir, 'threads');
   const summary = await scan(paths, {
@@ -222,8 +215,7 @@ test('a truncated WARC keeps the captures before the cut and says so; a second r
   assert.equal(first.captures, 2);
   const again = await scan([cut, files], { out, agents: ['GPTBot'] });
   assert.deepEqual([again.captures, again.skipped], [0, 2]);
-  const hosts = await rows(
-    out,
+  const hosts = await duckRows(
     `SELECT host FROM read_parquet('${out}/captures.parquet') ORDER BY host`,
   );
   assert.deepEqual(hosts, [{ host: 'a.example' }, { host: 'c.example' }]);
@@ -251,8 +243,7 @@ test('a list of sites: each robots.txt fetched through the client, walls read as
     const out = join(dir, 'sites-out');
     const summary = await scan([], { out, agents: ['GPTBot'], client, sites: [list] });
     assert.deepEqual([summary.captures, summary.errors], [4, []]);
-    const rows_ = await rows(
-      out,
+    const rows_ = await duckRows(
       `SELECT c.host, c.status, c.status_class, a.verdict_class FROM read_parquet('${out}/captures.parquet') c JOIN read_parquet('${out}/agents.parquet') a USING (host)`,
     );
     const byHost = new Map(
