@@ -7,7 +7,7 @@ import {
   toLimitedByteString,
   type RobotsBody,
 } from './tokens/body.ts';
-import { bytesToByteString, NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './text/bytes.ts';
+import { NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './text/bytes.ts';
 import { GroupBuilder, keepBuilderShape } from './model/groups.ts';
 import { LARGE_BODY, Source } from './text/source.ts';
 import { keepTokenizerShape } from './tokens/tokenizer.ts';
@@ -113,7 +113,7 @@ export function parseBytes(
     source =
       read.length > LARGE_BODY
         ? Source.ofLargeBytes(read)
-        : Source.ofBytes(bytesToByteString(read));
+        : Source.ofByteArray(read);
     sizes = { total: bytes.length, read: read.length };
     cutMidLine =
       read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);

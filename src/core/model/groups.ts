@@ -3,8 +3,8 @@ import { PROFILES, type Profile } from '../profiles/index.ts';
 import { keepShapeOf } from '../shapes.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import { SitemapTable } from './sitemaps.ts';
+import { skimLane } from '../tokens/wasm-lane.ts';
 import {
-  skim,
   type Directive,
   type KnownKind,
   type LineInfo,
@@ -102,7 +102,9 @@ export class GroupBuilder implements SkimmingHandler {
       this.piece = source.readPiece(start);
       this.base = start;
       end = start + this.piece.length;
-      lineNumber = skim(
+      // The byte lane reads the bytes, or else text that may be ASCII (see wasm-lane.ts).
+      lineNumber = skimLane(
+        source.pieceBytes(start, end) ?? this.piece,
         this.piece,
         source.countsUtf8,
         this,
@@ -111,6 +113,7 @@ export class GroupBuilder implements SkimmingHandler {
         end === source.length,
       );
     } while (end < source.length);
+    source.doneReading();
     return lineNumber;
   }
 

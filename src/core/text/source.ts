@@ -1,5 +1,6 @@
 import {
   byteStringOf,
+  bytesToByteString,
   byteStringToBytes,
   displayText,
   utf8ByteString,
@@ -36,8 +37,9 @@ export interface Stretch {
  */
 export class Source {
   #text: string | undefined;
-  /** A large body's bytes while it is read (see `ofLargeBytes`), then the pieces read. */
+  /** The body's bytes while it is read (see `pieceBytes`): a large body's are read in pieces. */
   #bytes: Uint8Array | undefined;
+  /** A large body's pieces read so far (see `ofLargeBytes`); undefined for any other. */
   #pieces: Stretch[] | undefined;
   /** The whole text as one stretch, once there is a whole text. */
   #whole: Stretch | undefined;
@@ -45,28 +47,34 @@ export class Source {
   readonly length: number;
 
   private constructor(
-    text: string | Uint8Array,
+    text: string | undefined,
+    bytes: Uint8Array | undefined,
     /** The text holds characters, not bytes. */
     readonly isText: boolean,
     /** The text is known to be ASCII, so its characters are its bytes. */
     readonly ascii: boolean,
   ) {
-    if (typeof text === 'string') {
-      this.#text = text;
-    } else {
-      this.#bytes = text;
-      this.#pieces = [];
-    }
-    this.length = text.length;
+    this.#text = text;
+    this.#bytes = bytes;
+    if (text === undefined) this.#pieces = [];
+    this.length = text?.length ?? bytes!.length;
   }
 
   static ofBytes(bytes: ByteString): Source {
-    return new Source(bytes, false, false);
+    return new Source(bytes, undefined, false, false);
+  }
+
+  /**
+   * Bytes as a byte string, the bytes kept while they are read (the tokenizer's byte lane
+   * reads them, see `pieceBytes`).
+   */
+  static ofByteArray(bytes: Uint8Array): Source {
+    return new Source(bytesToByteString(bytes), bytes, false, false);
   }
 
   /** `ascii`: the text is known to be ASCII (undefined: not known). */
   static ofText(text: string, ascii = false): Source {
-    return new Source(text, true, ascii);
+    return new Source(text, undefined, true, ascii);
   }
 
   /**
@@ -79,7 +87,7 @@ export class Source {
    * `readPiece`) before the parse returns; only the pieces are kept.
    */
   static ofLargeBytes(bytes: Uint8Array): Source {
-    return new Source(bytes, false, false);
+    return new Source(undefined, bytes, false, false);
   }
 
   /**
@@ -117,7 +125,7 @@ export class Source {
    */
   readPiece(start: number): string {
     const bytes = this.#bytes;
-    if (bytes === undefined) return this.text;
+    if (this.#pieces === undefined || bytes === undefined) return this.text;
     let end = this.length;
     if (end - start > LARGE_BODY) {
       // Lines are short: the last line break is found by a few steps back.
@@ -129,9 +137,24 @@ export class Source {
       if (at >= 0) end = at + 1;
     }
     const piece = byteStringOf(bytes, start, end);
-    this.#pieces!.push({ text: piece, start, end });
-    if (end === this.length) this.#bytes = undefined;
+    this.#pieces.push({ text: piece, start, end });
     return piece;
+  }
+
+  /**
+   * The bytes of the piece `[start, end)` while the body is read, where the source was made
+   * of bytes; undefined for text, and once `doneReading` is called.
+   */
+  pieceBytes(start: number, end: number): Uint8Array | undefined {
+    const bytes = this.#bytes;
+    return bytes === undefined || (start === 0 && end === bytes.length)
+      ? bytes
+      : bytes.subarray(start, end);
+  }
+
+  /** The body has been read: its bytes are let go (only the text, or its pieces, is kept). */
+  doneReading(): void {
+    this.#bytes = undefined;
   }
 
   /** `text.slice(start, end)` for a span within one line, read from its stretch. */

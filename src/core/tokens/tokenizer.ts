@@ -66,6 +66,19 @@ export function rangeTokenizer(
   return (firstLine, start, end) => void tokenizer.lines(start, end, firstLine - 1);
 }
 
+/**
+ * A function that tokenizes one line the byte lane handed over (see wasm-lane.ts): a line
+ * `skim` would give to `line`, not blank and able to begin a known key.
+ */
+export function skimmedLineTokenizer(
+  text: string,
+  handler: SkimmingHandler,
+  countsUtf8: boolean,
+): (line: number, start: number, end: number) => void {
+  const tokenizer = new Tokenizer(text, handler, countsUtf8, true);
+  return (line, start, end) => tokenizer.line(line, start, end);
+}
+
 /** A UTF-16 code unit is at most 3 UTF-8 bytes: shorter lines can never reach the cut. */
 const UNICODE_SAFE_LINE = Math.floor(MAX_LINE_BYTES / 3);
 

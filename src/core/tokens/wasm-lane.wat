@@ -1,0 +1,197 @@
+;; The skimming tokenizer's byte lane (see wasm-lane.ts): skimLines of tokenizer.ts over bytes,
+;; in WebAssembly with 128-bit SIMD for the search of line ends, `#` and NUL. Compiled into
+;; wasm-lane-module.ts by `npm run build:wasm` (scripts/build-wasm-lane.mjs); a test checks
+;; that the two agree.
+;;
+;; Memory: the bytes at 0, records from $out0 on (the caller makes room, see wasm-lane.ts).
+(module
+  (memory (export "memory") 1)
+
+  ;; absl::ascii_isspace: space, \t, \n, \v, \f, \r
+  (func $isSpace (param $c i32) (result i32)
+    (i32.or
+      (i32.eq (local.get $c) (i32.const 0x20))
+      (i32.lt_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 5))))
+
+  ;; (length << 3 | tag) of the known key spelled out at $s, its colon right after it and
+  ;; before $e, or 0. Bytes are compared eight at a time, lower-cased by setting bit 0x20
+  ;; (which maps no byte that can stand inside a line onto a letter or `-` but the letter's
+  ;; capital: only CR becomes `-`, and CR ends a line).
+  (func $keyAt (param $s i32) (param $e i32) (result i32)
+    (local $c i32) (local $w i64)
+    (local.set $c (i32.or (i32.load8_u (local.get $s)) (i32.const 0x20)))
+    (local.set $w (i64.load (local.get $s)))
+    (if (i32.eq (local.get $c) (i32.const 0x64))
+      (then
+        (return (select (i32.const 0x44) (i32.const 0)
+          (i32.and (i32.lt_u (i32.add (local.get $s) (i32.const 8)) (local.get $e))
+            (i32.and
+              (i64.eq (i64.or (local.get $w) (i64.const 0x2020202020202020)) (i64.const 0x776f6c6c61736964))
+              (i32.eq (i32.load8_u offset=8 (local.get $s)) (i32.const 0x3a))))))))
+    (if (i32.eq (local.get $c) (i32.const 0x61))
+      (then
+        (return (select (i32.const 0x2b) (i32.const 0)
+          (i32.and (i32.lt_u (i32.add (local.get $s) (i32.const 5)) (local.get $e))
+            (i64.eq (i64.or (i64.and (local.get $w) (i64.const 0xffffffffffff)) (i64.const 0x2020202020))
+              (i64.const 0x3a776f6c6c61)))))))
+    (if (i32.eq (local.get $c) (i32.const 0x75))
+      (then
+        (return (select (i32.const 0x52) (i32.const 0)
+          (i32.and (i32.lt_u (i32.add (local.get $s) (i32.const 10)) (local.get $e))
+            (i32.and
+              (i64.eq (i64.or (local.get $w) (i64.const 0x2020202020202020)) (i64.const 0x6567612d72657375))
+              (i32.eq (i32.or (i32.and (i32.load offset=8 (local.get $s)) (i32.const 0xffffff)) (i32.const 0x2020))
+                (i32.const 0x3a746e))))))))
+    (if (i32.eq (local.get $c) (i32.const 0x73))
+      (then
+        (return (select (i32.const 0x3d) (i32.const 0)
+          (i32.and (i32.lt_u (i32.add (local.get $s) (i32.const 7)) (local.get $e))
+            (i64.eq (i64.or (local.get $w) (i64.const 0x0020202020202020)) (i64.const 0x3a70616d65746973)))))))
+    (i32.const 0))
+
+  ;; Appends the record (head, a, b) at $out; returns the next free address.
+  (func $emit (param $out i32) (param $head i32) (param $a i32) (param $b i32) (result i32)
+    (i32.store (local.get $out) (local.get $head))
+    (i32.store offset=4 (local.get $out) (local.get $a))
+    (i32.store offset=8 (local.get $out) (local.get $b))
+    (i32.add (local.get $out) (i32.const 12)))
+
+  ;; Tokenizes the lines of bytes [pos, len) (see skimLines), writing records of three
+  ;; i32 at $out0: (line << 3 | tag, a, b). Tags: 0 a run of lines passed over (first line,
+  ;; start, end), 1 a line for the JavaScript tokenizer (line, start, end), 2 to 5 a usual
+  ;; user-agent, allow, disallow or sitemap line (line, value start, value end). Returns the
+  ;; number of records; the last line number is stored at $out0 - 4.
+  (func (export "scan") (param $pos i32) (param $len i32) (param $line i32) (param $last i32)
+        (param $out0 i32) (result i32)
+    (local $out i32) (local $start i32) (local $end i32) (local $hash i32) (local $nul i32)
+    (local $i i32) (local $c i32) (local $m i32) (local $k i32) (local $v v128)
+    (local $runStart i32) (local $runEnd i32) (local $runLine i32)
+    (local $lead i32) (local $final i32) (local $key i32) (local $vs i32) (local $ve i32)
+    (local.set $out (local.get $out0))
+    (local.set $runStart (i32.const -1))
+    (block $done
+      (loop $lines
+        (local.set $start (local.get $pos))
+        (local.set $hash (local.get $len))
+        (local.set $nul (local.get $len))
+        (local.set $i (local.get $start))
+        (local.set $end (local.get $len))
+        ;; The line's end, and its first `#` and NUL.
+        (block $found
+          (block $tail
+            (loop $blocks
+              (br_if $tail (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $len)))
+              (local.set $v (v128.load (local.get $i)))
+              (local.set $m (i8x16.bitmask
+                (v128.or
+                  (v128.or
+                    (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0a)))
+                    (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0d))))
+                  (v128.or
+                    (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x23)))
+                    (i8x16.eq (local.get $v) (v128.const i32x4 0 0 0 0))))))
+              (block $next
+                (loop $bits
+                  (br_if $next (i32.eqz (local.get $m)))
+                  (local.set $k (i32.add (local.get $i) (i32.ctz (local.get $m))))
+                  (local.set $c (i32.load8_u (local.get $k)))
+                  (if (i32.or (i32.eq (local.get $c) (i32.const 0x0a)) (i32.eq (local.get $c) (i32.const 0x0d)))
+                    (then (local.set $end (local.get $k)) (br $found)))
+                  (if (i32.eq (local.get $c) (i32.const 0x23))
+                    (then (if (i32.eq (local.get $hash) (local.get $len)) (then (local.set $hash (local.get $k)))))
+                    (else (if (i32.eq (local.get $nul) (local.get $len)) (then (local.set $nul (local.get $k))))))
+                  (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+                  (br $bits)))
+              (local.set $i (i32.add (local.get $i) (i32.const 16)))
+              (br $blocks)))
+          (block $stop
+            (loop $bytes
+              (br_if $stop (i32.ge_u (local.get $i) (local.get $len)))
+              (local.set $c (i32.load8_u (local.get $i)))
+              (if (i32.or (i32.eq (local.get $c) (i32.const 0x0a)) (i32.eq (local.get $c) (i32.const 0x0d)))
+                (then (local.set $end (local.get $i)) (br $found)))
+              (if (i32.eq (local.get $c) (i32.const 0x23))
+                (then (if (i32.eq (local.get $hash) (local.get $len)) (then (local.set $hash (local.get $i))))))
+              (if (i32.eqz (local.get $c))
+                (then (if (i32.eq (local.get $nul) (local.get $len)) (then (local.set $nul (local.get $i))))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $bytes)))
+          (local.set $end (local.get $len)))
+        (local.set $final (i32.ge_u (local.get $end) (local.get $len)))
+        (if (local.get $final) (then (br_if $done (i32.eqz (local.get $last)))))
+        (local.set $line (i32.add (local.get $line) (i32.const 1)))
+        ;; The LF of a CRLF pair does not end a second, empty line.
+        (local.set $pos (i32.add (local.get $end) (i32.const 1)))
+        (if (i32.and
+              (i32.lt_u (local.get $pos) (local.get $len))
+              (i32.and
+                (i32.eq (i32.load8_u (local.get $end)) (i32.const 0x0d))
+                (i32.eq (i32.load8_u (local.get $pos)) (i32.const 0x0a))))
+          (then (local.set $pos (i32.add (local.get $pos) (i32.const 1)))))
+        (local.set $lead (local.get $start))
+        (block $led
+          (loop $spaces
+            (br_if $led (i32.ge_u (local.get $lead) (local.get $end)))
+            (br_if $led (i32.eqz (call $isSpace (i32.load8_u (local.get $lead)))))
+            (local.set $lead (i32.add (local.get $lead) (i32.const 1)))
+            (br $spaces)))
+        (block $classified
+          ;; A blank line joins a run of lines passed over.
+          (if (i32.eq (local.get $lead) (local.get $end))
+            (then
+              (if (i32.ge_s (local.get $runStart) (i32.const 0))
+                (then (local.set $runEnd (local.get $end))))
+              (br $classified)))
+          ;; Every key Google knows begins with u, a, d or s.
+          (local.set $c (i32.or (i32.load8_u (local.get $lead)) (i32.const 0x20)))
+          (if (i32.eqz (i32.or
+                (i32.or (i32.eq (local.get $c) (i32.const 0x75)) (i32.eq (local.get $c) (i32.const 0x61)))
+                (i32.or (i32.eq (local.get $c) (i32.const 0x64)) (i32.eq (local.get $c) (i32.const 0x73)))))
+            (then
+              (if (i32.lt_s (local.get $runStart) (i32.const 0))
+                (then (local.set $runStart (local.get $start)) (local.set $runLine (local.get $line))))
+              (local.set $runEnd (local.get $end))
+              (br $classified)))
+          (if (i32.ge_s (local.get $runStart) (i32.const 0))
+            (then
+              (local.set $out (call $emit (local.get $out)
+                (i32.shl (local.get $runLine) (i32.const 3)) (local.get $runStart) (local.get $runEnd)))
+              (local.set $runStart (i32.const -1))))
+          ;; A usual directive: short enough never to be cut, no NUL, a known key spelled out.
+          (if (i32.and
+                (i32.le_u (i32.sub (local.get $end) (local.get $start)) (i32.const 5554))
+                (i32.ge_u (local.get $nul) (local.get $end)))
+            (then
+              (local.set $key (call $keyAt (local.get $lead) (local.get $end)))
+              (if (local.get $key)
+                (then
+                  (local.set $ve (select (local.get $hash) (local.get $end)
+                    (i32.lt_u (local.get $hash) (local.get $end))))
+                  (local.set $vs (i32.add (i32.add (local.get $lead) (i32.shr_u (local.get $key) (i32.const 3))) (i32.const 1)))
+                  (block $trimmed
+                    (loop $front
+                      (br_if $trimmed (i32.ge_u (local.get $vs) (local.get $ve)))
+                      (br_if $trimmed (i32.eqz (call $isSpace (i32.load8_u (local.get $vs)))))
+                      (local.set $vs (i32.add (local.get $vs) (i32.const 1)))
+                      (br $front)))
+                  (block $trimmed2
+                    (loop $back
+                      (br_if $trimmed2 (i32.le_u (local.get $ve) (local.get $vs)))
+                      (br_if $trimmed2 (i32.eqz (call $isSpace (i32.load8_u (i32.sub (local.get $ve) (i32.const 1))))))
+                      (local.set $ve (i32.sub (local.get $ve) (i32.const 1)))
+                      (br $back)))
+                  (local.set $out (call $emit (local.get $out)
+                    (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.and (local.get $key) (i32.const 7)))
+                    (local.get $vs) (local.get $ve)))
+                  (br $classified)))))
+          (local.set $out (call $emit (local.get $out)
+            (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.const 1)) (local.get $start) (local.get $end))))
+        (br_if $done (local.get $final))
+        (br $lines)))
+    (if (i32.ge_s (local.get $runStart) (i32.const 0))
+      (then
+        (local.set $out (call $emit (local.get $out)
+          (i32.shl (local.get $runLine) (i32.const 3)) (local.get $runStart) (local.get $runEnd)))))
+    (i32.store (i32.sub (local.get $out0) (i32.const 4)) (local.get $line))
+    (i32.div_u (i32.sub (local.get $out) (local.get $out0)) (i32.const 12)))
+)
