@@ -408,6 +408,8 @@ export class RobotsTxt {
   #indexForPath(selection: Selection, path: string): RuleIndex {
     if (!selection.aliasesIndexed && path.charCodeAt(path.length - 1) === 0x2f) {
       selection.aliasesIndexed = true;
+      // Most files hold no `/index.htm` at all: one search of the text says so.
+      if (!this.#table.mayHoldAliases()) return selection.index;
       const ids = this.#ruleIds(selection.groups, true);
       // More entries than the index holds: some rules have aliases.
       if (ids.length > selection.index.size) {

@@ -28,6 +28,8 @@ export interface Rule {
 }
 
 const ALLOW_BIT = 1;
+/** What a value must hold for Google's index.html alias (see `Profile.aliasOf`). */
+const ALIAS_PART = '/index.htm';
 
 /**
  * Rule columns. Rule ids are positions in file order. A rule is kept as where its value is
@@ -43,6 +45,8 @@ export class RuleTable implements IndexedRules {
   #byteValues: Map<number, ByteString> | undefined;
   /** The aliases found so far, by rule (see `alias`). */
   #aliases: Map<number, string> | undefined;
+  /** Whether any rule can have an alias (see `mayHoldAliases`), once asked. */
+  #aliasesPossible: boolean | undefined;
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
   inert: Set<number> | undefined;
   /** The stretch of the source a value was read from last (see `Source.stretchAt`). */
@@ -73,13 +77,28 @@ export class RuleTable implements IndexedRules {
    */
   alias(id: number): string | undefined {
     const aliasOf = this.profile.aliasOf;
-    if (!aliasOf || !this.isAllow(id) || !this.#holds(id, '/index.htm')) return undefined;
+    if (!aliasOf || !this.isAllow(id) || !this.mayHoldAliases() || !this.#holds(id, ALIAS_PART)) {
+      return undefined;
+    }
     let alias = this.#aliases?.get(id);
     if (alias === undefined) {
       alias = aliasOf(this.pattern(id));
       if (alias !== undefined) (this.#aliases ??= new Map()).set(id, alias);
     }
     return alias;
+  }
+
+  /**
+   * Whether any rule can have an alias: the text, or a value the line cut split, holds
+   * `/index.htm` (which normalisation never makes). Searched once, natively.
+   */
+  mayHoldAliases(): boolean {
+    if (this.#aliasesPossible === undefined) {
+      let found = this.source.includes(ALIAS_PART);
+      for (const bytes of this.#byteValues?.values() ?? []) found ||= bytes.includes(ALIAS_PART);
+      this.#aliasesPossible = found;
+    }
+    return this.#aliasesPossible;
   }
 
   /**

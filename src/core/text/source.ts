@@ -157,6 +157,16 @@ export class Source {
     this.#bytes = undefined;
   }
 
+  /**
+   * Whether the text holds `part` (no line break in it), searched natively: a large body's
+   * pieces one by one, never joined (a line, and so `part`, is never split between them).
+   */
+  includes(part: string): boolean {
+    const pieces = this.#pieces;
+    if (pieces === undefined) return this.text.includes(part);
+    return pieces.some((piece) => piece.text.includes(part));
+  }
+
   /** `text.slice(start, end)` for a span within one line, read from its stretch. */
   slice(start: number, end: number): string {
     const stretch = this.stretchAt(start);

@@ -7,12 +7,6 @@
 (module
   (memory (export "memory") 1)
 
-  ;; absl::ascii_isspace: space, \t, \n, \v, \f, \r
-  (func $isSpace (param $c i32) (result i32)
-    (i32.or
-      (i32.eq (local.get $c) (i32.const 0x20))
-      (i32.lt_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 5))))
-
   ;; (length << 3 | tag) of the known key spelled out at $s, its colon right after it and
   ;; before $e, or 0. Bytes are compared eight at a time, lower-cased by setting bit 0x20
   ;; (which maps no byte that can stand inside a line onto a letter or `-` but the letter's
@@ -49,24 +43,22 @@
             (i64.eq (i64.or (local.get $w) (i64.const 0x0020202020202020)) (i64.const 0x3a70616d65746973)))))))
     (i32.const 0))
 
-  ;; Appends the record (head, a, b) at $out; returns the next free address.
-  (func $emit (param $out i32) (param $head i32) (param $a i32) (param $b i32) (result i32)
-    (i32.store (local.get $out) (local.get $head))
-    (i32.store offset=4 (local.get $out) (local.get $a))
-    (i32.store offset=8 (local.get $out) (local.get $b))
-    (i32.add (local.get $out) (i32.const 12)))
-
   ;; Tokenizes the lines of bytes [pos, len) (see skimLines), writing records of three
   ;; i32 at $out0: (line << 3 | tag, a, b). Tags: 0 a run of lines passed over (first line,
   ;; start, end), 1 a line for the JavaScript tokenizer (line, start, end), 2 to 5 a usual
   ;; user-agent, allow, disallow or sitemap line (line, value start, value end). Returns the
-  ;; number of records; the last line number is stored at $out0 - 4.
+  ;; number of records; the last line number is stored at $out0 - 4. Whitespace is absl's
+  ;; ascii_isspace, as in the tokenizer: space, and \t to \r.
   (func (export "scan") (param $pos i32) (param $len i32) (param $line i32) (param $last i32)
         (param $out0 i32) (result i32)
     (local $out i32) (local $start i32) (local $end i32) (local $hash i32) (local $nul i32)
     (local $i i32) (local $c i32) (local $m i32) (local $k i32) (local $v v128)
     (local $runStart i32) (local $runEnd i32) (local $runLine i32)
-    (local $lead i32) (local $final i32) (local $key i32) (local $vs i32) (local $ve i32)
+    (local $lead i32) (local $final i32) (local $key i32) (local $vs i32) (local $ve i32) (local $sp i32)
+    (local $lf16 v128) (local $cr16 v128) (local $hash16 v128) (local $nul16 v128)
+    (local.set $lf16 (i8x16.splat (i32.const 0x0a)))
+    (local.set $cr16 (i8x16.splat (i32.const 0x0d)))
+    (local.set $hash16 (i8x16.splat (i32.const 0x23)))
     (local.set $out (local.get $out0))
     (local.set $runStart (i32.const -1))
     (block $done
@@ -85,11 +77,11 @@
               (local.set $m (i8x16.bitmask
                 (v128.or
                   (v128.or
-                    (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0a)))
-                    (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0d))))
+                    (i8x16.eq (local.get $v) (local.get $lf16))
+                    (i8x16.eq (local.get $v) (local.get $cr16)))
                   (v128.or
-                    (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x23)))
-                    (i8x16.eq (local.get $v) (v128.const i32x4 0 0 0 0))))))
+                    (i8x16.eq (local.get $v) (local.get $hash16))
+                    (i8x16.eq (local.get $v) (local.get $nul16))))))
               (block $next
                 (loop $bits
                   (br_if $next (i32.eqz (local.get $m)))
@@ -132,7 +124,7 @@
         (block $led
           (loop $spaces
             (br_if $led (i32.ge_u (local.get $lead) (local.get $end)))
-            (br_if $led (i32.eqz (call $isSpace (i32.load8_u (local.get $lead)))))
+            (br_if $led (i32.eqz (i32.or (i32.eq (local.tee $sp (i32.load8_u (local.get $lead))) (i32.const 0x20)) (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
             (local.set $lead (i32.add (local.get $lead) (i32.const 1)))
             (br $spaces)))
         (block $classified
@@ -154,8 +146,10 @@
               (br $classified)))
           (if (i32.ge_s (local.get $runStart) (i32.const 0))
             (then
-              (local.set $out (call $emit (local.get $out)
-                (i32.shl (local.get $runLine) (i32.const 3)) (local.get $runStart) (local.get $runEnd)))
+              (i32.store (local.get $out) (i32.shl (local.get $runLine) (i32.const 3)))
+              (i32.store offset=4 (local.get $out) (local.get $runStart))
+              (i32.store offset=8 (local.get $out) (local.get $runEnd))
+              (local.set $out (i32.add (local.get $out) (i32.const 12)))
               (local.set $runStart (i32.const -1))))
           ;; A usual directive: short enough never to be cut, no NUL, a known key spelled out.
           (if (i32.and
@@ -171,27 +165,32 @@
                   (block $trimmed
                     (loop $front
                       (br_if $trimmed (i32.ge_u (local.get $vs) (local.get $ve)))
-                      (br_if $trimmed (i32.eqz (call $isSpace (i32.load8_u (local.get $vs)))))
+                      (br_if $trimmed (i32.eqz (i32.or (i32.eq (local.tee $sp (i32.load8_u (local.get $vs))) (i32.const 0x20)) (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
                       (local.set $vs (i32.add (local.get $vs) (i32.const 1)))
                       (br $front)))
                   (block $trimmed2
                     (loop $back
                       (br_if $trimmed2 (i32.le_u (local.get $ve) (local.get $vs)))
-                      (br_if $trimmed2 (i32.eqz (call $isSpace (i32.load8_u (i32.sub (local.get $ve) (i32.const 1))))))
+                      (br_if $trimmed2 (i32.eqz (i32.or (i32.eq (local.tee $sp (i32.load8_u (i32.sub (local.get $ve) (i32.const 1)))) (i32.const 0x20)) (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
                       (local.set $ve (i32.sub (local.get $ve) (i32.const 1)))
                       (br $back)))
-                  (local.set $out (call $emit (local.get $out)
-                    (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.and (local.get $key) (i32.const 7)))
-                    (local.get $vs) (local.get $ve)))
+                  (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.and (local.get $key) (i32.const 7))))
+              (i32.store offset=4 (local.get $out) (local.get $vs))
+              (i32.store offset=8 (local.get $out) (local.get $ve))
+              (local.set $out (i32.add (local.get $out) (i32.const 12)))
                   (br $classified)))))
-          (local.set $out (call $emit (local.get $out)
-            (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.const 1)) (local.get $start) (local.get $end))))
+          (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.const 1)))
+              (i32.store offset=4 (local.get $out) (local.get $start))
+              (i32.store offset=8 (local.get $out) (local.get $end))
+              (local.set $out (i32.add (local.get $out) (i32.const 12))))
         (br_if $done (local.get $final))
         (br $lines)))
     (if (i32.ge_s (local.get $runStart) (i32.const 0))
       (then
-        (local.set $out (call $emit (local.get $out)
-          (i32.shl (local.get $runLine) (i32.const 3)) (local.get $runStart) (local.get $runEnd)))))
+        (i32.store (local.get $out) (i32.shl (local.get $runLine) (i32.const 3)))
+              (i32.store offset=4 (local.get $out) (local.get $runStart))
+              (i32.store offset=8 (local.get $out) (local.get $runEnd))
+              (local.set $out (i32.add (local.get $out) (i32.const 12)))))
     (i32.store (i32.sub (local.get $out0) (i32.const 4)) (local.get $line))
     (i32.div_u (i32.sub (local.get $out) (local.get $out0)) (i32.const 12)))
 )
