@@ -423,9 +423,12 @@ export class RobotsTxt {
   #indexFor(chosen: readonly number[]): RuleIndex {
     const table = this.#table;
     const plain = this.#profile.plainValuesArePatterns;
+    // No array is taken apart here: run cold (a short-lived process, a file checked once),
+    // the engine takes destructuring through the iterator protocol, call by call.
     if (chosen.length === 1 && !table.inert) {
-      const [first, end] = this.#groupTable.ruleRange(chosen[0]!, table.size);
-      return new RuleIndex(table, [first, end, 'range'], plain);
+      const g = chosen[0]!;
+      const groups = this.#groupTable;
+      return RuleIndex.ofRange(table, groups.firstRule(g), groups.ruleEnd(g, table.size), plain);
     }
     return new RuleIndex(table, this.#ruleIds(chosen, false), plain);
   }
@@ -434,9 +437,10 @@ export class RobotsTxt {
   #ruleIds(chosen: readonly number[], withAliases: boolean): number[] {
     const table = this.#table;
     const ids: number[] = [];
+    const groups = this.#groupTable;
     for (const g of chosen) {
-      const [first, end] = this.#groupTable.ruleRange(g, table.size);
-      for (let id = first; id < end; id++) {
+      const end = groups.ruleEnd(g, table.size);
+      for (let id = groups.firstRule(g); id < end; id++) {
         if (table.inert?.has(id)) continue;
         ids.push(id);
         if (withAliases && table.alias(id) !== undefined) ids.push(~id);

@@ -88,9 +88,13 @@ export class PathChars {
 
   /** Whether the path holds every character of `text[from, to)` but `*`. */
   holdsAll(text: string, from: number, to: number): boolean {
+    // A character asked about just before (`a*a*a*b` asks about `a` once) is not asked again.
+    let last = 0x2a;
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
-      if (c !== 0x2a && !this.has(c)) return false;
+      if (c === last || c === 0x2a) continue;
+      if (!this.has(c)) return false;
+      last = c;
     }
     return true;
   }

@@ -43,20 +43,26 @@ export class RuleIndex {
   private scansBeforeSort: number;
 
   /**
-   * @param ids entry ids, or a `[first, end)` range of plain rule ids.
+   * @param ids entry ids (copied), or undefined for the plain rules `first..first + size`.
    * @param plainInPlace the profile keeps plain values as they are (see `IndexedRules.matchInPlace`):
    *   until the index is sorted they are matched where they stand, and make no pattern.
    */
   constructor(
     private readonly table: IndexedRules,
-    ids: readonly number[] | readonly [number, number, 'range'],
+    ids: readonly number[] | undefined,
     private readonly plainInPlace: boolean,
+    first = 0,
+    size = ids?.length ?? 0,
   ) {
-    const range = ids.length === 3 && ids[2] === 'range';
-    this.ids = range ? undefined : (ids as readonly number[]).slice();
-    this.first = range ? ids[0] : 0;
-    this.size = range ? ids[1] - ids[0] : ids.length;
-    this.scansBeforeSort = this.size > LINEAR_LIMIT ? Math.ceil(Math.log2(this.size)) : Infinity;
+    this.ids = ids?.slice();
+    this.first = first;
+    this.size = size;
+    this.scansBeforeSort = size > LINEAR_LIMIT ? Math.ceil(Math.log2(size)) : Infinity;
+  }
+
+  /** An index of the plain rules `[first, end)` (one group's, most often). */
+  static ofRange(table: IndexedRules, first: number, end: number, plainInPlace: boolean): RuleIndex {
+    return new RuleIndex(table, undefined, plainInPlace, first, end - first);
   }
 
   /** Entry `k`'s pattern, made on first need, with whether it is a wildcard pattern. */

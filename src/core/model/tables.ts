@@ -328,6 +328,16 @@ export class GroupTable {
     return this.agentValues.slice(first, end).map(wellFormed);
   }
 
+  /** The first rule of group `g`. */
+  firstRule(g: number): number {
+    return this.ruleStart[g]!;
+  }
+
+  /** The rule after group `g`'s last (`ruleCount` for the last group). */
+  ruleEnd(g: number, ruleCount: number): number {
+    return this.ruleStart[g + 1] ?? ruleCount;
+  }
+
   /** Rules of group `g`: [first, end). */
   ruleRange(g: number, ruleCount: number): [number, number] {
     return [this.ruleStart[g]!, this.ruleStart[g + 1] ?? ruleCount];
