@@ -110,10 +110,7 @@ export function parseBytes(
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
     const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
     const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
-    source =
-      read.length > LARGE_BODY
-        ? Source.ofLargeBytes(read)
-        : Source.ofByteArray(read);
+    source = read.length > LARGE_BODY ? Source.ofLargeBytes(read) : Source.ofByteArray(read);
     sizes = { total: bytes.length, read: read.length };
     cutMidLine =
       read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);

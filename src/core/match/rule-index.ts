@@ -61,7 +61,12 @@ export class RuleIndex {
   }
 
   /** An index of the plain rules `[first, end)` (one group's, most often). */
-  static ofRange(table: IndexedRules, first: number, end: number, plainInPlace: boolean): RuleIndex {
+  static ofRange(
+    table: IndexedRules,
+    first: number,
+    end: number,
+    plainInPlace: boolean,
+  ): RuleIndex {
     return new RuleIndex(table, undefined, plainInPlace, first, end - first);
   }
 

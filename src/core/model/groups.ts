@@ -158,7 +158,7 @@ export class GroupBuilder implements SkimmingHandler {
   }
 
   /** A directive in its usual form (see `SkimmingHandler.usual`). */
-  usual(kind: KnownKind, line: number, start: number, end: number): void {
+  usual(kind: KnownKind, line: number, start: number, end: number, mayAlias?: boolean): void {
     const base = this.base;
     switch (kind) {
       case 'user-agent':
@@ -166,7 +166,7 @@ export class GroupBuilder implements SkimmingHandler {
       case 'sitemap':
         return this.result.sitemaps.add(base + start, base + end);
       default:
-        return this.rule(kind === 'allow', line, base + start, base + end);
+        return this.rule(kind === 'allow', line, base + start, base + end, undefined, mayAlias);
     }
   }
 
@@ -184,15 +184,25 @@ export class GroupBuilder implements SkimmingHandler {
     groups.addAgent(display, line, token);
   }
 
-  /** An allow or disallow line; `bytes`: its value, where the line cut split a character. */
-  rule(allow: boolean, line: number, start: number, end: number, bytes?: string): void {
+  /**
+   * An allow or disallow line; `bytes`: its value, where the line cut split a character;
+   * `mayAlias`: whether an allow value holds `/index.htm`, where the tokenizer looked.
+   */
+  rule(
+    allow: boolean,
+    line: number,
+    start: number,
+    end: number,
+    bytes?: string,
+    mayAlias?: boolean,
+  ): void {
     const { rules, orphanRuleLines } = this.result;
     if (this.current < 0) {
       orphanRuleLines.push(line);
       return;
     }
     // The pattern is made from the text when a lookup first needs it (see RuleTable).
-    const id = rules.add(allow, line, start, end, bytes);
+    const id = rules.add(allow, line, start, end, bytes, mayAlias);
     const profile = this.profile;
     // Google keeps empty rules: they match with priority 0, never decide, but can name the
     // matching line. In the 1996 standard an empty Disallow excludes nothing (and an empty

@@ -45,8 +45,11 @@ export class RuleTable implements IndexedRules {
   #byteValues: Map<number, ByteString> | undefined;
   /** The aliases found so far, by rule (see `alias`). */
   #aliases: Map<number, string> | undefined;
-  /** Whether any rule can have an alias (see `mayHoldAliases`), once asked. */
-  #aliasesPossible: boolean | undefined;
+  /**
+   * Whether any rule can have an alias (see `mayHoldAliases`): false while every allow value
+   * was looked at and none holds `/index.htm`; undefined while not known.
+   */
+  #aliasesPossible: boolean | undefined = false;
   /** Rules that can never match (legacy: an empty Disallow), made on demand. */
   inert: Set<number> | undefined;
   /** The stretch of the source a value was read from last (see `Source.stretchAt`). */
@@ -58,11 +61,28 @@ export class RuleTable implements IndexedRules {
     private readonly profile: Profile,
   ) {}
 
-  /** Adds a rule whose value is `source[start, end)`, or `bytes` when given. */
-  add(allow: boolean, line: number, start: number, end: number, bytes?: ByteString): number {
+  /**
+   * Adds a rule whose value is `source[start, end)`, or `bytes` when given; `mayAlias`:
+   * whether an allow value holds `/index.htm`, where the tokenizer looked (undefined: it did
+   * not, and the text is searched when aliases are first asked for).
+   */
+  add(
+    allow: boolean,
+    line: number,
+    start: number,
+    end: number,
+    bytes?: ByteString,
+    mayAlias?: boolean,
+  ): number {
     const id = this.#size++;
     this.#cells.push3(start, end, line * 2 + (allow ? ALLOW_BIT : 0));
-    if (bytes !== undefined) (this.#byteValues ??= new Map()).set(id, bytes);
+    if (bytes !== undefined) {
+      (this.#byteValues ??= new Map()).set(id, bytes);
+      mayAlias = undefined;
+    }
+    if (allow && mayAlias !== false && this.#aliasesPossible !== true) {
+      this.#aliasesPossible = mayAlias;
+    }
     return id;
   }
 
@@ -89,8 +109,9 @@ export class RuleTable implements IndexedRules {
   }
 
   /**
-   * Whether any rule can have an alias: the text, or a value the line cut split, holds
-   * `/index.htm` (which normalisation never makes). Searched once, natively.
+   * Whether any rule can have an alias: an allow value holds `/index.htm` (which
+   * normalisation never makes). The tokenizer's byte lane looks as it reads; otherwise the
+   * text (and any value the line cut split) is searched once, natively.
    */
   mayHoldAliases(): boolean {
     if (this.#aliasesPossible === undefined) {

@@ -127,6 +127,14 @@ export interface SkimmingHandler extends TokenHandler {
    * A directive in its usual form (a known key spelled out, the colon right after it, a
    * short line without NUL), which is nearly every one: its value is `text[valueStart,
    * valueEnd)`, no object is made. Every other directive still comes through `directive`.
+   * `mayAlias`, for an allow line where the tokenizer looked: whether its value holds
+   * `/index.htm` (Google's index.html alias); undefined where it did not look.
    */
-  usual(kind: KnownKind, line: number, valueStart: number, valueEnd: number): void;
+  usual(
+    kind: KnownKind,
+    line: number,
+    valueStart: number,
+    valueEnd: number,
+    mayAlias?: boolean,
+  ): void;
 }

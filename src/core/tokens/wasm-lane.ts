@@ -27,6 +27,8 @@ export const WASM_LANE_MAX_BYTES = 128 * 1024;
 /** Record tags (see wasm-lane.wat); 2 to 5 are the usual directives, in `USUAL_KINDS`. */
 const RUN = 0;
 const LINE = 1;
+/** Tag 6: an allow line whose value holds `/index.htm` (see `SkimmingHandler.usual`). */
+const ALLOW_MAY_ALIAS = 6;
 const USUAL_KINDS: readonly KnownKind[] = [
   'user-agent',
   'user-agent',
@@ -34,6 +36,7 @@ const USUAL_KINDS: readonly KnownKind[] = [
   'allow',
   'disallow',
   'sitemap',
+  'allow',
 ];
 /** A record is three 32-bit cells; the lane is given room for one per input byte, and two. */
 const RECORD_BYTES = 12;
@@ -171,7 +174,10 @@ function dispatch(
     else if (tag === LINE) {
       tokenizeLine ??= skimmedLineTokenizer(text, handler, countsUtf8);
       tokenizeLine(line, cells[at + 1]!, cells[at + 2]!);
-    } else handler.usual(USUAL_KINDS[tag]!, line, cells[at + 1]!, cells[at + 2]!);
+    } else {
+      const kind = USUAL_KINDS[tag]!;
+      handler.usual(kind, line, cells[at + 1]!, cells[at + 2]!, tag === ALLOW_MAY_ALIAS);
+    }
   }
   return cells[(out0 >> 2) - 1]!;
 }

@@ -46,7 +46,8 @@
   ;; Tokenizes the lines of bytes [pos, len) (see skimLines), writing records of three
   ;; i32 at $out0: (line << 3 | tag, a, b). Tags: 0 a run of lines passed over (first line,
   ;; start, end), 1 a line for the JavaScript tokenizer (line, start, end), 2 to 5 a usual
-  ;; user-agent, allow, disallow or sitemap line (line, value start, value end). Returns the
+  ;; user-agent, allow, disallow or sitemap line (line, value start, value end), 6 an allow line
+  ;; whose value holds `/index.htm`. Returns the
   ;; number of records; the last line number is stored at $out0 - 4. Whitespace is absl's
   ;; ascii_isspace, as in the tokenizer: space, and \t to \r.
   (func (export "scan") (param $pos i32) (param $len i32) (param $line i32) (param $last i32)
@@ -174,6 +175,21 @@
                       (br_if $trimmed2 (i32.eqz (i32.or (i32.eq (local.tee $sp (i32.load8_u (i32.sub (local.get $ve) (i32.const 1)))) (i32.const 0x20)) (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
                       (local.set $ve (i32.sub (local.get $ve) (i32.const 1)))
                       (br $back)))
+                  ;; An allow value holding `/index.htm` may have Google's index.html alias: tag 6.
+                  (if (i32.eq (i32.and (local.get $key) (i32.const 7)) (i32.const 3))
+                    (then
+                      (local.set $i (local.get $vs))
+                      (block $plain
+                        (loop $slash
+                          (br_if $plain (i32.gt_u (i32.add (local.get $i) (i32.const 10)) (local.get $ve)))
+                          (if (i32.and
+                                (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x2f))
+                                (i32.and
+                                  (i64.eq (i64.load offset=1 (local.get $i)) (i64.const 0x74682e7865646e69))
+                                  (i32.eq (i32.load8_u offset=9 (local.get $i)) (i32.const 0x6d))))
+                            (then (local.set $key (i32.const 6)) (br $plain)))
+                          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                          (br $slash)))))
                   (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.and (local.get $key) (i32.const 7))))
               (i32.store offset=4 (local.get $out) (local.get $vs))
               (i32.store offset=8 (local.get $out) (local.get $ve))
