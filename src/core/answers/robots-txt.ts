@@ -166,7 +166,14 @@ export class RobotsTxt {
    * the product tokens of the file's user-agent lines. Never throws.
    */
   isAllowed(url: string, userAgent: UserAgent): boolean {
-    return this.verdict(url, userAgent).allowed;
+    // `verdict(...).allowed`, without the objects a verdict is made of.
+    const profile = this.#profile;
+    const path = profile.matchPath(String(url ?? ''));
+    if (profile.isImplicitlyAllowed(path)) return true;
+    const selection = this.#select(userAgent);
+    if (selection.scope === 'none') return true;
+    const index = this.#indexForPath(selection, path);
+    return profile.precedence.allows(index, path, (this.#best ??= { allow: -1, disallow: -1 }));
   }
 
   /**
@@ -382,7 +389,11 @@ export class RobotsTxt {
     let selection = this.#selections?.peek(key);
     if (!selection) {
       // Google folds ASCII letters only (the Kelvin sign is no `k`).
-      selection = this.#computeSelection(agents.map((a) => asciiLowerCase(String(a))));
+      selection = this.#computeSelection(
+        agents.length === 1
+          ? [asciiLowerCase(String(agents[0]))]
+          : agents.map((a) => asciiLowerCase(String(a))),
+      );
       // A map only once a second crawler is asked about; bounded against endless names.
       if (this.#lastKey !== undefined) {
         if (!this.#selections) {

@@ -15,6 +15,8 @@ export interface Decision {
  */
 export interface Precedence {
   decide(index: RuleIndex, path: string, scratch: BestMatch): Decision;
+  /** `decide(...).allowed`, without the decision's object (a crawler's usual question). */
+  allows(index: RuleIndex, path: string, scratch: BestMatch): boolean;
   /** `matched`: positions of every matching rule, in file order. */
   decideAmong(index: RuleIndex, matched: readonly number[]): Decision;
 }
@@ -26,6 +28,12 @@ export interface Precedence {
  */
 export const LONGEST_MATCH: Precedence = {
   decide: (index, path, scratch) => fromBest(index, index.best(path, scratch)),
+  allows(index, path, scratch) {
+    const best = index.best(path, scratch);
+    const allowPriority = index.priorityAt(best.allow);
+    const disallowPriority = index.priorityAt(best.disallow);
+    return !(disallowPriority > allowPriority && disallowPriority > 0);
+  },
   decideAmong(index, matched) {
     const best: BestMatch = { allow: -1, disallow: -1 };
     for (const k of matched) index.consider(best, k);
@@ -54,6 +62,9 @@ export const FIRST_MATCH: Precedence = {
       if (first < 0 || index.lineAt(k) < index.lineAt(first)) first = k;
     });
     return fromFirst(index, first);
+  },
+  allows(index, path, scratch) {
+    return this.decide(index, path, scratch).allowed;
   },
   decideAmong: (index, matched) => fromFirst(index, matched.length > 0 ? matched[0]! : -1),
 };

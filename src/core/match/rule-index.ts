@@ -3,6 +3,10 @@ import { LONG_PATH, PathChars } from './path-chars.ts';
 import { literalPrefix } from './pattern.ts';
 import type { IndexedRules } from './indexed-rules.ts';
 
+/** What an index holds until its first pattern is made: shared, never written to. */
+const NO_PATTERNS: string[] = [];
+const NO_WILD: boolean[] = [];
+
 /** Below this many rules a linear scan beats sorting, and needs no memory of its own. */
 const LINEAR_LIMIT = 16;
 /** Values up to this long are matched where they stand in the text (`matchInPlace`). */
@@ -29,8 +33,8 @@ export class RuleIndex {
    * Per entry: its pattern, and whether it needs more than a prefix test; empty until a
    * pattern is first made (plain values matched in place never make one).
    */
-  private patterns: string[] = [];
-  private wild: boolean[] = [];
+  private patterns: string[] = NO_PATTERNS;
+  private wild: boolean[] = NO_WILD;
   /** Positions matched by the last linear scan (see `scan`), reused between checks. */
   private readonly found: number[] = [];
   /** What the long path being checked holds, learned as its wildcard patterns ask. */

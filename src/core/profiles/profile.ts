@@ -97,8 +97,9 @@ export function isWildPattern(profile: Profile, pattern: string): boolean {
 export function chooseByName(groups: GroupsToChoose, names: readonly string[]): GroupChoice {
   // One pass over the names, as this runs on a crawler's first check of every file.
   const { size, agentTokens, agentStart } = groups;
-  const named: number[] = [];
-  const global: number[] = [];
+  // Made when a group is found: most files have one or the other, many neither.
+  let named: number[] | undefined;
+  let global: number[] | undefined;
   // The usual call names one crawler: compared as it is, without a search of the list.
   const only = names.length === 1 ? names[0]! : undefined;
   for (let g = 0; g < size; g++) {
@@ -110,9 +111,9 @@ export function chooseByName(groups: GroupsToChoose, names: readonly string[]): 
       if (token === GLOBAL_TOKEN) isGlobal = true;
       else if (only !== undefined ? token === only : names.includes(token)) isNamed = true;
     }
-    if (isNamed) named.push(g);
-    else if (isGlobal && named.length === 0) global.push(g);
+    if (isNamed) (named ??= []).push(g);
+    else if (isGlobal && named === undefined) (global ??= []).push(g);
   }
-  if (named.length > 0) return { scope: 'specific', groups: named };
-  return { scope: global.length > 0 ? 'global' : 'none', groups: global };
+  if (named !== undefined) return { scope: 'specific', groups: named };
+  return global !== undefined ? { scope: 'global', groups: global } : { scope: 'none', groups: [] };
 }
