@@ -4,6 +4,7 @@
  * every corpus file, and text (which the lane reads only where it is ASCII).
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -267,6 +268,23 @@ describe('the tokenizer byte lane', () => {
     } finally {
       useWasmLane(true);
     }
+  });
+
+  test('where WebAssembly is missing, parse reads every line through the JavaScript lane', () => {
+    const script = [
+      "const { parse } = await import('./src/core/index.ts');",
+      "const { wasmLaneRuns } = await import('./src/core/tokens/wasm-lane.ts');",
+      // The lane is compiled at the first parse: gone by then (the module loader needs it).
+      'delete globalThis.WebAssembly;',
+      "const robots = parse(new TextEncoder().encode('User-agent: *\\nDisallow: /x\\n'));",
+      "console.log(JSON.stringify([wasmLaneRuns(), robots.isAllowed('https://a.example/x', 'b')]));",
+    ].join('\n');
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.deepEqual(JSON.parse(out), [false, false]);
   });
 
   test('is shipped as its source compiles', async () => {
