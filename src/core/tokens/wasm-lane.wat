@@ -125,7 +125,9 @@
         (block $led
           (loop $spaces
             (br_if $led (i32.ge_u (local.get $lead) (local.get $end)))
-            (br_if $led (i32.eqz (i32.or (i32.eq (local.tee $sp (i32.load8_u (local.get $lead))) (i32.const 0x20)) (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
+            (br_if $led (i32.eqz (i32.or
+              (i32.eq (local.tee $sp (i32.load8_u (local.get $lead))) (i32.const 0x20))
+              (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
             (local.set $lead (i32.add (local.get $lead) (i32.const 1)))
             (br $spaces)))
         (block $classified
@@ -166,13 +168,17 @@
                   (block $trimmed
                     (loop $front
                       (br_if $trimmed (i32.ge_u (local.get $vs) (local.get $ve)))
-                      (br_if $trimmed (i32.eqz (i32.or (i32.eq (local.tee $sp (i32.load8_u (local.get $vs))) (i32.const 0x20)) (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
+                      (br_if $trimmed (i32.eqz (i32.or
+                        (i32.eq (local.tee $sp (i32.load8_u (local.get $vs))) (i32.const 0x20))
+                        (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
                       (local.set $vs (i32.add (local.get $vs) (i32.const 1)))
                       (br $front)))
                   (block $trimmed2
                     (loop $back
                       (br_if $trimmed2 (i32.le_u (local.get $ve) (local.get $vs)))
-                      (br_if $trimmed2 (i32.eqz (i32.or (i32.eq (local.tee $sp (i32.load8_u (i32.sub (local.get $ve) (i32.const 1)))) (i32.const 0x20)) (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
+                      (br_if $trimmed2 (i32.eqz (i32.or
+                        (i32.eq (local.tee $sp (i32.load8_u (i32.sub (local.get $ve) (i32.const 1)))) (i32.const 0x20))
+                        (i32.lt_u (i32.sub (local.get $sp) (i32.const 9)) (i32.const 5)))))
                       (local.set $ve (i32.sub (local.get $ve) (i32.const 1)))
                       (br $back)))
                   ;; An allow value holding `/index.htm` may have Google's index.html alias: tag 6.
@@ -191,22 +197,22 @@
                           (local.set $i (i32.add (local.get $i) (i32.const 1)))
                           (br $slash)))))
                   (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.and (local.get $key) (i32.const 7))))
-              (i32.store offset=4 (local.get $out) (local.get $vs))
-              (i32.store offset=8 (local.get $out) (local.get $ve))
-              (local.set $out (i32.add (local.get $out) (i32.const 12)))
+                  (i32.store offset=4 (local.get $out) (local.get $vs))
+                  (i32.store offset=8 (local.get $out) (local.get $ve))
+                  (local.set $out (i32.add (local.get $out) (i32.const 12)))
                   (br $classified)))))
           (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.const 1)))
-              (i32.store offset=4 (local.get $out) (local.get $start))
-              (i32.store offset=8 (local.get $out) (local.get $end))
-              (local.set $out (i32.add (local.get $out) (i32.const 12))))
+          (i32.store offset=4 (local.get $out) (local.get $start))
+          (i32.store offset=8 (local.get $out) (local.get $end))
+          (local.set $out (i32.add (local.get $out) (i32.const 12))))
         (br_if $done (local.get $final))
         (br $lines)))
     (if (i32.ge_s (local.get $runStart) (i32.const 0))
       (then
         (i32.store (local.get $out) (i32.shl (local.get $runLine) (i32.const 3)))
-              (i32.store offset=4 (local.get $out) (local.get $runStart))
-              (i32.store offset=8 (local.get $out) (local.get $runEnd))
-              (local.set $out (i32.add (local.get $out) (i32.const 12)))))
+        (i32.store offset=4 (local.get $out) (local.get $runStart))
+        (i32.store offset=8 (local.get $out) (local.get $runEnd))
+        (local.set $out (i32.add (local.get $out) (i32.const 12)))))
     (i32.store (i32.sub (local.get $out0) (i32.const 4)) (local.get $line))
     (i32.div_u (i32.sub (local.get $out) (local.get $out0)) (i32.const 12)))
 )
