@@ -80,7 +80,33 @@ export function skimLane(
   }
   busy = true;
   try {
-    return dispatch(current, input, text, countsUtf8, handler, lineNumber, first, last);
+    const length = input.length;
+    const bytes = current.bytes;
+    // Google skips any prefix of the UTF-8 BOM (EF BB BF), stopping at the first mismatch;
+    // ASCII text has none.
+    let pos = 0;
+    if (first && length > 0 && bytes[0] === 0xef) {
+      pos = 1;
+      if (length > 1 && bytes[1] === 0xbb) pos = length > 2 && bytes[2] === 0xbf ? 3 : 2;
+    }
+    const out0 = recordsAt(length);
+    const count = current.scan(pos, length, lineNumber, last ? 1 : 0, out0);
+    const cells = current.cells;
+    let tokenizeLine: ((line: number, start: number, end: number) => void) | undefined;
+    for (let r = 0, at = out0 >> 2; r < count; r++, at += 3) {
+      const head = cells[at]!;
+      const tag = head & 7;
+      const line = head >>> 3;
+      if (tag === RUN) handler.other(line, cells[at + 1]!, cells[at + 2]!);
+      else if (tag === LINE) {
+        tokenizeLine ??= skimmedLineTokenizer(text, handler, countsUtf8);
+        tokenizeLine(line, cells[at + 1]!, cells[at + 2]!);
+      } else {
+        const kind = USUAL_KINDS[tag]!;
+        handler.usual(kind, line, cells[at + 1]!, cells[at + 2]!, tag === ALLOW_MAY_ALIAS);
+      }
+    }
+    return cells[(out0 >> 2) - 1]!;
   } finally {
     busy = false;
   }
@@ -126,12 +152,17 @@ function recordsAt(length: number): number {
 
 /**
  * Copies the input into the lane's memory, growing it as needed; false for text that is not
- * ASCII (its offsets are not its bytes').
+ * ASCII (its offsets are not its bytes'), or where the memory cannot grow.
  */
 function load(current: Lane, input: Uint8Array | string): boolean {
   const need = recordsAt(input.length) + RECORD_BYTES * (input.length + 2) + 16;
   if (need > current.bytes.length) {
-    current.memory.grow(Math.ceil((need - current.bytes.length) / PAGE));
+    try {
+      current.memory.grow(Math.ceil((need - current.bytes.length) / PAGE));
+    } catch {
+      // No memory to grow into: the JavaScript lane reads this one.
+      return false;
+    }
     current.bytes = new Uint8Array(current.memory.buffer);
     current.cells = new Int32Array(current.memory.buffer);
   }
@@ -141,43 +172,4 @@ function load(current: Lane, input: Uint8Array | string): boolean {
   }
   const { read, written } = (encoder ??= new TextEncoder()).encodeInto(input, current.bytes);
   return read === input.length && written === input.length;
-}
-
-function dispatch(
-  current: Lane,
-  input: Uint8Array | string,
-  text: string,
-  countsUtf8: boolean,
-  handler: SkimmingHandler,
-  lineNumber: number,
-  first: boolean,
-  last: boolean,
-): number {
-  const length = input.length;
-  const bytes = current.bytes;
-  // Google skips any prefix of the UTF-8 BOM (EF BB BF), stopping at the first mismatch;
-  // ASCII text has none.
-  let pos = 0;
-  if (first && length > 0 && bytes[0] === 0xef) {
-    pos = 1;
-    if (length > 1 && bytes[1] === 0xbb) pos = length > 2 && bytes[2] === 0xbf ? 3 : 2;
-  }
-  const out0 = recordsAt(length);
-  const count = current.scan(pos, length, lineNumber, last ? 1 : 0, out0);
-  const cells = current.cells;
-  let tokenizeLine: ((line: number, start: number, end: number) => void) | undefined;
-  for (let r = 0, at = out0 >> 2; r < count; r++, at += 3) {
-    const head = cells[at]!;
-    const tag = head & 7;
-    const line = head >>> 3;
-    if (tag === RUN) handler.other(line, cells[at + 1]!, cells[at + 2]!);
-    else if (tag === LINE) {
-      tokenizeLine ??= skimmedLineTokenizer(text, handler, countsUtf8);
-      tokenizeLine(line, cells[at + 1]!, cells[at + 2]!);
-    } else {
-      const kind = USUAL_KINDS[tag]!;
-      handler.usual(kind, line, cells[at + 1]!, cells[at + 2]!, tag === ALLOW_MAY_ALIAS);
-    }
-  }
-  return cells[(out0 >> 2) - 1]!;
 }
