@@ -167,13 +167,11 @@ export class RobotsTxt {
    */
   isAllowed(url: string, userAgent: UserAgent): boolean {
     // `verdict(...).allowed`, without the objects a verdict is made of.
-    const profile = this.#profile;
-    const path = profile.matchPath(String(url ?? ''));
-    if (profile.isImplicitlyAllowed(path)) return true;
-    const selection = this.#select(userAgent);
-    if (selection.scope === 'none') return true;
-    const index = this.#indexForPath(selection, path);
-    return profile.precedence.allows(index, path, (this.#best ??= { allow: -1, disallow: -1 }));
+    const path = this.#profile.matchPath(String(url ?? ''));
+    const index = this.#rulesFor(path, userAgent);
+    return (
+      typeof index === 'string' || this.#profile.precedence.allows(index, path, this.#scratch())
+    );
   }
 
   /**
@@ -182,21 +180,35 @@ export class RobotsTxt {
    * still without gathering every match. Never throws.
    */
   verdict(url: string, userAgent: UserAgent, options?: { withRule?: boolean }): Verdict {
-    const profile = this.#profile;
-    const path = profile.matchPath(String(url ?? ''));
-    if (profile.isImplicitlyAllowed(path)) {
-      return { allowed: true, line: 0, reason: 'robots-txt-always-allowed' };
-    }
-    const selection = this.#select(userAgent);
-    if (selection.scope === 'none') return { allowed: true, line: 0, reason: 'no-matching-group' };
-    const index = this.#indexForPath(selection, path);
-    const scratch = (this.#best ??= { allow: -1, disallow: -1 });
-    const { allowed, deciding, reason } = profile.precedence.decide(index, path, scratch);
+    const path = this.#profile.matchPath(String(url ?? ''));
+    const index = this.#rulesFor(path, userAgent);
+    if (typeof index === 'string') return { allowed: true, line: 0, reason: index };
+    const decision = this.#profile.precedence.decide(index, path, this.#scratch());
+    const { allowed, deciding, reason } = decision;
     if (options?.withRule && deciding >= 0) {
       const rule = this.#ruleMatch(index.idAt(deciding));
       return { allowed, line: index.lineAt(deciding), reason, rule };
     }
     return { allowed, line: index.lineAt(deciding), reason };
+  }
+
+  /**
+   * The indexed rules `path` is judged by for `userAgent`, or why none are: the path is
+   * always allowed (RFC 9309's `/robots.txt`), or no group applies.
+   */
+  #rulesFor(
+    path: string,
+    userAgent: UserAgent,
+  ): RuleIndex | 'robots-txt-always-allowed' | 'no-matching-group' {
+    if (this.#profile.isImplicitlyAllowed(path)) return 'robots-txt-always-allowed';
+    const selection = this.#select(userAgent);
+    if (selection.scope === 'none') return 'no-matching-group';
+    return this.#indexForPath(selection, path);
+  }
+
+  /** The best-match record the checks reuse. */
+  #scratch(): BestMatch {
+    return (this.#best ??= { allow: -1, disallow: -1 });
   }
 
   /** The verdict for `url` with everything that led to it. Never throws. */

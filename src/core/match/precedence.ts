@@ -30,9 +30,7 @@ export const LONGEST_MATCH: Precedence = {
   decide: (index, path, scratch) => fromBest(index, index.best(path, scratch)),
   allows(index, path, scratch) {
     const best = index.best(path, scratch);
-    const allowPriority = index.priorityAt(best.allow);
-    const disallowPriority = index.priorityAt(best.disallow);
-    return !(disallowPriority > allowPriority && disallowPriority > 0);
+    return allowedBy(index.priorityAt(best.allow), index.priorityAt(best.disallow));
   },
   decideAmong(index, matched) {
     const best: BestMatch = { allow: -1, disallow: -1 };
@@ -41,10 +39,15 @@ export const LONGEST_MATCH: Precedence = {
   },
 };
 
+/** A disallow wins only when strictly longer than the longest allow, and not empty. */
+function allowedBy(allowPriority: number, disallowPriority: number): boolean {
+  return !(disallowPriority > allowPriority && disallowPriority > 0);
+}
+
 function fromBest(index: RuleIndex, best: BestMatch): Decision {
   const allowPriority = index.priorityAt(best.allow);
   const disallowPriority = index.priorityAt(best.disallow);
-  const allowed = !(disallowPriority > allowPriority && disallowPriority > 0);
+  const allowed = allowedBy(allowPriority, disallowPriority);
   const decided = Math.max(allowPriority, disallowPriority) > 0;
   return {
     allowed,

@@ -361,7 +361,7 @@ export class GroupTable {
 
   /** Rules of group `g`: [first, end). */
   ruleRange(g: number, ruleCount: number): [number, number] {
-    return [this.ruleStart[g]!, this.ruleStart[g + 1] ?? ruleCount];
+    return [this.firstRule(g), this.ruleEnd(g, ruleCount)];
   }
 
   seal(): void {
