@@ -29,8 +29,13 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * the way Google parses. Throws `InvalidInputError` only for a body that is not text or
  * bytes, or an invalid option.
  */
-export function parse(body: RobotsBody, options: ParseOptions = {}): RobotsTxt {
+export function parse(body: RobotsBody, options?: ParseOptions): RobotsTxt {
   if (!shapesKept) keepShapes();
+  // The usual call gives no options: nothing to check.
+  if (options === undefined && body instanceof Uint8Array && NATIVE_BYTE_STRINGS) {
+    return parseBytes(PROFILES.google, body, DEFAULT_MAX_BYTES);
+  }
+  options ??= {};
   const name = options.profile ?? 'google';
   if (!Object.hasOwn(PROFILES, name)) {
     throw new InvalidInputError(

@@ -47,6 +47,9 @@ interface Selection {
 }
 
 const SELECTION_CACHE_LIMIT = 256;
+/** What a file with no sitemap line, or no line of another key, lists: shared, frozen. */
+const NO_SITEMAPS: readonly string[] = Object.freeze([]);
+const NO_EXTRAS: readonly Extra[] = Object.freeze([]);
 
 /**
  * A parsed robots.txt. Parse once with `parse()`, then ask as many questions as needed:
@@ -70,8 +73,8 @@ export class RobotsTxt {
   readonly #profile: Profile;
   readonly #groupTable: GroupTable;
   readonly #table: RuleTable;
-  readonly #extras: ExtraTable;
-  readonly #sitemaps: SitemapTable;
+  readonly #extras: ExtraTable | undefined;
+  readonly #sitemaps: SitemapTable | undefined;
   readonly #source: Source;
   #notRobotsTxt: NotRobotsTxt | 'no' | undefined;
   #groups: Group[] | undefined;
@@ -140,12 +143,12 @@ export class RobotsTxt {
 
   /** Sitemap URLs, in file order, without duplicates. */
   get sitemaps(): readonly string[] {
-    return this.#sitemaps.list();
+    return this.#sitemaps?.list() ?? NO_SITEMAPS;
   }
 
   /** Lines other than user-agent, allow, disallow and sitemap, in file order. */
   get extras(): readonly Extra[] {
-    return this.#extras.list();
+    return this.#extras?.list() ?? NO_EXTRAS;
   }
 
   /** Size of the body in bytes, and how many were read (less when over `maxBytes`). */
@@ -379,14 +382,17 @@ export class RobotsTxt {
     if (selection.extras) {
       for (const extra of selection.extras) if (visit(extra)) return;
     } else if (selection.groups.length > 0) {
-      this.#extras.scanGroups(selection.groups, visit);
+      this.#extras?.scanGroups(selection.groups, visit);
     }
   }
 
   #extrasFor(userAgent: UserAgent): readonly Extra[] {
     const selection = this.#select(userAgent);
     if (selection.extras) return selection.extras;
-    const extras = selection.groups.length === 0 ? [] : this.#extras.forGroups(selection.groups);
+    const extras =
+      selection.groups.length === 0 || !this.#extras
+        ? []
+        : this.#extras.forGroups(selection.groups);
     selection.extras = extras;
     return extras;
   }
@@ -394,9 +400,15 @@ export class RobotsTxt {
   #select(userAgent: UserAgent): Selection {
     // The usual call: the same one name as last time, without making its key.
     if (userAgent === this.#lastName && this.#lastName !== undefined) return this.#lastSelection!;
+    if (this.#lastSelection === undefined && typeof userAgent === 'string') {
+      // The first question, by one name: its key is made if a second crawler is asked about.
+      this.#lastName = userAgent;
+      return (this.#lastSelection = this.#computeSelection([asciiLowerCase(userAgent)]));
+    }
     const agents: readonly string[] =
       typeof userAgent === 'string' ? [userAgent] : Array.isArray(userAgent) ? userAgent : [];
     const key = selectionKey(agents);
+    this.#lastKey ??= this.#lastName === undefined ? undefined : selectionKey([this.#lastName]);
     if (key === this.#lastKey) return this.#lastSelection!;
     let selection = this.#selections?.peek(key);
     if (!selection) {

@@ -115,7 +115,7 @@ function checkRules(
   add: Add,
 ): void {
   const { groups, rules } = parsed;
-  const usage = parsed.extras.list().filter((e) => e.key === 'content-usage');
+  const usage = (parsed.extras?.list() ?? []).filter((e) => e.key === 'content-usage');
   const seen = new Set<string>();
   const reported = new Set<string>();
   const once = (key: string) => !reported.has(key) && Boolean(reported.add(key));

@@ -91,7 +91,7 @@ const CANONICAL_KEYS = {
 
 /** Groups, orphan rules and sitemaps of a parsed file: 0 when it says nothing a crawler reads. */
 function groupsOrLines(parsed: ReturnType<GroupBuilder['finish']>): number {
-  return parsed.groups.size + parsed.orphanRuleLines.length + parsed.sitemaps.list().length;
+  return parsed.groups.size + parsed.orphanRuleLines.length + (parsed.sitemaps?.list().length ?? 0);
 }
 
 /** Lints a robots.txt body. Never throws on content. */

@@ -118,11 +118,15 @@ export class RuleIndex {
   private heldBy(path: string): PathChars | undefined {
     if (path.length < LONG_PATH) return undefined;
     // Made on the first long path: most indexes never see one.
-    const held = (this.held ??= new PathChars(''));
-    if (path === this.heldFor) return held;
-    held.reset(path);
-    this.heldFor = path;
-    return held;
+    if (this.held === undefined) {
+      this.heldFor = path;
+      return (this.held = new PathChars(path));
+    }
+    if (path !== this.heldFor) {
+      this.held.reset(path);
+      this.heldFor = path;
+    }
+    return this.held;
   }
 
   /**

@@ -6,13 +6,17 @@
  * which keeps the path as a C string, the path ends at its first NUL.
  */
 export function pathParamsQuery(url: string): string {
-  // Two leading slashes (a scheme-relative URL) are skipped.
-  const searchStart = url.length >= 2 && url[0] === '/' && url[1] === '/' ? 2 : 0;
-  const earlyPath = firstOf(url, searchStart);
-  let protocolEnd = url.indexOf('://', searchStart);
-  // A path, params or query before "://" means "://" is not the scheme separator.
-  if (earlyPath >= 0 && (protocolEnd < 0 || earlyPath < protocolEnd)) protocolEnd = -1;
-  protocolEnd = protocolEnd < 0 ? searchStart : protocolEnd + 3;
+  // The usual URL starts `http://` or `https://`: its authority starts right after, as the
+  // general reading below finds (no `/`, `?` or `;` comes before that `://`).
+  let protocolEnd = httpAuthorityStart(url);
+  const searchStart = protocolEnd > 0 ? 0 : schemeRelativeStart(url);
+  if (protocolEnd < 0) {
+    const earlyPath = firstOf(url, searchStart);
+    protocolEnd = url.indexOf('://', searchStart);
+    // A path, params or query before "://" means "://" is not the scheme separator.
+    if (earlyPath >= 0 && (protocolEnd < 0 || earlyPath < protocolEnd)) protocolEnd = -1;
+    protocolEnd = protocolEnd < 0 ? searchStart : protocolEnd + 3;
+  }
 
   const pathStart = firstOf(url, protocolEnd);
   if (pathStart < 0) return '/';
@@ -25,6 +29,26 @@ export function pathParamsQuery(url: string): string {
   const path = url.slice(pathStart, pathEnd);
   // The result always starts with "/", also when the URL's path is empty but it has a query.
   return url[pathStart] === '/' ? path : '/' + path;
+}
+
+/** Two leading slashes (a scheme-relative URL) are skipped: 2 for them, else 0. */
+function schemeRelativeStart(url: string): number {
+  return url.length >= 2 && url.charCodeAt(0) === 0x2f && url.charCodeAt(1) === 0x2f ? 2 : 0;
+}
+
+/** 7 for a URL starting `http://`, 8 for `https://` (as written: lower case), else -1. */
+function httpAuthorityStart(url: string): number {
+  if (
+    codeAt(url, 0) !== 0x68 ||
+    codeAt(url, 1) !== 0x74 ||
+    codeAt(url, 2) !== 0x74 ||
+    codeAt(url, 3) !== 0x70
+  )
+    return -1;
+  const i = codeAt(url, 4) === 0x73 ? 5 : 4;
+  return codeAt(url, i) === 0x3a && codeAt(url, i + 1) === 0x2f && codeAt(url, i + 2) === 0x2f
+    ? i + 3
+    : -1;
 }
 
 /** Index of the first of "/", "?" or ";" at or after `from`, or -1. */

@@ -48,8 +48,10 @@ export interface ParsedFile {
   source: Source;
   groups: GroupTable;
   rules: RuleTable;
-  sitemaps: SitemapTable;
-  extras: ExtraTable;
+  /** Undefined for a file with no sitemap line (most files: made on the first). */
+  sitemaps: SitemapTable | undefined;
+  /** Undefined for a file with no line of another key (made on the first). */
+  extras: ExtraTable | undefined;
   /** Lines of allow/disallow rules that stand before any user-agent (ignored). */
   orphanRuleLines: number[];
 }
@@ -77,8 +79,8 @@ export class GroupBuilder implements SkimmingHandler {
       source,
       groups: new GroupTable(),
       rules: new RuleTable(source, profile),
-      sitemaps: new SitemapTable(source),
-      extras: new ExtraTable(source),
+      sitemaps: undefined,
+      extras: undefined,
       orphanRuleLines: [],
     };
     if (profile.blankLineEndsGroup) {
@@ -122,8 +124,8 @@ export class GroupBuilder implements SkimmingHandler {
     const result = this.result;
     result.rules.seal();
     result.groups.seal();
-    result.extras.seal();
-    result.sitemaps.seal();
+    result.extras?.seal();
+    result.sitemaps?.seal();
     return result;
   }
 
@@ -141,20 +143,20 @@ export class GroupBuilder implements SkimmingHandler {
           d.valueIsBytes ? d.value : undefined,
         );
       case 'sitemap':
-        return this.result.sitemaps.add(
+        return this.#sitemaps().add(
           this.base + d.valueStart,
           this.base + d.valueEnd,
           d.valueIsBytes ? d.value : undefined,
         );
       default:
-        this.result.extras.add(d, this.current, this.base);
+        this.#extras().add(d, this.current, this.base);
     }
   }
 
   /** Lines that can only be unknown keys: kept as they are (see `SkimmingHandler.other`). */
   other(firstLine: number, start: number, end: number): void {
     const base = this.base;
-    this.result.extras.addLines(firstLine, this.current, base + start, base + end);
+    this.#extras().addLines(firstLine, this.current, base + start, base + end);
   }
 
   /** A directive in its usual form (see `SkimmingHandler.usual`). */
@@ -164,10 +166,18 @@ export class GroupBuilder implements SkimmingHandler {
       case 'user-agent':
         return this.agent(line, this.piece.slice(start, end), false);
       case 'sitemap':
-        return this.result.sitemaps.add(base + start, base + end);
+        return this.#sitemaps().add(base + start, base + end);
       default:
         return this.rule(kind === 'allow', line, base + start, base + end, undefined, mayAlias);
     }
+  }
+
+  #sitemaps(): SitemapTable {
+    return (this.result.sitemaps ??= new SitemapTable(this.source));
+  }
+
+  #extras(): ExtraTable {
+    return (this.result.extras ??= new ExtraTable(this.source));
   }
 
   private agent(line: number, value: string, valueIsBytes: boolean): void {
@@ -176,6 +186,8 @@ export class GroupBuilder implements SkimmingHandler {
     if (this.current < 0 || rules.size > groups.ruleStart[this.current]!) {
       this.current = groups.startGroup(rules.size);
     }
+    // `*` alone, the most common value, is its own display in every mode.
+    if (value === GLOBAL_TOKEN && !valueIsBytes) return groups.addAgent(value, line, GLOBAL_TOKEN);
     // The name is taken from the value as text, so text and bytes name groups alike.
     const display = this.source.display(value, valueIsBytes);
     const token = this.profile.isGlobalAgent(value)
@@ -215,5 +227,9 @@ export class GroupBuilder implements SkimmingHandler {
 
 /** Keeps a sample builder, and so its class and its tables', alive between parses (see shapes.ts). */
 export function keepBuilderShape(): void {
-  keepShapeOf(new GroupBuilder(PROFILES.google, Source.ofBytes('')));
+  const source = Source.ofBytes('');
+  keepShapeOf(new GroupBuilder(PROFILES.google, source));
+  // Made only for files that have such lines (see `ParsedFile`).
+  keepShapeOf(new SitemapTable(source));
+  keepShapeOf(new ExtraTable(source));
 }
