@@ -46,7 +46,8 @@ export function isValidProductToken(name: string): boolean {
  * whitespace and anything else.
  */
 export function isGlobalAgent(value: string): boolean {
-  if (value.charCodeAt(0) !== 0x2a) return false;
+  // Reads stay within the value: a read past the end makes the engine drop its fast code.
+  if (value.length === 0 || value.charCodeAt(0) !== 0x2a) return false;
   if (value.length === 1) return true;
   const c = value.charCodeAt(1);
   return c === 0x20 || (c >= 0x09 && c <= 0x0d);

@@ -403,7 +403,7 @@ export class RobotsTxt {
     if (this.#lastSelection === undefined && typeof userAgent === 'string') {
       // The first question, by one name: its key is made if a second crawler is asked about.
       this.#lastName = userAgent;
-      return (this.#lastSelection = this.#computeSelection([asciiLowerCase(userAgent)]));
+      return (this.#lastSelection = this.#computeSelection([lowerCaseName(userAgent)]));
     }
     const agents: readonly string[] =
       typeof userAgent === 'string' ? [userAgent] : Array.isArray(userAgent) ? userAgent : [];
@@ -415,7 +415,7 @@ export class RobotsTxt {
       // Google folds ASCII letters only (the Kelvin sign is no `k`).
       selection = this.#computeSelection(
         agents.length === 1
-          ? [asciiLowerCase(String(agents[0]))]
+          ? [lowerCaseName(String(agents[0]))]
           : agents.map((a) => asciiLowerCase(String(a))),
       );
       // A map only once a second crawler is asked about; bounded against endless names.
@@ -490,6 +490,19 @@ export class RobotsTxt {
  * selection: one name is itself behind a `'` (no list's key starts so), several are their JSON
  * array (`[]` and `['']`, `['a','b']` and `'a\nb'` all differ).
  */
+/** The last name lower-cased: a crawler asks every file it parses by the same name. */
+let lastName = '';
+let lastLowerCase = '';
+
+/** `asciiLowerCase(name)`, the same string for the same name asked again (see `lastName`). */
+function lowerCaseName(name: string): string {
+  if (name !== lastName) {
+    lastLowerCase = asciiLowerCase(name);
+    lastName = name;
+  }
+  return lastLowerCase;
+}
+
 function selectionKey(agents: readonly string[]): string {
   return agents.length === 1 ? "'" + String(agents[0]) : JSON.stringify(agents.map(String));
 }

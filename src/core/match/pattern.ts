@@ -28,7 +28,13 @@ export function googleEscape(value: ByteString): ByteString {
   let copied = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c === 0x25 && isHex(value.charCodeAt(i + 1)) && isHex(value.charCodeAt(i + 2))) {
+    // Reads stay within the value (a read past the end makes the engine drop its fast code).
+    if (
+      c === 0x25 &&
+      i + 2 < value.length &&
+      isHex(value.charCodeAt(i + 1)) &&
+      isHex(value.charCodeAt(i + 2))
+    ) {
       if (value.charCodeAt(i + 1) >= 0x61 || value.charCodeAt(i + 2) >= 0x61) {
         out += value.slice(copied, i) + '%' + value.slice(i + 1, i + 3).toUpperCase();
         copied = i + 3;

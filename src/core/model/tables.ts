@@ -178,7 +178,8 @@ export class RuleTable implements IndexedRules {
   ): number {
     const cells = this.#cells.cells;
     const p0 = path.charCodeAt(0);
-    const p1 = path.charCodeAt(1);
+    // No read past the path's end (the engine drops its fast code on one): -1 matches nothing.
+    const p1 = path.length > 1 ? path.charCodeAt(1) : -1;
     let written = 0;
     let previous = -1;
     let match: 1 | 0 | -1 = 0;
@@ -259,7 +260,7 @@ export class RuleTable implements IndexedRules {
         }
         return matchesPatternIn(text, s, e, path, held) ? 1 : 0;
       }
-      if (path.charCodeAt(i - s) !== c) return 0;
+      if (i - s >= path.length || path.charCodeAt(i - s) !== c) return 0;
     }
     return 1;
   }
