@@ -102,6 +102,35 @@ describe("compiled engine vs Google's streaming matcher", () => {
     );
   });
 
+  test('values longer than the in-place limit agree, whether they differ, match or hold wildcards', () => {
+    // Rules of one long directory (over 64 characters, where values are read in place only
+    // for a difference) with short random tails, checked with paths of the same directory.
+    const long = '/' + 'catalogue/'.repeat(7);
+    const ruleLine = fc.oneof(
+      pathish.map((p) => `Allow: ${long}${p}`),
+      pathish.map((p) => `Disallow: ${long}${p}`),
+      pathish.map((p) => `Disallow: ${p}`),
+    );
+    const file = fc
+      .tuple(agentName, fc.array(ruleLine, { minLength: 1, maxLength: 30 }))
+      .map(([agent, rules]) => `User-agent: ${agent}\n${rules.join('\n')}\n`);
+    const longUrl = pathish.map((p) => `http://example.com${long}${p}`);
+    fc.assert(
+      fc.property(
+        file,
+        callerAgent,
+        fc.array(fc.oneof(longUrl, urlArb), { minLength: 1, maxLength: 6 }),
+        (body, agent, urls) => {
+          const robots = parse(body);
+          for (let round = 0; round < 2; round++) {
+            for (const url of urls) assertAgreesWithOracle(robots, body, agent, url);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   test('the wildcard matcher agrees with the pos-set matcher', () => {
     fc.assert(
       fc.property(pathish, pathish, (pattern, rest) => {

@@ -234,17 +234,22 @@ export class RuleTable implements IndexedRules {
    * Matches a rule against `path` where its value stands in the text, for profiles whose
    * normalisation changes only `%` escapes and non-ASCII characters, one character at a time
    * (`plainValuesArePatterns`): 1 for a match, 0 for none, -1 when it cannot tell (the value
-   * holds `%` or non-ASCII before a difference is found, is longer than `limit`, or was cut
-   * inside a character: make the pattern). A difference before any such character decides,
-   * since the pattern's prefix up to there is the value's; at the first wildcard a value
-   * that is its own pattern is matched as one, still where it stands. `held`: what the
-   * path holds, for a long path (see path-chars.ts).
+   * holds `%` or non-ASCII before a difference is found, or was cut inside a character: make
+   * the pattern). A difference before any such character decides, since the pattern's prefix
+   * up to there is the value's; at the first wildcard a value that is its own pattern is
+   * matched as one, still where it stands. A value longer than `limit` is only read for a
+   * difference: one that matches, or holds a wildcard, is worth its pattern (compared
+   * natively, and kept for the next checks), while most differ from the path early (a file
+   * of a thousand long rules under one directory is rejected a prefix at a time, not made
+   * into a thousand patterns). `held`: what the path holds, for a long path (see
+   * path-chars.ts).
    */
   matchInPlace(id: number, path: string, limit: number, held?: PathChars): 1 | 0 | -1 {
     const cells = this.#cells.cells;
     const start = cells[3 * id]!;
     const end = cells[3 * id + 1]!;
-    if (end - start > limit || this.#byteValues?.has(id)) return -1;
+    if (this.#byteValues?.has(id)) return -1;
+    const long = end - start > limit;
     const stretch = this.#stretchOf(start);
     const text = stretch.text;
     const s = start - stretch.start;
@@ -254,6 +259,7 @@ export class RuleTable implements IndexedRules {
       const c = text.charCodeAt(i);
       if (c === 0x25 || c >= 0x80) return -1;
       if (wildcards && (c === 0x2a || (c === 0x24 && i === e - 1))) {
+        if (long) return -1;
         for (let j = i + 1; j < e; j++) {
           const d = text.charCodeAt(j);
           if (d === 0x25 || d >= 0x80) return -1;
@@ -262,7 +268,7 @@ export class RuleTable implements IndexedRules {
       }
       if (i - s >= path.length || path.charCodeAt(i - s) !== c) return 0;
     }
-    return 1;
+    return long ? -1 : 1;
   }
 
   /** Whether a pattern needs more than a prefix test under this profile. */
