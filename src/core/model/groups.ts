@@ -4,6 +4,7 @@ import { keepShapeOf } from '../shapes.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import { SitemapTable } from './sitemaps.ts';
 import { skimLane } from '../tokens/wasm-lane.ts';
+import { LANE_RULE_TAGS } from '../tokens/directive.ts';
 import {
   type Directive,
   type KnownKind,
@@ -172,6 +173,23 @@ export class GroupBuilder implements SkimmingHandler {
     }
   }
 
+  /** A run of usual allow and disallow lines from the byte lane (see `SkimmingHandler.usualRules`). */
+  usualRules(records: Int32Array, at: number, count: number): void {
+    if (this.current >= 0 && keepsEveryRule(this.profile)) {
+      this.result.rules.addRecords(records, at, count, this.base);
+      return;
+    }
+    // Rules before any group, or a profile that sets some aside: one at a time.
+    for (let k = 0, i = at; k < count; k++, i += 3) {
+      const head = records[i]!;
+      const tag = head & 7;
+      const start = this.base + records[i + 1]!;
+      const end = this.base + records[i + 2]!;
+      const allow = tag !== LANE_RULE_TAGS.disallow;
+      this.rule(allow, head >>> 3, start, end, undefined, tag === LANE_RULE_TAGS.allowMayAlias);
+    }
+  }
+
   #sitemaps(): SitemapTable {
     return (this.result.sitemaps ??= new SitemapTable(this.source));
   }
@@ -223,6 +241,16 @@ export class GroupBuilder implements SkimmingHandler {
       (rules.inert ??= new Set()).add(id);
     }
   }
+}
+
+/** The profile never sets a rule aside as inert (Google and RFC 9309 keep every one). */
+function keepsEveryRule(profile: Profile): boolean {
+  return (
+    !profile.isInertRule(true, true) &&
+    !profile.isInertRule(false, true) &&
+    !profile.isInertRule(true, false) &&
+    !profile.isInertRule(false, false)
+  );
 }
 
 /** Keeps a sample builder, and so its class and its tables', alive between parses (see shapes.ts). */

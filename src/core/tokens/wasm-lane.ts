@@ -13,7 +13,7 @@
  */
 import { WASM_LANE } from './wasm-lane-module.ts';
 import { skim, skimmedLineTokenizer } from './tokenizer.ts';
-import type { SkimmingHandler } from './directive.ts';
+import { LANE_RULE_TAGS, type SkimmingHandler } from './directive.ts';
 import type { KnownKind } from './kinds.ts';
 
 /**
@@ -28,7 +28,7 @@ export const WASM_LANE_MAX_BYTES = 128 * 1024;
 const RUN = 0;
 const LINE = 1;
 /** Tag 6: an allow line whose value holds `/index.htm` (see `SkimmingHandler.usual`). */
-const ALLOW_MAY_ALIAS = 6;
+const ALLOW_MAY_ALIAS = LANE_RULE_TAGS.allowMayAlias;
 const USUAL_KINDS: readonly KnownKind[] = [
   'user-agent',
   'user-agent',
@@ -93,11 +93,19 @@ export function skimLane(
     const count = current.scan(pos, length, lineNumber, last ? 1 : 0, out0);
     const cells = current.cells;
     let tokenizeLine: ((line: number, start: number, end: number) => void) | undefined;
+    // Runs of rule lines go to the handler at once where it takes them so (most records).
+    const rules = handler.usualRules !== undefined;
     for (let r = 0, at = out0 >> 2; r < count; r++, at += 3) {
       const head = cells[at]!;
       const tag = head & 7;
       const line = head >>> 3;
-      if (tag === RUN) handler.other(line, cells[at + 1]!, cells[at + 2]!);
+      if (rules && isRuleTag(tag)) {
+        let run = 1;
+        while (r + run < count && isRuleTag(cells[at + 3 * run]! & 7)) run++;
+        handler.usualRules!(cells, at, run);
+        r += run - 1;
+        at += 3 * (run - 1);
+      } else if (tag === RUN) handler.other(line, cells[at + 1]!, cells[at + 2]!);
       else if (tag === LINE) {
         tokenizeLine ??= skimmedLineTokenizer(text, handler, countsUtf8);
         tokenizeLine(line, cells[at + 1]!, cells[at + 2]!);
@@ -110,6 +118,11 @@ export function skimLane(
   } finally {
     busy = false;
   }
+}
+
+/** An allow or disallow record (see `LANE_RULE_TAGS`). */
+function isRuleTag(tag: number): boolean {
+  return tag === LANE_RULE_TAGS.allow || tag === LANE_RULE_TAGS.disallow || tag === ALLOW_MAY_ALIAS;
 }
 
 /**
