@@ -4,7 +4,7 @@ import { keepShapeOf } from '../shapes.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import { SitemapTable } from './sitemaps.ts';
 import { skimLane } from '../tokens/wasm-lane.ts';
-import { LANE_RULE_TAGS } from '../tokens/directive.ts';
+import { LANE_RULE } from '../tokens/directive.ts';
 import {
   type Directive,
   type KnownKind,
@@ -180,13 +180,17 @@ export class GroupBuilder implements SkimmingHandler {
       return;
     }
     // Rules before any group, or a profile that sets some aside: one at a time.
-    for (let k = 0, i = at; k < count; k++, i += 3) {
-      const head = records[i]!;
-      const tag = head & 7;
-      const start = this.base + records[i + 1]!;
-      const end = this.base + records[i + 2]!;
-      const allow = tag !== LANE_RULE_TAGS.disallow;
-      this.rule(allow, head >>> 3, start, end, undefined, tag === LANE_RULE_TAGS.allowMayAlias);
+    for (let i = at; i < at + 3 * count; i += 3) {
+      const end = records[i + 1]!;
+      const lineAndKind = records[i + 2]!;
+      this.rule(
+        (lineAndKind & LANE_RULE.allowBit) !== 0,
+        lineAndKind >>> 1,
+        this.base + records[i]!,
+        this.base + (end & LANE_RULE.endMask),
+        undefined,
+        (end & LANE_RULE.mayAliasBit) !== 0,
+      );
     }
   }
 

@@ -5,7 +5,7 @@ import { matchesPatternIn } from '../match/wildcard.ts';
 import type { PathChars } from '../match/path-chars.ts';
 import { IntColumn } from './columns.ts';
 import type { Source, Stretch } from '../text/source.ts';
-import { LANE_RULE_TAGS } from '../tokens/directive.ts';
+import { LANE_RULE } from '../tokens/directive.ts';
 
 /**
  * A parsed file, column by column. Thousands of small objects (one per rule, per agent, per
@@ -28,7 +28,8 @@ export interface Rule {
   readonly priority: number;
 }
 
-const ALLOW_BIT = 1;
+/** The rule cells' allow bit, the byte lane's (its rule records are this table's). */
+const ALLOW_BIT = LANE_RULE.allowBit;
 /** What a value must hold for Google's index.html alias (see `Profile.aliasOf`). */
 const ALIAS_PART = '/index.htm';
 
@@ -93,17 +94,16 @@ export class RuleTable implements IndexedRules {
    */
   addRecords(records: Int32Array, at: number, count: number, base: number): void {
     const cells = this.#cells;
-    let mayAlias = false;
-    for (let k = 0, i = at; k < count; k++, i += 3) {
-      const head = records[i]!;
-      const tag = head & 7;
-      const allow = tag === LANE_RULE_TAGS.disallow ? 0 : ALLOW_BIT;
-      cells.push3(base + records[i + 1]!, base + records[i + 2]!, (head >>> 3) * 2 + allow);
-      if (tag === LANE_RULE_TAGS.allowMayAlias) mayAlias = true;
+    // The records' last cell is this table's (line × 2 + 1 for allow).
+    let ends = 0;
+    for (let i = at; i < at + 3 * count; i += 3) {
+      const end = records[i + 1]!;
+      cells.push3(base + records[i]!, base + (end & LANE_RULE.endMask), records[i + 2]!);
+      ends |= end;
     }
     this.#size += count;
     // The lane looked at every allow value: only one holding `/index.htm` makes aliases possible.
-    if (mayAlias) this.#aliasesPossible = true;
+    if ((ends & LANE_RULE.mayAliasBit) !== 0) this.#aliasesPossible = true;
   }
 
   get size(): number {

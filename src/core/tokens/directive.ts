@@ -140,13 +140,14 @@ export interface SkimmingHandler extends TokenHandler {
   /**
    * Optional: a run of usual allow and disallow lines from the byte lane at once, in place of
    * a `usual` call each: `count` records of three cells from `records[at]`, each
-   * `(line << 3 | tag, valueStart, valueEnd)` with a tag of `LANE_RULE_TAGS`.
+   * `(valueStart, valueEnd | mayAliasBit, line << 1 | allowBit)` (see `LANE_RULE`).
    */
   usualRules?(records: Int32Array, at: number, count: number): void;
 }
 
 /**
- * The byte lane's record tags for usual allow and disallow lines (see wasm-lane.wat): an
- * allow line, a disallow line, and an allow line whose value holds `/index.htm`.
+ * The byte lane's rule records (see wasm-lane.wat): the value's end carries `mayAliasBit`
+ * for an allow value that holds `/index.htm`; the last cell is the line, doubled, plus
+ * `allowBit` for an allow line (as the rule table keeps it).
  */
-export const LANE_RULE_TAGS = { allow: 3, disallow: 4, allowMayAlias: 6 } as const;
+export const LANE_RULE = { allowBit: 1, mayAliasBit: 1 << 30, endMask: (1 << 30) - 1 } as const;

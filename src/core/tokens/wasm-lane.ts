@@ -13,7 +13,7 @@
  */
 import { WASM_LANE } from './wasm-lane-module.ts';
 import { skim, skimmedLineTokenizer } from './tokenizer.ts';
-import { LANE_RULE_TAGS, type SkimmingHandler } from './directive.ts';
+import { LANE_RULE, type SkimmingHandler } from './directive.ts';
 import type { KnownKind } from './kinds.ts';
 
 /**
@@ -24,11 +24,11 @@ import type { KnownKind } from './kinds.ts';
  */
 export const WASM_LANE_MAX_BYTES = 128 * 1024;
 
-/** Record tags (see wasm-lane.wat); 2 to 5 are the usual directives, in `USUAL_KINDS`. */
+/** Record tags (see wasm-lane.wat): 2 and 5 are usual directives, in `USUAL_KINDS`. */
 const RUN = 0;
 const LINE = 1;
-/** Tag 6: an allow line whose value holds `/index.htm` (see `SkimmingHandler.usual`). */
-const ALLOW_MAY_ALIAS = LANE_RULE_TAGS.allowMayAlias;
+/** A run of usual allow and disallow lines: its records follow (see `LANE_RULE`). */
+const RULES = 7;
 const USUAL_KINDS: readonly KnownKind[] = [
   'user-agent',
   'user-agent',
@@ -36,7 +36,6 @@ const USUAL_KINDS: readonly KnownKind[] = [
   'allow',
   'disallow',
   'sitemap',
-  'allow',
 ];
 /** A record is three 32-bit cells; the lane is given room for one per input byte, and two. */
 const RECORD_BYTES = 12;
@@ -93,25 +92,21 @@ export function skimLane(
     const count = current.scan(pos, length, lineNumber, last ? 1 : 0, out0);
     const cells = current.cells;
     let tokenizeLine: ((line: number, start: number, end: number) => void) | undefined;
-    // Runs of rule lines go to the handler at once where it takes them so (most records).
-    const rules = handler.usualRules !== undefined;
-    for (let r = 0, at = out0 >> 2; r < count; r++, at += 3) {
+    for (let at = out0 >> 2, end = at + 3 * count; at < end; at += 3) {
       const head = cells[at]!;
       const tag = head & 7;
       const line = head >>> 3;
-      if (rules && isRuleTag(tag)) {
-        let run = 1;
-        while (r + run < count && isRuleTag(cells[at + 3 * run]! & 7)) run++;
-        handler.usualRules!(cells, at, run);
-        r += run - 1;
-        at += 3 * (run - 1);
+      if (tag === RULES) {
+        // Most lines: handed over at once where the handler takes them so.
+        if (handler.usualRules) handler.usualRules(cells, at + 3, line);
+        else usualEach(handler, cells, at + 3, line);
+        at += 3 * line;
       } else if (tag === RUN) handler.other(line, cells[at + 1]!, cells[at + 2]!);
       else if (tag === LINE) {
         tokenizeLine ??= skimmedLineTokenizer(text, handler, countsUtf8);
         tokenizeLine(line, cells[at + 1]!, cells[at + 2]!);
       } else {
-        const kind = USUAL_KINDS[tag]!;
-        handler.usual(kind, line, cells[at + 1]!, cells[at + 2]!, tag === ALLOW_MAY_ALIAS);
+        handler.usual(USUAL_KINDS[tag]!, line, cells[at + 1]!, cells[at + 2]!);
       }
     }
     return cells[(out0 >> 2) - 1]!;
@@ -120,9 +115,19 @@ export function skimLane(
   }
 }
 
-/** An allow or disallow record (see `LANE_RULE_TAGS`). */
-function isRuleTag(tag: number): boolean {
-  return tag === LANE_RULE_TAGS.allow || tag === LANE_RULE_TAGS.disallow || tag === ALLOW_MAY_ALIAS;
+/** A run of rule records as one `usual` call each (a handler without `usualRules`). */
+function usualEach(handler: SkimmingHandler, cells: Int32Array, at: number, count: number): void {
+  for (let i = at; i < at + 3 * count; i += 3) {
+    const end = cells[i + 1]!;
+    const lineAndKind = cells[i + 2]!;
+    handler.usual(
+      lineAndKind & LANE_RULE.allowBit ? 'allow' : 'disallow',
+      lineAndKind >>> 1,
+      cells[i]!,
+      end & LANE_RULE.endMask,
+      (lineAndKind & LANE_RULE.allowBit) !== 0 ? (end & LANE_RULE.mayAliasBit) !== 0 : undefined,
+    );
+  }
 }
 
 /**

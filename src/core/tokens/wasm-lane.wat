@@ -43,19 +43,33 @@
             (i64.eq (i64.or (local.get $w) (i64.const 0x0020202020202020)) (i64.const 0x3a70616d65746973)))))))
     (i32.const 0))
 
+  ;; Closes the run of rule lines whose header is at $hdr (none when 0), which ends at $out:
+  ;; the header says how many rules follow it.
+  (func $closeRules (param $hdr i32) (param $out i32)
+    (if (local.get $hdr)
+      (then
+        (i32.store (local.get $hdr)
+          (i32.or (i32.shl (i32.div_u (i32.sub (i32.sub (local.get $out) (local.get $hdr)) (i32.const 12)) (i32.const 12))
+                           (i32.const 3))
+                  (i32.const 7)))
+        (i64.store offset=4 (local.get $hdr) (i64.const 0)))))
+
   ;; Tokenizes the lines of bytes [pos, len) (see skimLines), writing records of three
   ;; i32 at $out0: (line << 3 | tag, a, b). Tags: 0 a run of lines passed over (first line,
-  ;; start, end), 1 a line for the JavaScript tokenizer (line, start, end), 2 to 5 a usual
-  ;; user-agent, allow, disallow or sitemap line (line, value start, value end), 6 an allow line
-  ;; whose value holds `/index.htm`. Returns the
-  ;; number of records; the last line number is stored at $out0 - 4. Whitespace is absl's
-  ;; ascii_isspace, as in the tokenizer: space, and \t to \r.
+  ;; start, end), 1 a line for the JavaScript tokenizer (line, start, end), 2 or 5 a usual
+  ;; user-agent or sitemap line (line, value start, value end), 7 a run of usual allow and
+  ;; disallow lines (count << 3 | 7, 0, 0), followed by one record per rule as the rule table
+  ;; keeps it: (value start, value end | 1 << 30 where an allow value holds `/index.htm`,
+  ;; line << 1 | 1 for allow). Returns the number of records (rules included); the last line
+  ;; number is stored at $out0 - 4. Whitespace is absl's ascii_isspace, as in the tokenizer:
+  ;; space, and \t to \r.
   (func (export "scan") (param $pos i32) (param $len i32) (param $line i32) (param $last i32)
         (param $out0 i32) (result i32)
     (local $out i32) (local $start i32) (local $end i32) (local $hash i32) (local $nul i32)
     (local $i i32) (local $c i32) (local $m i32) (local $k i32) (local $v v128)
     (local $runStart i32) (local $runEnd i32) (local $runLine i32)
     (local $lead i32) (local $final i32) (local $key i32) (local $vs i32) (local $ve i32) (local $sp i32)
+    (local $rules i32)
     (local $lf16 v128) (local $cr16 v128) (local $hash16 v128) (local $nul16 v128)
     (local.set $lf16 (i8x16.splat (i32.const 0x0a)))
     (local.set $cr16 (i8x16.splat (i32.const 0x0d)))
@@ -185,6 +199,8 @@
               (br $classified)))
           (if (i32.ge_s (local.get $runStart) (i32.const 0))
             (then
+              (call $closeRules (local.get $rules) (local.get $out))
+              (local.set $rules (i32.const 0))
               (i32.store (local.get $out) (i32.shl (local.get $runLine) (i32.const 3)))
               (i32.store offset=4 (local.get $out) (local.get $runStart))
               (i32.store offset=8 (local.get $out) (local.get $runEnd))
@@ -232,17 +248,38 @@
                             (then (local.set $key (i32.const 6)) (br $plain)))
                           (local.set $i (i32.add (local.get $i) (i32.const 1)))
                           (br $slash)))))
-                  (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.and (local.get $key) (i32.const 7))))
+                  (local.set $key (i32.and (local.get $key) (i32.const 7)))
+                  ;; Allow (3 and 6) and disallow (4): a record in the rule table's form, in
+                  ;; the run of rules open (opened here if none is).
+                  (if (i32.and (i32.ge_u (local.get $key) (i32.const 3)) (i32.ne (local.get $key) (i32.const 5)))
+                    (then
+                      (if (i32.eqz (local.get $rules))
+                        (then
+                          (local.set $rules (local.get $out))
+                          (local.set $out (i32.add (local.get $out) (i32.const 12)))))
+                      (i32.store (local.get $out) (local.get $vs))
+                      (i32.store offset=4 (local.get $out)
+                        (i32.or (local.get $ve) (i32.shl (i32.eq (local.get $key) (i32.const 6)) (i32.const 30))))
+                      (i32.store offset=8 (local.get $out)
+                        (i32.or (i32.shl (local.get $line) (i32.const 1)) (i32.ne (local.get $key) (i32.const 4))))
+                      (local.set $out (i32.add (local.get $out) (i32.const 12)))
+                      (br $classified)))
+                  (call $closeRules (local.get $rules) (local.get $out))
+                  (local.set $rules (i32.const 0))
+                  (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (local.get $key)))
                   (i32.store offset=4 (local.get $out) (local.get $vs))
                   (i32.store offset=8 (local.get $out) (local.get $ve))
                   (local.set $out (i32.add (local.get $out) (i32.const 12)))
                   (br $classified)))))
+          (call $closeRules (local.get $rules) (local.get $out))
+          (local.set $rules (i32.const 0))
           (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.const 1)))
           (i32.store offset=4 (local.get $out) (local.get $start))
           (i32.store offset=8 (local.get $out) (local.get $end))
           (local.set $out (i32.add (local.get $out) (i32.const 12))))
         (br_if $done (local.get $final))
         (br $lines)))
+    (call $closeRules (local.get $rules) (local.get $out))
     (if (i32.ge_s (local.get $runStart) (i32.const 0))
       (then
         (i32.store (local.get $out) (i32.shl (local.get $runLine) (i32.const 3)))
