@@ -57,6 +57,29 @@ export class IntColumn {
     this.#length = length + 3;
   }
 
+  /** `count` values of `source` from `from`, at once (copied natively once the column is typed). */
+  appendFrom(source: Int32Array, from: number, count: number): void {
+    const length = this.#length;
+    let data = this.#data;
+    if (length + count <= PLAIN_LIMIT) {
+      for (let i = from; i < from + count; i++) (data as number[]).push(source[i]!);
+    } else {
+      if (length + count > data.length) {
+        const grown = new Int32Array(Math.max(length * 2, length + count));
+        grown.set(data);
+        data = grown;
+      }
+      (data as Int32Array).set(source.subarray(from, from + count), length);
+    }
+    this.#data = data;
+    this.#length = length + count;
+  }
+
+  /** Replaces the value at `index` (below `length`). */
+  set(index: number, value: number): void {
+    this.#data[index] = value;
+  }
+
   at(index: number): number {
     return this.#data[index]!;
   }

@@ -174,9 +174,9 @@ export class GroupBuilder implements SkimmingHandler {
   }
 
   /** A run of usual allow and disallow lines from the byte lane (see `SkimmingHandler.usualRules`). */
-  usualRules(records: Int32Array, at: number, count: number): void {
+  usualRules(records: Int32Array, at: number, count: number, mayAlias: boolean): void {
     if (this.current >= 0 && keepsEveryRule(this.profile)) {
-      this.result.rules.addRecords(records, at, count, this.base);
+      this.result.rules.addRecords(records, at, count, this.base, mayAlias);
       return;
     }
     // Rules before any group, or a profile that sets some aside: one at a time.

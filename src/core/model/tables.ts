@@ -92,18 +92,27 @@ export class RuleTable implements IndexedRules {
    * Adds `count` usual rules from the byte lane's records (see `SkimmingHandler.usualRules`),
    * their value offsets `base` on in the source: `add` for each, without a call each.
    */
-  addRecords(records: Int32Array, at: number, count: number, base: number): void {
+  addRecords(
+    records: Int32Array,
+    at: number,
+    count: number,
+    base: number,
+    mayAlias: boolean,
+  ): void {
     const cells = this.#cells;
-    // The records' last cell is this table's (line × 2 + 1 for allow).
-    let ends = 0;
-    for (let i = at; i < at + 3 * count; i += 3) {
-      const end = records[i + 1]!;
-      cells.push3(base + records[i]!, base + (end & LANE_RULE.endMask), records[i + 2]!);
-      ends |= end;
-    }
+    const first = cells.length;
+    // The records are this table's cells, copied as they are...
+    cells.appendFrom(records, at, 3 * count);
     this.#size += count;
+    // ...but for a large body's piece (offsets from the piece's start) and an index.html hint.
+    if (base !== 0 || mayAlias) {
+      for (let i = first; i < first + 3 * count; i += 3) {
+        cells.set(i, base + cells.at(i));
+        cells.set(i + 1, base + (cells.at(i + 1) & LANE_RULE.endMask));
+      }
+    }
     // The lane looked at every allow value: only one holding `/index.htm` makes aliases possible.
-    if ((ends & LANE_RULE.mayAliasBit) !== 0) this.#aliasesPossible = true;
+    if (mayAlias) this.#aliasesPossible = true;
   }
 
   get size(): number {

@@ -140,9 +140,10 @@ export interface SkimmingHandler extends TokenHandler {
   /**
    * Optional: a run of usual allow and disallow lines from the byte lane at once, in place of
    * a `usual` call each: `count` records of three cells from `records[at]`, each
-   * `(valueStart, valueEnd | mayAliasBit, line << 1 | allowBit)` (see `LANE_RULE`).
+   * `(valueStart, valueEnd | mayAliasBit, line << 1 | allowBit)` (see `LANE_RULE`);
+   * `mayAlias`: one of them has `mayAliasBit`.
    */
-  usualRules?(records: Int32Array, at: number, count: number): void;
+  usualRules?(records: Int32Array, at: number, count: number, mayAlias: boolean): void;
 }
 
 /**

@@ -98,7 +98,7 @@ export function skimLane(
       const line = head >>> 3;
       if (tag === RULES) {
         // Most lines: handed over at once where the handler takes them so.
-        if (handler.usualRules) handler.usualRules(cells, at + 3, line);
+        if (handler.usualRules) handler.usualRules(cells, at + 3, line, cells[at + 1] !== 0);
         else usualEach(handler, cells, at + 3, line);
         at += 3 * line;
       } else if (tag === RUN) handler.other(line, cells[at + 1]!, cells[at + 2]!);

@@ -44,21 +44,31 @@
     (i32.const 0))
 
   ;; Closes the run of rule lines whose header is at $hdr (none when 0), which ends at $out:
-  ;; the header says how many rules follow it.
+  ;; the header says how many rules follow it, and whether one's value holds `/index.htm`.
   (func $closeRules (param $hdr i32) (param $out i32)
+    (local $p i32) (local $ends i32)
     (if (local.get $hdr)
       (then
+        (local.set $p (i32.add (local.get $hdr) (i32.const 12)))
+        (block $read
+          (loop $rule
+            (br_if $read (i32.ge_u (local.get $p) (local.get $out)))
+            (local.set $ends (i32.or (local.get $ends) (i32.load offset=4 (local.get $p))))
+            (local.set $p (i32.add (local.get $p) (i32.const 12)))
+            (br $rule)))
         (i32.store (local.get $hdr)
           (i32.or (i32.shl (i32.div_u (i32.sub (i32.sub (local.get $out) (local.get $hdr)) (i32.const 12)) (i32.const 12))
                            (i32.const 3))
                   (i32.const 7)))
-        (i64.store offset=4 (local.get $hdr) (i64.const 0)))))
+        (i32.store offset=4 (local.get $hdr) (i32.shr_u (local.get $ends) (i32.const 30)))
+        (i32.store offset=8 (local.get $hdr) (i32.const 0)))))
 
   ;; Tokenizes the lines of bytes [pos, len) (see skimLines), writing records of three
   ;; i32 at $out0: (line << 3 | tag, a, b). Tags: 0 a run of lines passed over (first line,
   ;; start, end), 1 a line for the JavaScript tokenizer (line, start, end), 2 or 5 a usual
   ;; user-agent or sitemap line (line, value start, value end), 7 a run of usual allow and
-  ;; disallow lines (count << 3 | 7, 0, 0), followed by one record per rule as the rule table
+  ;; disallow lines (count << 3 | 7, 1 if a value holds `/index.htm` else 0, 0), followed by
+  ;; one record per rule as the rule table
   ;; keeps it: (value start, value end | 1 << 30 where an allow value holds `/index.htm`,
   ;; line << 1 | 1 for allow). Returns the number of records (rules included); the last line
   ;; number is stored at $out0 - 4. Whitespace is absl's ascii_isspace, as in the tokenizer:
