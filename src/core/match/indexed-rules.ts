@@ -28,5 +28,6 @@ export interface IndexedRules {
     limit: number,
     held: PathChars | undefined,
     out: number[],
+    made: readonly (string | undefined)[],
   ): number;
 }

@@ -160,7 +160,16 @@ export class RuleIndex {
     const held = this.heldBy(path);
     if (!this.ids && plainInPlace) {
       // A range of rules: scanned where they stand, patterns made for those it cannot tell.
-      const written = table.scanInPlace(this.first, this.size, path, IN_PLACE_LIMIT, held, found);
+      // Rules whose patterns were made by an earlier check are matched by them.
+      const written = table.scanInPlace(
+        this.first,
+        this.size,
+        path,
+        IN_PLACE_LIMIT,
+        held,
+        found,
+        this.patterns,
+      );
       let previous: string | undefined;
       let matched = false;
       for (let i = 0; i < written; i++) {

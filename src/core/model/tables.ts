@@ -195,7 +195,8 @@ export class RuleTable implements IndexedRules {
    * tell about (make its pattern), in order; returns how many it wrote. Most rules differ
    * from the path in their first two characters: that is tested first, without a call. A
    * value equal to the one tested before it (repeated lines) answers as that one did, so a
-   * file of one wildcard rule repeated costs one match.
+   * file of one wildcard rule repeated costs one match. `made`: the patterns the index made
+   * already, by offset: a rule that has one is matched by it (natively), not read again.
    */
   scanInPlace(
     first: number,
@@ -204,6 +205,7 @@ export class RuleTable implements IndexedRules {
     limit: number,
     held: PathChars | undefined,
     out: number[],
+    made: readonly (string | undefined)[],
   ): number {
     const cells = this.#cells.cells;
     const p0 = path.charCodeAt(0);
@@ -231,6 +233,10 @@ export class RuleTable implements IndexedRules {
         // A plain character (not `%`, `*`, `$` or non-ASCII) that differs from the path's
         // decides: the pattern's prefix up to it is the value's.
         if (c0 !== p0 ? isPlain(c0) : c1 !== p1 && isPlain(c1)) continue;
+      }
+      if (k < made.length && made[k] !== undefined) {
+        out[written++] = ~k;
+        continue;
       }
       if (previous < 0 || !this.sameValue(id, previous)) {
         match = this.matchInPlace(id, path, limit, held);
