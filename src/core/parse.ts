@@ -33,7 +33,7 @@ export function parse(body: RobotsBody, options?: ParseOptions): RobotsTxt {
   if (!shapesKept) keepShapes();
   // The usual call gives no options: nothing to check.
   if (options === undefined && body instanceof Uint8Array && NATIVE_BYTE_STRINGS) {
-    return parseBytes(PROFILES.google, body, DEFAULT_MAX_BYTES);
+    return parseByteArray(PROFILES.google, body, DEFAULT_MAX_BYTES);
   }
   options ??= {};
   const name = options.profile ?? 'google';
@@ -109,23 +109,34 @@ export function parseBytes(
   body: RobotsBody,
   maxBytes = DEFAULT_MAX_BYTES,
 ): RobotsTxt {
-  let source: Source;
-  let sizes: { total: number; read: number };
-  let cutMidLine: boolean;
-  if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
-    const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
-    const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
-    source = read.length > LARGE_BODY ? Source.ofLargeBytes(read) : Source.ofByteArray(read);
-    sizes = { total: bytes.length, read: read.length };
-    cutMidLine =
-      read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);
-  } else {
-    // Text (or not a body at all, which this throws a typed error for).
-    const { text, total, next } = toLimitedByteString(body, maxBytes);
-    source = Source.ofBytes(text);
-    sizes = { total, read: text.length };
-    cutMidLine = text.length < total && cutsInsideLine(text.charCodeAt(text.length - 1), next);
-  }
+  if (body instanceof Uint8Array) return parseByteArray(profile, body, maxBytes);
+  if (body instanceof ArrayBuffer) return parseByteArray(profile, new Uint8Array(body), maxBytes);
+  // Text (or not a body at all, which this throws a typed error for).
+  const { text, total, next } = toLimitedByteString(body, maxBytes);
+  const cutMidLine = text.length < total && cutsInsideLine(text.charCodeAt(text.length - 1), next);
+  return build(profile, Source.ofBytes(text), { total, read: text.length }, cutMidLine);
+}
+
+/** `parseBytes` for bytes (the usual call). */
+function parseByteArray(
+  profile: (typeof PROFILES)[ProfileName],
+  bytes: Uint8Array,
+  maxBytes: number,
+): RobotsTxt {
+  const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
+  const source = read.length > LARGE_BODY ? Source.ofLargeBytes(read) : Source.ofByteArray(read);
+  const cutMidLine =
+    read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);
+  return build(profile, source, { total: bytes.length, read: read.length }, cutMidLine);
+}
+
+/** Groups built from `source`, as the result. */
+function build(
+  profile: (typeof PROFILES)[ProfileName],
+  source: Source,
+  sizes: Sizes,
+  cutMidLine: boolean,
+): RobotsTxt {
   const builder = new GroupBuilder(profile, source);
   // A large body's bytes are all read here, before this returns.
   const lineCount = builder.build();
@@ -141,10 +152,7 @@ function parseText(
   sizes: Sizes,
   cutMidLine: boolean,
 ): RobotsTxt {
-  const source = Source.ofText(text, ascii);
-  const builder = new GroupBuilder(profile, source);
-  const lineCount = builder.build();
-  return new RobotsTxt(profile, builder.finish(), lineCount, sizes, cutMidLine);
+  return build(profile, Source.ofText(text, ascii), sizes, cutMidLine);
 }
 
 function decodeStrict(bytes: Uint8Array): string | undefined {

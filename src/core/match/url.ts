@@ -36,17 +36,24 @@ function schemeRelativeStart(url: string): number {
   return url.length >= 2 && url.charCodeAt(0) === 0x2f && url.charCodeAt(1) === 0x2f ? 2 : 0;
 }
 
-/** 7 for a URL starting `http://`, 8 for `https://` (as written: lower case), else -1. */
+/**
+ * 7 for a URL starting `http://`, 8 for `https://` (as written: lower case), else -1 (also
+ * for one of 7 characters or fewer: the general reading takes it). Eight characters are
+ * there to read, so no read passes the end.
+ */
 function httpAuthorityStart(url: string): number {
   if (
-    codeAt(url, 0) !== 0x68 ||
-    codeAt(url, 1) !== 0x74 ||
-    codeAt(url, 2) !== 0x74 ||
-    codeAt(url, 3) !== 0x70
+    url.length < 8 ||
+    url.charCodeAt(0) !== 0x68 ||
+    url.charCodeAt(1) !== 0x74 ||
+    url.charCodeAt(2) !== 0x74 ||
+    url.charCodeAt(3) !== 0x70
   )
     return -1;
-  const i = codeAt(url, 4) === 0x73 ? 5 : 4;
-  return codeAt(url, i) === 0x3a && codeAt(url, i + 1) === 0x2f && codeAt(url, i + 2) === 0x2f
+  const i = url.charCodeAt(4) === 0x73 ? 5 : 4;
+  return url.charCodeAt(i) === 0x3a &&
+    url.charCodeAt(i + 1) === 0x2f &&
+    url.charCodeAt(i + 2) === 0x2f
     ? i + 3
     : -1;
 }
