@@ -20,7 +20,10 @@ test('every mix of pushes and appends keeps the values, sealed or not', () => {
       let next = 0;
       for (const { kind, n } of ops) {
         if (kind === 'push') {
-          for (let i = 0; i < n; i++) (column.push(next), model.push(next++));
+          for (let i = 0; i < n; i++) {
+            column.push(next);
+            model.push(next++);
+          }
         } else if (kind === 'push3') {
           for (let i = 0; i < n; i++) {
             column.push3(next, next + 1, next + 2);
