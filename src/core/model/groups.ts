@@ -202,12 +202,39 @@ export class GroupBuilder implements SkimmingHandler {
     return (this.result.extras ??= new ExtraTable(this.source));
   }
 
-  private agent(line: number, value: string, valueIsBytes: boolean): void {
+  /** A usual user-agent line from the byte lane (see `SkimmingHandler.usualAgent`). */
+  usualAgent(
+    line: number,
+    start: number,
+    end: number,
+    tokenEnd: number,
+    ascii: boolean,
+    lowerCase: boolean,
+  ): void {
+    const value = this.piece.slice(start, end);
+    if (!ascii || !this.profile.productTokens) return this.agent(line, value, false);
+    const groups = this.#groupForAgent();
+    // ASCII is its own display, bytes or text; the token is the profile's, as measured.
+    let token = GLOBAL_TOKEN;
+    if (!this.profile.isGlobalAgent(value)) {
+      token = tokenEnd === end ? value : this.piece.slice(start, tokenEnd);
+      if (!lowerCase) token = token.toLowerCase();
+    }
+    groups.addAgent(value, line, token);
+  }
+
+  /** The group table, a group started if a user-agent line starts one here. */
+  #groupForAgent(): GroupTable {
     const { groups, rules } = this.result;
     // A user-agent line after rules (or outside any group) starts a new group.
     if (this.current < 0 || rules.size > groups.ruleStart[this.current]!) {
       this.current = groups.startGroup(rules.size);
     }
+    return groups;
+  }
+
+  private agent(line: number, value: string, valueIsBytes: boolean): void {
+    const groups = this.#groupForAgent();
     // `*` alone, the most common value, is its own display in every mode.
     if (value === GLOBAL_TOKEN && !valueIsBytes) return groups.addAgent(value, line, GLOBAL_TOKEN);
     // The name is taken from the value as text, so text and bytes name groups alike.

@@ -18,6 +18,7 @@ export const google: Profile = {
   blankLineEndsGroup: false,
   isGlobalAgent,
   agentToken: (value) => productToken(value).toLowerCase(),
+  productTokens: true,
   isInertRule: () => false,
   aliasOf(pattern) {
     const slash = pattern.lastIndexOf('/');

@@ -25,6 +25,7 @@ export const legacy: Profile = {
   // The whole value, as text (so a name like `Jävla-Foobot` matches whether the file came
   // as text or as bytes), ASCII letters folded as the crawler's names are.
   agentToken: asciiLowerCase,
+  productTokens: false,
   isInertRule: (allow, empty) => !allow && empty,
   chooseGroups(groups, names): GroupChoice {
     for (let g = 0; g < groups.size; g++) {

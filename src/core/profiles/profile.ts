@@ -45,6 +45,11 @@ export interface Profile {
   isGlobalAgent(value: string): boolean;
   /** The lower-cased name a user-agent value (as text) is matched by. */
   agentToken(value: string): string;
+  /**
+   * `agentToken` is the value's product token (see `productToken`), lower-cased: where the
+   * tokenizer measured the token already, it is taken as measured.
+   */
+  readonly productTokens: boolean;
   /** A rule that can never match, left out of selections (legacy: an empty Disallow). */
   isInertRule(allow: boolean, empty: boolean): boolean;
   /**

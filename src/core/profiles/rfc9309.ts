@@ -18,6 +18,7 @@ export const rfc9309: Profile = {
   blankLineEndsGroup: false,
   isGlobalAgent: (value) => value === GLOBAL_TOKEN,
   agentToken: (value) => productToken(value).toLowerCase(),
+  productTokens: true,
   isInertRule: () => false,
   chooseGroups: chooseByName,
   normalizePattern: (value) => rfc9309Normalize(value, true),

@@ -144,6 +144,20 @@ export interface SkimmingHandler extends TokenHandler {
    * `mayAlias`: one of them has `mayAliasBit`.
    */
   usualRules?(records: Int32Array, at: number, count: number, mayAlias: boolean): void;
+  /**
+   * Optional: a usual user-agent line from the byte lane, in place of its `usual` call, with
+   * what the lane read of its value: where its product token (the leading run of ASCII
+   * letters, `-` and `_`) ends, whether the value is ASCII, and whether the token is
+   * lower-case already.
+   */
+  usualAgent?(
+    line: number,
+    valueStart: number,
+    valueEnd: number,
+    tokenEnd: number,
+    ascii: boolean,
+    lowerCase: boolean,
+  ): void;
 }
 
 /**
@@ -152,3 +166,15 @@ export interface SkimmingHandler extends TokenHandler {
  * `allowBit` for an allow line (as the rule table keeps it).
  */
 export const LANE_RULE = { allowBit: 1, mayAliasBit: 1 << 30, endMask: (1 << 30) - 1 } as const;
+
+/**
+ * The byte lane's user-agent records (see wasm-lane.wat): offsets in the low 18 bits (a
+ * piece is at most 128 KiB), the product token's length above the end, and flags above the
+ * start.
+ */
+export const LANE_AGENT = {
+  offsetMask: (1 << 18) - 1,
+  tokenShift: 18,
+  notAsciiBit: 1 << 30,
+  capitalBit: 1 << 29,
+} as const;

@@ -13,8 +13,7 @@
  */
 import { WASM_LANE } from './wasm-lane-module.ts';
 import { skim, skimmedLineTokenizer } from './tokenizer.ts';
-import { LANE_RULE, type SkimmingHandler } from './directive.ts';
-import type { KnownKind } from './kinds.ts';
+import { LANE_AGENT, LANE_RULE, type SkimmingHandler } from './directive.ts';
 
 /**
  * Larger inputs take the JavaScript lane, so that the lane's memory (the input and its
@@ -24,19 +23,13 @@ import type { KnownKind } from './kinds.ts';
  */
 export const WASM_LANE_MAX_BYTES = 128 * 1024;
 
-/** Record tags (see wasm-lane.wat): 2 and 5 are usual directives, in `USUAL_KINDS`. */
+/** Record tags (see wasm-lane.wat). */
 const RUN = 0;
 const LINE = 1;
 /** A run of usual allow and disallow lines: its records follow (see `LANE_RULE`). */
 const RULES = 7;
-const USUAL_KINDS: readonly KnownKind[] = [
-  'user-agent',
-  'user-agent',
-  'user-agent',
-  'allow',
-  'disallow',
-  'sitemap',
-];
+/** A usual user-agent line (see `LANE_AGENT`). */
+const AGENT = 2;
 /** A record is three 32-bit cells; the lane is given room for one per input byte, and two. */
 const RECORD_BYTES = 12;
 const PAGE = 65536;
@@ -101,18 +94,36 @@ export function skimLane(
         if (handler.usualRules) handler.usualRules(cells, at + 3, line, cells[at + 1] !== 0);
         else usualEach(handler, cells, at + 3, line);
         at += 3 * line;
+      } else if (tag === AGENT) {
+        usualAgent(handler, line, cells[at + 1]!, cells[at + 2]!);
       } else if (tag === RUN) handler.other(line, cells[at + 1]!, cells[at + 2]!);
       else if (tag === LINE) {
         tokenizeLine ??= skimmedLineTokenizer(text, handler, countsUtf8);
         tokenizeLine(line, cells[at + 1]!, cells[at + 2]!);
       } else {
-        handler.usual(USUAL_KINDS[tag]!, line, cells[at + 1]!, cells[at + 2]!);
+        // The one tag left: a sitemap line.
+        handler.usual('sitemap', line, cells[at + 1]!, cells[at + 2]!);
       }
     }
     return cells[(out0 >> 2) - 1]!;
   } finally {
     busy = false;
   }
+}
+
+/** A user-agent record to the handler: `usualAgent` where it has it, else `usual`. */
+function usualAgent(handler: SkimmingHandler, line: number, a: number, b: number): void {
+  const start = a & LANE_AGENT.offsetMask;
+  const end = b & LANE_AGENT.offsetMask;
+  if (handler.usualAgent === undefined) return handler.usual('user-agent', line, start, end);
+  handler.usualAgent(
+    line,
+    start,
+    end,
+    start + (b >>> LANE_AGENT.tokenShift),
+    (a & LANE_AGENT.notAsciiBit) === 0,
+    (a & LANE_AGENT.capitalBit) === 0,
+  );
 }
 
 /** A run of rule records as one `usual` call each (a handler without `usualRules`). */

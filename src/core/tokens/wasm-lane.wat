@@ -65,8 +65,10 @@
 
   ;; Tokenizes the lines of bytes [pos, len) (see skimLines), writing records of three
   ;; i32 at $out0: (line << 3 | tag, a, b). Tags: 0 a run of lines passed over (first line,
-  ;; start, end), 1 a line for the JavaScript tokenizer (line, start, end), 2 or 5 a usual
-  ;; user-agent or sitemap line (line, value start, value end), 7 a run of usual allow and
+  ;; start, end), 1 a line for the JavaScript tokenizer (line, start, end), 2 a usual
+  ;; user-agent line (line, value start | 1 << 30 if the value is not ASCII | 1 << 29 if its
+  ;; product token has a capital, value end | the token's length << 18), 5 a usual sitemap
+  ;; line (line, value start, value end), 7 a run of usual allow and
   ;; disallow lines (count << 3 | 7, 1 if a value holds `/index.htm` else 0, 0), followed by
   ;; one record per rule as the rule table
   ;; keeps it: (value start, value end | 1 << 30 where an allow value holds `/index.htm`,
@@ -276,6 +278,35 @@
                       (br $classified)))
                   (call $closeRules (local.get $rules) (local.get $out))
                   (local.set $rules (i32.const 0))
+                  ;; A user-agent value: where its product token (its leading run of letters, `-`
+                  ;; and `_`) ends, whether the token has a capital, whether the value is ASCII.
+                  (if (i32.eq (local.get $key) (i32.const 2))
+                    (then
+                      (local.set $i (local.get $vs))
+                      (local.set $sp (i32.const 0))
+                      (block $token
+                        (loop $letters
+                          (br_if $token (i32.ge_u (local.get $i) (local.get $ve)))
+                          (local.set $c (i32.load8_u (local.get $i)))
+                          (br_if $token (i32.eqz (i32.or
+                            (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26))
+                            (i32.or (i32.eq (local.get $c) (i32.const 0x2d)) (i32.eq (local.get $c) (i32.const 0x5f))))))
+                          (local.set $sp (i32.or (local.get $sp)
+                            (i32.lt_u (i32.sub (local.get $c) (i32.const 0x41)) (i32.const 26))))
+                          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                          (br $letters)))
+                      (local.set $k (local.get $i))
+                      (local.set $m (i32.const 0))
+                      (block $read
+                        (loop $rest
+                          (br_if $read (i32.ge_u (local.get $k) (local.get $ve)))
+                          (local.set $m (i32.or (local.get $m) (i32.load8_u (local.get $k))))
+                          (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                          (br $rest)))
+                      (local.set $ve (i32.or (local.get $ve) (i32.shl (i32.sub (local.get $i) (local.get $vs)) (i32.const 18))))
+                      (local.set $vs (i32.or (local.get $vs) (i32.or
+                        (i32.shl (i32.shr_u (local.get $m) (i32.const 7)) (i32.const 30))
+                        (i32.shl (local.get $sp) (i32.const 29)))))))
                   (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (local.get $key)))
                   (i32.store offset=4 (local.get $out) (local.get $vs))
                   (i32.store offset=8 (local.get $out) (local.get $ve))
