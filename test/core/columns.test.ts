@@ -1,4 +1,4 @@
-/** IntColumn holds what was put in it, whatever its storage: plain or typed. */
+/** IntColumn holds what was put in it, whatever its storage: plain, typed, reserved. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -9,10 +9,11 @@ const count = (max: number) => fc.oneof(fc.integer({ min: 0, max }), fc.constant
 const op = fc.oneof(
   fc.record({ kind: fc.constant('push' as const), n: count(20) }),
   fc.record({ kind: fc.constant('push3' as const), n: count(8) }),
+  fc.record({ kind: fc.constant('reserve' as const), n: count(30) }),
   fc.record({ kind: fc.constant('append' as const), n: count(30) }),
 );
 
-test('every mix of pushes and appends keeps the values, sealed or not', () => {
+test('every mix of pushes, reservations and appends keeps the values, sealed or not', () => {
   fc.assert(
     fc.property(fc.array(op, { maxLength: 20 }), fc.boolean(), (ops, seal) => {
       const column = new IntColumn();
@@ -30,6 +31,8 @@ test('every mix of pushes and appends keeps the values, sealed or not', () => {
             model.push(next, next + 1, next + 2);
             next += 3;
           }
+        } else if (kind === 'reserve') {
+          column.reserve(n);
         } else {
           // From the middle of a larger array, as the byte lane's records are.
           const source = Int32Array.from({ length: n + 10 }, (_, i) => next + i - 5);

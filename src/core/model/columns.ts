@@ -4,11 +4,15 @@ const PLAIN_LIMIT = 2048;
 /**
  * A growable column of 32-bit integers. A plain array that grows to tens of thousands of
  * numbers is copied by the garbage collector as it grows, so past a few thousand values the
- * column moves to typed storage, which is not (and takes half the memory).
+ * column moves to typed storage, which is not (and takes half the memory). A column told how
+ * many values are coming (`reserve`) takes typed storage of that size at once: its values
+ * are then copied in natively, and it needs no copy to be sealed.
  */
 export class IntColumn {
   #data: number[] | Int32Array = [];
   #length = 0;
+  /** `#data` is an Int32Array (which may have room past `length`). */
+  #typed = false;
 
   get length(): number {
     return this.#length;
@@ -18,14 +22,10 @@ export class IntColumn {
     // Fields read once, before the branches (see `Tokenizer.skimLine`).
     const length = this.#length;
     let data = this.#data;
-    if (length < PLAIN_LIMIT) {
+    if (!this.#typed && length < PLAIN_LIMIT) {
       (data as number[]).push(value);
     } else {
-      if (length === data.length) {
-        const grown = new Int32Array(length * 2);
-        grown.set(data);
-        data = grown;
-      }
+      if (length === data.length) data = this.#grown(length + 1);
       data[length] = value;
     }
     // Stored on every push, not on the rare growth branch alone (see above): a store there
@@ -38,17 +38,13 @@ export class IntColumn {
   push3(a: number, b: number, c: number): void {
     const length = this.#length;
     let data = this.#data;
-    if (length + 3 <= PLAIN_LIMIT) {
+    if (!this.#typed && length + 3 <= PLAIN_LIMIT) {
       // One value per push: the engine inlines a push of one.
       (data as number[]).push(a);
       (data as number[]).push(b);
       (data as number[]).push(c);
     } else {
-      if (length + 3 > data.length) {
-        const grown = new Int32Array(Math.max(length * 2, length + 3));
-        grown.set(data);
-        data = grown;
-      }
+      if (length + 3 > data.length) data = this.#grown(length + 3);
       data[length] = a;
       data[length + 1] = b;
       data[length + 2] = c;
@@ -57,22 +53,42 @@ export class IntColumn {
     this.#length = length + 3;
   }
 
-  /** `count` values of `source` from `from`, at once (copied natively once the column is typed). */
+  /**
+   * Room for `count` more values, in typed storage from now on: what is coming is known (the
+   * byte lane's rules), so it is copied in natively (`appendFrom`) without growing.
+   */
+  reserve(count: number): void {
+    if (this.#length + count > this.#data.length || !this.#typed) {
+      this.#data = this.#grown(this.#length + count, true);
+    }
+  }
+
+  /** `count` values of `source` from `from`, at once (copied natively into typed storage). */
   appendFrom(source: Int32Array, from: number, count: number): void {
     const length = this.#length;
     let data = this.#data;
-    if (length + count <= PLAIN_LIMIT) {
+    if (!this.#typed && length + count <= PLAIN_LIMIT) {
       for (let i = from; i < from + count; i++) (data as number[]).push(source[i]!);
     } else {
-      if (length + count > data.length) {
-        const grown = new Int32Array(Math.max(length * 2, length + count));
-        grown.set(data);
-        data = grown;
-      }
+      if (length + count > data.length) data = this.#grown(length + count);
       (data as Int32Array).set(source.subarray(from, from + count), length);
     }
     this.#data = data;
     this.#length = length + count;
+  }
+
+  /**
+   * Typed storage holding the values, with room for `need` (doubling, unless `exact`), made
+   * the column's storage.
+   */
+  #grown(need: number, exact = false): Int32Array {
+    const length = this.#length;
+    const grown = new Int32Array(exact ? need : Math.max(length * 2, need));
+    if (this.#typed) grown.set((this.#data as Int32Array).subarray(0, length));
+    else for (let i = 0; i < length; i++) grown[i] = this.#data[i]!;
+    this.#data = grown;
+    this.#typed = true;
+    return grown;
   }
 
   /** Replaces the value at `index` (below `length`). */
@@ -86,7 +102,8 @@ export class IntColumn {
 
   /**
    * The storage itself, for loops over many cells: read once, it spares a call and a
-   * private-field read per cell. Valid until the next push.
+   * private-field read per cell. Valid until the next push; typed storage may run past
+   * `length`.
    */
   get cells(): ArrayLike<number> {
     return this.#data;
@@ -94,7 +111,7 @@ export class IntColumn {
 
   /** Gives back unused capacity once the column is complete. */
   seal(): void {
-    // An empty column never grew: nothing to give back.
-    if (this.#length > 0) this.#data = this.#data.slice(0, this.#length);
+    // A full column has nothing to give back (an empty one that never grew is full).
+    if (this.#data.length !== this.#length) this.#data = this.#data.slice(0, this.#length);
   }
 }

@@ -173,6 +173,11 @@ export class GroupBuilder implements SkimmingHandler {
     }
   }
 
+  /** Room for the rules the byte lane is about to hand over (see `SkimmingHandler.expectRules`). */
+  expectRules(count: number): void {
+    this.result.rules.reserve(count);
+  }
+
   /** A run of usual allow and disallow lines from the byte lane (see `SkimmingHandler.usualRules`). */
   usualRules(records: Int32Array, at: number, count: number, mayAlias: boolean): void {
     if (this.current >= 0 && keepsEveryRule(this.profile)) {

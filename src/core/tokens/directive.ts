@@ -144,6 +144,8 @@ export interface SkimmingHandler extends TokenHandler {
    * `mayAlias`: one of them has `mayAliasBit`.
    */
   usualRules?(records: Int32Array, at: number, count: number, mayAlias: boolean): void;
+  /** Optional: how many rules the byte lane hands over (`usualRules`) for the piece it read. */
+  expectRules?(count: number): void;
   /**
    * Optional: a usual user-agent line from the byte lane, in place of its `usual` call, with
    * what the lane read of its value: where its product token (the leading run of ASCII

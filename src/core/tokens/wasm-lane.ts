@@ -85,6 +85,8 @@ export function skimLane(
     const count = current.scan(pos, length, lineNumber, last ? 1 : 0, out0);
     const cells = current.cells;
     let tokenizeLine: ((line: number, start: number, end: number) => void) | undefined;
+    const rules = cells[(out0 >> 2) - 2]!;
+    if (rules > 0) handler.expectRules?.(rules);
     for (let at = out0 >> 2, end = at + 3 * count; at < end; at += 3) {
       const head = cells[at]!;
       const tag = head & 7;

@@ -73,7 +73,7 @@
   ;; one record per rule as the rule table
   ;; keeps it: (value start, value end | 1 << 30 where an allow value holds `/index.htm`,
   ;; line << 1 | 1 for allow). Returns the number of records (rules included); the last line
-  ;; number is stored at $out0 - 4. Whitespace is absl's ascii_isspace, as in the tokenizer:
+  ;; number is stored at $out0 - 4, the number of rules at $out0 - 8. Whitespace is absl's ascii_isspace, as in the tokenizer:
   ;; space, and \t to \r.
   (func (export "scan") (param $pos i32) (param $len i32) (param $line i32) (param $last i32)
         (param $out0 i32) (result i32)
@@ -81,7 +81,7 @@
     (local $i i32) (local $c i32) (local $m i32) (local $k i32) (local $v v128)
     (local $runStart i32) (local $runEnd i32) (local $runLine i32)
     (local $lead i32) (local $final i32) (local $key i32) (local $vs i32) (local $ve i32) (local $sp i32)
-    (local $rules i32)
+    (local $rules i32) (local $ruleCount i32)
     (local $lf16 v128) (local $cr16 v128) (local $hash16 v128) (local $nul16 v128)
     (local.set $lf16 (i8x16.splat (i32.const 0x0a)))
     (local.set $cr16 (i8x16.splat (i32.const 0x0d)))
@@ -275,6 +275,7 @@
                       (i32.store offset=8 (local.get $out)
                         (i32.or (i32.shl (local.get $line) (i32.const 1)) (i32.ne (local.get $key) (i32.const 4))))
                       (local.set $out (i32.add (local.get $out) (i32.const 12)))
+                      (local.set $ruleCount (i32.add (local.get $ruleCount) (i32.const 1)))
                       (br $classified)))
                   (call $closeRules (local.get $rules) (local.get $out))
                   (local.set $rules (i32.const 0))
@@ -328,5 +329,6 @@
         (i32.store offset=8 (local.get $out) (local.get $runEnd))
         (local.set $out (i32.add (local.get $out) (i32.const 12)))))
     (i32.store (i32.sub (local.get $out0) (i32.const 4)) (local.get $line))
+    (i32.store (i32.sub (local.get $out0) (i32.const 8)) (local.get $ruleCount))
     (i32.div_u (i32.sub (local.get $out) (local.get $out0)) (i32.const 12)))
 )
