@@ -171,6 +171,16 @@ describe('the tokenizer byte lane', () => {
     );
   });
 
+  test('and on a piece numbered past what its records can hold (2^28 lines on)', () => {
+    const input = Uint8Array.from('User-agent: a\nDisallow: /x\nSitemap: s\nfoo\n', (c) =>
+      c.charCodeAt(0),
+    );
+    for (const line of [2 ** 28 - 8, 2 ** 28 - 2, 2 ** 28, 2 ** 30 + 5]) {
+      const { wasm, js } = bothLanes(input, line, false, true);
+      assert.deepEqual(wasm, js, `from line ${line}`);
+    }
+  });
+
   test('and on lines long enough to be cut, and as long as the lane takes', () => {
     const long = (n: number, head: string) =>
       Uint8Array.from(head + 'a'.repeat(n) + '#x\nDisallow: /b\n', (c) => c.charCodeAt(0));

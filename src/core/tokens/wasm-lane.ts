@@ -23,6 +23,13 @@ import { LANE_AGENT, LANE_RULE, type SkimmingHandler } from './directive.ts';
  */
 export const WASM_LANE_MAX_BYTES = 128 * 1024;
 
+/**
+ * Records hold a line number in 28 bits (`line << 3 | tag`, in 32): a piece that could number
+ * a line past that (a body of hundreds of millions of lines, read with a raised `maxBytes`)
+ * takes the JavaScript lane, which numbers lines without a bound.
+ */
+const LANE_MAX_LINE = 2 ** 28 - 1;
+
 /** Record tags (see wasm-lane.wat). */
 const RUN = 0;
 const LINE = 1;
@@ -64,7 +71,12 @@ export function skimLane(
   last: boolean,
 ): number {
   const current =
-    enabled && !busy && handler.line === undefined && input.length <= WASM_LANE_MAX_BYTES
+    enabled &&
+    !busy &&
+    handler.line === undefined &&
+    input.length <= WASM_LANE_MAX_BYTES &&
+    // A piece has at most a line per byte, and one more.
+    lineNumber + input.length + 1 <= LANE_MAX_LINE
       ? (lane ??= compile())
       : null;
   if (current === null || !load(current, input)) {
