@@ -282,11 +282,11 @@ export class RuleTable implements IndexedRules {
    * holds `%` or non-ASCII before a difference is found, or was cut inside a character: make
    * the pattern). A difference before any such character decides, since the pattern's prefix
    * up to there is the value's; at the first wildcard a value that is its own pattern is
-   * matched as one, still where it stands. A value longer than `limit` is only read for a
-   * difference: one that matches, or holds a wildcard, is worth its pattern (compared
-   * natively, and kept for the next checks), while most differ from the path early (a file
-   * of a thousand long rules under one directory is rejected a prefix at a time, not made
-   * into a thousand patterns). `held`: what the path holds, for a long path (see
+   * matched as one, still where it stands. A value longer than `limit` is only read, as far
+   * as `limit`, for a difference: one that matches that far, or holds a wildcard, is worth
+   * its pattern (compared natively, and kept for the next checks), while most differ from
+   * the path early (a file of a thousand long rules under one directory is rejected a prefix
+   * at a time, not made into a thousand patterns). `held`: what the path holds, for a long path (see
    * path-chars.ts).
    */
   matchInPlace(id: number, path: string, limit: number, held?: PathChars): 1 | 0 | -1 {
@@ -299,8 +299,11 @@ export class RuleTable implements IndexedRules {
     const text = stretch.text;
     const s = start - stretch.start;
     const e = end - stretch.start;
+    // A long value is read for a difference in its first `limit` characters only: past them
+    // its pattern, compared natively, is cheaper than reading on.
+    const readTo = long ? s + limit : e;
     const wildcards = this.profile.wildcards;
-    for (let i = s; i < e; i++) {
+    for (let i = s; i < readTo; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x25 || c >= 0x80) return -1;
       if (wildcards && (c === 0x2a || (c === 0x24 && i === e - 1))) {
