@@ -127,7 +127,9 @@ function startsWithAny(
   end: number,
   prefixes: readonly string[],
 ): boolean {
-  for (const prefix of prefixes) if (startsWithLower(text, start, end, prefix)) return true;
+  for (let i = 0; i < prefixes.length; i++) {
+    if (startsWithLower(text, start, end, prefixes[i]!)) return true;
+  }
   return false;
 }
 

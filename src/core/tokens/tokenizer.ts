@@ -353,7 +353,10 @@ class Tokenizer {
       keyEnd = sep;
       while (keyEnd > s && isAsciiSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
       if (keyEnd === s) return undefined;
-      [kind, typo] = classifyKeyAt(text, s, keyEnd);
+      // Read by index: destructuring would take the iterator protocol, call by call, while cold.
+      const key = classifyKeyAt(text, s, keyEnd);
+      kind = key[0];
+      typo = key[1];
     }
     let valueStart = sep + 1;
     while (valueStart < e && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
