@@ -48,9 +48,11 @@ export function isValidProductToken(name: string): boolean {
 export function isGlobalAgent(value: string): boolean {
   // Reads stay within the value: a read past the end makes the engine drop its fast code.
   if (value.length === 0 || value.charCodeAt(0) !== 0x2a) return false;
-  if (value.length === 1) return true;
-  const c = value.charCodeAt(1);
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  // The second character is read for every `*` value (`*` alone reads itself), so the read
+  // is not first met, after the engine optimized its caller, on a rare `* foo`.
+  const c = value.charCodeAt(value.length > 1 ? 1 : 0);
+  const space = c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return value.length === 1 || space;
 }
 
 /** Products of a browser-style User-Agent header that never name a crawler. */

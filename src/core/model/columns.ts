@@ -91,11 +91,6 @@ export class IntColumn {
     return grown;
   }
 
-  /** Replaces the value at `index` (below `length`). */
-  set(index: number, value: number): void {
-    this.#data[index] = value;
-  }
-
   at(index: number): number {
     return this.#data[index]!;
   }

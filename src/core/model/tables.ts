@@ -109,20 +109,20 @@ export class RuleTable implements IndexedRules {
     base: number,
     mayAlias: boolean,
   ): void {
-    const cells = this.#cells;
-    const first = cells.length;
-    // The records are this table's cells, copied as they are...
-    cells.appendFrom(records, at, 3 * count);
-    this.#size += count;
-    // ...but for a large body's piece (offsets from the piece's start) and an index.html hint.
+    // The records are this table's cells, copied as they are, but for a large body's piece
+    // (offsets from the piece's start) and an index.html hint: those are rewritten where they
+    // stand (the lane's scratch memory) first, so the column is only ever appended to.
     if (base !== 0 || mayAlias) {
-      for (let i = first; i < first + 3 * count; i += 3) {
-        cells.set(i, base + cells.at(i));
-        cells.set(i + 1, base + (cells.at(i + 1) & LANE_RULE.endMask));
+      for (let i = at; i < at + 3 * count; i += 3) {
+        records[i] = base + records[i]!;
+        records[i + 1] = base + (records[i + 1]! & LANE_RULE.endMask);
       }
     }
-    // The lane looked at every allow value: only one holding `/index.htm` makes aliases possible.
-    if (mayAlias) this.#aliasesPossible = true;
+    this.#cells.appendFrom(records, at, 3 * count);
+    this.#size += count;
+    // The lane looked at every allow value: only one holding `/index.htm` makes aliases
+    // possible (stored on every call, so the store is not first met on a rare hint).
+    this.#aliasesPossible = mayAlias || this.#aliasesPossible;
   }
 
   get size(): number {
@@ -301,12 +301,16 @@ export class RuleTable implements IndexedRules {
     const e = end - stretch.start;
     // A long value is read for a difference in its first `limit` characters only: past them
     // its pattern, compared natively, is cheaper than reading on.
-    const readTo = long ? s + limit : e;
+    // Computed on every call, not on the rare long branch (see `IntColumn.push`).
+    const readTo = Math.min(e, s + limit);
     const wildcards = this.profile.wildcards;
+    const last = e - 1;
     for (let i = s; i < readTo; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x25 || c >= 0x80) return -1;
-      if (wildcards && (c === 0x2a || (c === 0x24 && i === e - 1))) {
+      // The position is compared before the character, for every value's last one: a `$`
+      // met first after the engine optimized this would find the comparison unseen.
+      if (wildcards && (c === 0x2a || (i === last && c === 0x24))) {
         if (long) return -1;
         for (let j = i + 1; j < e; j++) {
           const d = text.charCodeAt(j);
