@@ -5,16 +5,10 @@
  */
 import type { DirectiveKind, KnownKind } from './kinds.ts';
 
-/**
- * Whether `text[at, end)` may begin a key Google knows: every one (typos included) begins
- * with us, al, di or si, in either case. Lines that cannot are passed over as they are (HTML
- * and scripts served as robots.txt: `document.write`, `setTimeout`...).
- */
-export function mayBeginKnownKeyAt(text: string, at: number, end: number): boolean {
-  const first = text.charCodeAt(at) | 0x20;
-  const second =
-    first === 0x75 ? 0x73 : first === 0x61 ? 0x6c : first === 0x64 || first === 0x73 ? 0x69 : 0;
-  return second !== 0 && at + 1 < end && (text.charCodeAt(at + 1) | 0x20) === second;
+/** Every key Google knows (typos included) begins with u, a, d or s, in either case. */
+export function mayBeginKnownKey(code: number): boolean {
+  const first = code | 0x20;
+  return first === 0x75 || first === 0x61 || first === 0x64 || first === 0x73;
 }
 
 export interface KnownKey {

@@ -1,6 +1,6 @@
 import { keepShapeOf } from '../shapes.ts';
 import { indexOrLength, leadingBytes, nextNonAscii, utf8Cut } from '../text/bytes.ts';
-import { classifyKeyAt, knownKeyAt, mayBeginKnownKeyAt } from './keys.ts';
+import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
 import type { DirectiveKind } from './kinds.ts';
 import {
   DirectiveSlot,
@@ -187,7 +187,7 @@ class Tokenizer {
           if (this.runStart >= 0) this.runEnd = end;
           break skim;
         }
-        if (!mayBeginKnownKeyAt(text, lead, end)) {
+        if (!mayBeginKnownKey(text.charCodeAt(lead))) {
           this.passOver(line, start, end);
           break skim;
         }
@@ -250,7 +250,7 @@ class Tokenizer {
         if (this.runStart >= 0) this.runEnd = end;
         return;
       }
-      if (!mayBeginKnownKeyAt(text, lead, end)) {
+      if (!mayBeginKnownKey(text.charCodeAt(lead))) {
         this.passOver(line, start, end);
         return;
       }

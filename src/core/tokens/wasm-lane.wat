@@ -199,20 +199,11 @@
               (if (i32.ge_s (local.get $runStart) (i32.const 0))
                 (then (local.set $runEnd (local.get $end))))
               (br $classified)))
-          ;; Every key Google knows (typos included) begins with us, al, di or si (see
-          ;; mayBeginKnownKeyAt): $k is the second letter the first asks for, 0 for none.
+          ;; Every key Google knows begins with u, a, d or s.
           (local.set $c (i32.or (i32.load8_u (local.get $lead)) (i32.const 0x20)))
-          (local.set $k
-            (select (i32.const 0x73)
-              (select (i32.const 0x6c)
-                (select (i32.const 0x69) (i32.const 0)
-                  (i32.or (i32.eq (local.get $c) (i32.const 0x64)) (i32.eq (local.get $c) (i32.const 0x73))))
-                (i32.eq (local.get $c) (i32.const 0x61)))
-              (i32.eq (local.get $c) (i32.const 0x75))))
-          (if (i32.eqz (i32.and
-                (i32.and (i32.ne (local.get $k) (i32.const 0))
-                         (i32.lt_u (i32.add (local.get $lead) (i32.const 1)) (local.get $end)))
-                (i32.eq (i32.or (i32.load8_u offset=1 (local.get $lead)) (i32.const 0x20)) (local.get $k))))
+          (if (i32.eqz (i32.or
+                (i32.or (i32.eq (local.get $c) (i32.const 0x75)) (i32.eq (local.get $c) (i32.const 0x61)))
+                (i32.or (i32.eq (local.get $c) (i32.const 0x64)) (i32.eq (local.get $c) (i32.const 0x73)))))
             (then
               (if (i32.lt_s (local.get $runStart) (i32.const 0))
                 (then (local.set $runStart (local.get $start)) (local.set $runLine (local.get $line))))
