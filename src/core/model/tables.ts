@@ -302,7 +302,8 @@ export class RuleTable implements IndexedRules {
     // A long value is read for a difference in its first `limit` characters only: past them
     // its pattern, compared natively, is cheaper than reading on.
     // Computed on every call, not on the rare long branch (see `IntColumn.push`).
-    const readTo = Math.min(e, s + limit);
+    const limitAt = s + limit;
+    const readTo = limitAt < e ? limitAt : e;
     const wildcards = this.profile.wildcards;
     const last = e - 1;
     for (let i = s; i < readTo; i++) {
