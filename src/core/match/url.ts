@@ -166,19 +166,10 @@ export function requestTarget(url: string): RequestTarget | undefined {
  */
 function serialisedAuthorityEnd(url: string): number {
   const n = url.length;
-  // `http://` or `https://`, read by hand (`startsWith` is a slow call here).
-  if (
-    codeAt(url, 0) !== 0x68 ||
-    codeAt(url, 1) !== 0x74 ||
-    codeAt(url, 2) !== 0x74 ||
-    codeAt(url, 3) !== 0x70
-  )
-    return -1;
-  const https = codeAt(url, 4) === 0x73;
-  let i = https ? 5 : 4;
-  if (codeAt(url, i) !== 0x3a || codeAt(url, i + 1) !== 0x2f || codeAt(url, i + 2) !== 0x2f)
-    return -1;
-  i += 3;
+  // `http://` or `https://` (a URL of 7 characters or fewer has no host: refused below too).
+  let i = httpAuthorityStart(url);
+  if (i < 0) return -1;
+  const https = i === 8;
   const hostStart = i;
   let labelStart = i;
   // A host is read up to one character past DNS's 253: longer ones are refused below
