@@ -485,11 +485,6 @@ export class RobotsTxt {
   }
 }
 
-/**
- * One key per list of names, so that no two lists that can choose differently share a
- * selection: one name is itself behind a `'` (no list's key starts so), several are their JSON
- * array (`[]` and `['']`, `['a','b']` and `'a\nb'` all differ).
- */
 /** The last name lower-cased: a crawler asks every file it parses by the same name. */
 let lastName = '';
 let lastLowerCase = '';
@@ -503,6 +498,11 @@ function lowerCaseName(name: string): string {
   return lastLowerCase;
 }
 
+/**
+ * One key per list of names, so that no two lists that can choose differently share a
+ * selection: one name is itself behind a `'` (no list's key starts so), several are their JSON
+ * array (`[]` and `['']`, `['a','b']` and `'a\nb'` all differ).
+ */
 function selectionKey(agents: readonly string[]): string {
   return agents.length === 1 ? "'" + String(agents[0]) : JSON.stringify(agents.map(String));
 }

@@ -4,7 +4,7 @@ import { keepShapeOf } from '../shapes.ts';
 import { GLOBAL_TOKEN, GroupTable, RuleTable, type Rule } from './tables.ts';
 import { SitemapTable } from './sitemaps.ts';
 import { skimLane } from '../tokens/wasm-lane.ts';
-import { LANE_RULE } from '../tokens/directive.ts';
+import { eachLaneRule } from '../tokens/directive.ts';
 import {
   type Directive,
   type KnownKind,
@@ -185,18 +185,10 @@ export class GroupBuilder implements SkimmingHandler {
       return;
     }
     // Rules before any group, or a profile that sets some aside: one at a time.
-    for (let i = at; i < at + 3 * count; i += 3) {
-      const end = records[i + 1]!;
-      const lineAndKind = records[i + 2]!;
-      this.rule(
-        (lineAndKind & LANE_RULE.allowBit) !== 0,
-        lineAndKind >>> 1,
-        this.base + records[i]!,
-        this.base + (end & LANE_RULE.endMask),
-        undefined,
-        (end & LANE_RULE.mayAliasBit) !== 0,
-      );
-    }
+    const base = this.base;
+    eachLaneRule(records, at, count, (allow, line, start, end, hint) =>
+      this.rule(allow, line, base + start, base + end, undefined, hint),
+    );
   }
 
   #sitemaps(): SitemapTable {

@@ -286,8 +286,8 @@ export class RuleTable implements IndexedRules {
    * as `limit`, for a difference: one that matches that far, or holds a wildcard, is worth
    * its pattern (compared natively, and kept for the next checks), while most differ from
    * the path early (a file of a thousand long rules under one directory is rejected a prefix
-   * at a time, not made into a thousand patterns). `held`: what the path holds, for a long path (see
-   * path-chars.ts).
+   * at a time, not made into a thousand patterns). `held`: what the path holds, for a long
+   * path (see path-chars.ts).
    */
   matchInPlace(id: number, path: string, limit: number, held?: PathChars): 1 | 0 | -1 {
     const cells = this.#cells.cells;
@@ -300,8 +300,8 @@ export class RuleTable implements IndexedRules {
     const s = start - stretch.start;
     const e = end - stretch.start;
     // A long value is read for a difference in its first `limit` characters only: past them
-    // its pattern, compared natively, is cheaper than reading on.
-    // Computed on every call, not on the rare long branch (see `IntColumn.push`).
+    // its pattern, compared natively, is cheaper than reading on. Computed on every call, not
+    // on the rare long branch (see `IntColumn.push`).
     const limitAt = s + limit;
     const readTo = limitAt < e ? limitAt : e;
     const wildcards = this.profile.wildcards;

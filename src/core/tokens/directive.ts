@@ -170,6 +170,30 @@ export interface SkimmingHandler extends TokenHandler {
 export const LANE_RULE = { allowBit: 1, mayAliasBit: 1 << 30, endMask: (1 << 30) - 1 } as const;
 
 /**
+ * Each of `count` rule records from `records[at]` (see `LANE_RULE`), read back: whether it
+ * is an allow line, its line, its value's span, and (for an allow line) whether the value
+ * holds `/index.htm`. For the rare reader that takes them one at a time.
+ */
+export function eachLaneRule(
+  records: Int32Array,
+  at: number,
+  count: number,
+  visit: (allow: boolean, line: number, start: number, end: number, mayAlias: boolean) => void,
+): void {
+  for (let i = at; i < at + 3 * count; i += 3) {
+    const end = records[i + 1]!;
+    const lineAndKind = records[i + 2]!;
+    visit(
+      (lineAndKind & LANE_RULE.allowBit) !== 0,
+      lineAndKind >>> 1,
+      records[i]!,
+      end & LANE_RULE.endMask,
+      (end & LANE_RULE.mayAliasBit) !== 0,
+    );
+  }
+}
+
+/**
  * The byte lane's user-agent records (see wasm-lane.wat): offsets in the low 18 bits (a
  * piece is at most 128 KiB), the product token's length above the end, and flags above the
  * start.

@@ -13,7 +13,7 @@
  */
 import { WASM_LANE } from './wasm-lane-module.ts';
 import { skim, skimmedLineTokenizer } from './tokenizer.ts';
-import { LANE_AGENT, LANE_RULE, type SkimmingHandler } from './directive.ts';
+import { eachLaneRule, LANE_AGENT, type SkimmingHandler } from './directive.ts';
 
 /**
  * Larger inputs take the JavaScript lane, so that the lane's memory (the input and its
@@ -142,17 +142,9 @@ function usualAgent(handler: SkimmingHandler, line: number, a: number, b: number
 
 /** A run of rule records as one `usual` call each (a handler without `usualRules`). */
 function usualEach(handler: SkimmingHandler, cells: Int32Array, at: number, count: number): void {
-  for (let i = at; i < at + 3 * count; i += 3) {
-    const end = cells[i + 1]!;
-    const lineAndKind = cells[i + 2]!;
-    handler.usual(
-      lineAndKind & LANE_RULE.allowBit ? 'allow' : 'disallow',
-      lineAndKind >>> 1,
-      cells[i]!,
-      end & LANE_RULE.endMask,
-      (lineAndKind & LANE_RULE.allowBit) !== 0 ? (end & LANE_RULE.mayAliasBit) !== 0 : undefined,
-    );
-  }
+  eachLaneRule(cells, at, count, (allow, line, start, end, mayAlias) =>
+    handler.usual(allow ? 'allow' : 'disallow', line, start, end, allow ? mayAlias : undefined),
+  );
 }
 
 /**
