@@ -90,13 +90,12 @@ export function parseDecoded(
   maxBytes = DEFAULT_MAX_BYTES,
 ): RobotsTxt {
   const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
-  const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
+  const read = readPart(bytes, maxBytes);
   const text = decodeStrict(read);
   if (text === undefined) return parseBytes(profile, body, maxBytes);
   const sizes = { total: bytes.length, read: read.length };
-  const cutMidLine =
-    read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);
-  return parseText(profile, text, text.length === read.length, sizes, cutMidLine);
+  const ascii = text.length === read.length;
+  return parseText(profile, text, ascii, sizes, cutsMidLine(bytes, read.length));
 }
 
 /**
@@ -123,11 +122,20 @@ function parseByteArray(
   bytes: Uint8Array,
   maxBytes: number,
 ): RobotsTxt {
-  const read = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
+  const read = readPart(bytes, maxBytes);
   const source = read.length > LARGE_BODY ? Source.ofLargeBytes(read) : Source.ofByteArray(read);
-  const cutMidLine =
-    read.length < bytes.length && cutsInsideLine(bytes[read.length - 1], bytes[read.length]);
-  return build(profile, source, { total: bytes.length, read: read.length }, cutMidLine);
+  const sizes = { total: bytes.length, read: read.length };
+  return build(profile, source, sizes, cutsMidLine(bytes, read.length));
+}
+
+/** The bytes that are read: the first `maxBytes`. */
+function readPart(bytes: Uint8Array, maxBytes: number): Uint8Array {
+  return bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
+}
+
+/** The size limit, `read` bytes in, falls inside a line (see `cutsInsideLine`). */
+function cutsMidLine(bytes: Uint8Array, read: number): boolean {
+  return read < bytes.length && cutsInsideLine(bytes[read - 1], bytes[read]);
 }
 
 /** Groups built from `source`, as the result. */
