@@ -25,7 +25,8 @@ export class IntColumn {
     if (!this.#typed && length < PLAIN_LIMIT) {
       (data as number[]).push(value);
     } else {
-      if (length === data.length) data = this.#grown(length + 1);
+      // Plain storage that is full moves to typed storage without its length being read.
+      if (!this.#typed || length === data.length) data = this.#grown(length + 1);
       data[length] = value;
     }
     // Stored on every push, not on the rare growth branch alone (see above): a store there
@@ -44,7 +45,7 @@ export class IntColumn {
       (data as number[]).push(b);
       (data as number[]).push(c);
     } else {
-      if (length + 3 > data.length) data = this.#grown(length + 3);
+      if (!this.#typed || length + 3 > data.length) data = this.#grown(length + 3);
       data[length] = a;
       data[length + 1] = b;
       data[length + 2] = c;
@@ -70,7 +71,7 @@ export class IntColumn {
     if (!this.#typed && length + count <= PLAIN_LIMIT) {
       for (let i = from; i < from + count; i++) (data as number[]).push(source[i]!);
     } else {
-      if (length + count > data.length) data = this.#grown(length + count);
+      if (!this.#typed || length + count > data.length) data = this.#grown(length + count);
       (data as Int32Array).set(source.subarray(from, from + count), length);
     }
     this.#data = data;

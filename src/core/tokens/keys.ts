@@ -38,61 +38,70 @@ export function knownKeyAt(text: string, s: number, e: number): KnownKey | undef
   }
 }
 
+// Each spelling is compared whole, letter by letter, with no early exit: every comparison
+// then runs whenever the first does, and the engine has seen them all when it optimizes the
+// tokenizer. With `&&` a line that failed early (`Disallow /x`, `display:`) left the later
+// comparisons unseen, and the first line to reach them threw the optimized code away.
+
 /** `disallow:` at `s` (any case), the first letter known. */
 function isDisallowAt(text: string, s: number, e: number): boolean {
+  if (s + 8 >= e) return false;
   return (
-    s + 8 < e &&
-    text.charCodeAt(s + 8) === 0x3a &&
-    (text.charCodeAt(s + 1) | 0x20) === 0x69 &&
-    (text.charCodeAt(s + 2) | 0x20) === 0x73 &&
-    (text.charCodeAt(s + 3) | 0x20) === 0x61 &&
-    (text.charCodeAt(s + 4) | 0x20) === 0x6c &&
-    (text.charCodeAt(s + 5) | 0x20) === 0x6c &&
-    (text.charCodeAt(s + 6) | 0x20) === 0x6f &&
-    (text.charCodeAt(s + 7) | 0x20) === 0x77
+    ((text.charCodeAt(s + 8) ^ 0x3a) |
+      ((text.charCodeAt(s + 1) | 0x20) ^ 0x69) |
+      ((text.charCodeAt(s + 2) | 0x20) ^ 0x73) |
+      ((text.charCodeAt(s + 3) | 0x20) ^ 0x61) |
+      ((text.charCodeAt(s + 4) | 0x20) ^ 0x6c) |
+      ((text.charCodeAt(s + 5) | 0x20) ^ 0x6c) |
+      ((text.charCodeAt(s + 6) | 0x20) ^ 0x6f) |
+      ((text.charCodeAt(s + 7) | 0x20) ^ 0x77)) ===
+    0
   );
 }
 
 /** `allow:` at `s` (any case), the first letter known. */
 function isAllowAt(text: string, s: number, e: number): boolean {
+  if (s + 5 >= e) return false;
   return (
-    s + 5 < e &&
-    text.charCodeAt(s + 5) === 0x3a &&
-    (text.charCodeAt(s + 1) | 0x20) === 0x6c &&
-    (text.charCodeAt(s + 2) | 0x20) === 0x6c &&
-    (text.charCodeAt(s + 3) | 0x20) === 0x6f &&
-    (text.charCodeAt(s + 4) | 0x20) === 0x77
+    ((text.charCodeAt(s + 5) ^ 0x3a) |
+      ((text.charCodeAt(s + 1) | 0x20) ^ 0x6c) |
+      ((text.charCodeAt(s + 2) | 0x20) ^ 0x6c) |
+      ((text.charCodeAt(s + 3) | 0x20) ^ 0x6f) |
+      ((text.charCodeAt(s + 4) | 0x20) ^ 0x77)) ===
+    0
   );
 }
 
 /** `user-agent:` at `s` (any case), the first letter known. */
 function isUserAgentAt(text: string, s: number, e: number): boolean {
+  if (s + 10 >= e) return false;
   return (
-    s + 10 < e &&
-    text.charCodeAt(s + 10) === 0x3a &&
-    (text.charCodeAt(s + 1) | 0x20) === 0x73 &&
-    (text.charCodeAt(s + 2) | 0x20) === 0x65 &&
-    (text.charCodeAt(s + 3) | 0x20) === 0x72 &&
-    text.charCodeAt(s + 4) === 0x2d &&
-    (text.charCodeAt(s + 5) | 0x20) === 0x61 &&
-    (text.charCodeAt(s + 6) | 0x20) === 0x67 &&
-    (text.charCodeAt(s + 7) | 0x20) === 0x65 &&
-    (text.charCodeAt(s + 8) | 0x20) === 0x6e &&
-    (text.charCodeAt(s + 9) | 0x20) === 0x74
+    ((text.charCodeAt(s + 10) ^ 0x3a) |
+      ((text.charCodeAt(s + 1) | 0x20) ^ 0x73) |
+      ((text.charCodeAt(s + 2) | 0x20) ^ 0x65) |
+      ((text.charCodeAt(s + 3) | 0x20) ^ 0x72) |
+      (text.charCodeAt(s + 4) ^ 0x2d) |
+      ((text.charCodeAt(s + 5) | 0x20) ^ 0x61) |
+      ((text.charCodeAt(s + 6) | 0x20) ^ 0x67) |
+      ((text.charCodeAt(s + 7) | 0x20) ^ 0x65) |
+      ((text.charCodeAt(s + 8) | 0x20) ^ 0x6e) |
+      ((text.charCodeAt(s + 9) | 0x20) ^ 0x74)) ===
+    0
   );
 }
 
 /** `sitemap:` at `s` (any case), the first letter known. */
 function isSitemapAt(text: string, s: number, e: number): boolean {
+  if (s + 7 >= e) return false;
   return (
-    s + 7 < e &&
-    text.charCodeAt(s + 7) === 0x3a &&
-    (text.charCodeAt(s + 1) | 0x20) === 0x69 &&
-    (text.charCodeAt(s + 2) | 0x20) === 0x74 &&
-    (text.charCodeAt(s + 3) | 0x20) === 0x65 &&
-    (text.charCodeAt(s + 4) | 0x20) === 0x6d &&
-    (text.charCodeAt(s + 5) | 0x20) === 0x61 &&
-    (text.charCodeAt(s + 6) | 0x20) === 0x70
+    ((text.charCodeAt(s + 7) ^ 0x3a) |
+      ((text.charCodeAt(s + 1) | 0x20) ^ 0x69) |
+      ((text.charCodeAt(s + 2) | 0x20) ^ 0x74) |
+      ((text.charCodeAt(s + 3) | 0x20) ^ 0x65) |
+      ((text.charCodeAt(s + 4) | 0x20) ^ 0x6d) |
+      ((text.charCodeAt(s + 5) | 0x20) ^ 0x61) |
+      ((text.charCodeAt(s + 6) | 0x20) ^ 0x70)) ===
+    0
   );
 }
 

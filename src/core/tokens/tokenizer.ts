@@ -182,7 +182,7 @@ class Tokenizer {
       pos = end === cr && lf === end + 1 && lf < limit ? end + 2 : end + 1;
       skim: {
         let lead = start;
-        while (lead < end && isAsciiSpace(text.charCodeAt(lead))) lead++;
+        lead = spaceEnd(text, lead, end);
         if (lead === end) {
           if (this.runStart >= 0) this.runEnd = end;
           break skim;
@@ -204,14 +204,12 @@ class Tokenizer {
             // The key's letters and the colon hold no `#`: a comment starts in the value.
             let hash = this.hash;
             if (hash < start) this.hash = hash = indexOrLength(text, '#', start);
-            let valueEnd = hash < end ? hash : end;
-            let valueStart = lead + known.name.length + 1;
-            while (valueStart < valueEnd && isAsciiSpace(text.charCodeAt(valueStart))) {
-              valueStart++;
-            }
-            while (valueEnd > valueStart && isAsciiSpace(text.charCodeAt(valueEnd - 1))) {
-              valueEnd--;
-            }
+            const valueStart = spaceEnd(
+              text,
+              lead + known.name.length + 1,
+              hash < end ? hash : end,
+            );
+            const valueEnd = trimmedEnd(text, valueStart, hash < end ? hash : end);
             handler.usual(known.kind, line, valueStart, valueEnd);
             break skim;
           }
@@ -242,7 +240,7 @@ class Tokenizer {
   line(line: number, start: number, end: number): void {
     const text = this.text;
     let lead = start;
-    while (lead < end && isAsciiSpace(text.charCodeAt(lead))) lead++;
+    lead = spaceEnd(text, lead, end);
     if (this.passOthers) {
       // Without a line callback, a blank line needs nothing; one that cannot start a key
       // Google knows is passed over, with the lines around it, to the handler as it is.
@@ -288,7 +286,7 @@ class Tokenizer {
     const s = lead < stop ? lead : stop;
     let e = stop;
     // A tail is never whitespace: nothing before it is trailing.
-    if (tail === '') while (e > s && isAsciiSpace(text.charCodeAt(e - 1))) e--;
+    if (tail === '') e = trimmedEnd(text, s, e);
     const content = s !== e || tail !== '';
 
     let directive: Directive | undefined;
@@ -351,7 +349,7 @@ class Tokenizer {
         missingColon = true;
       }
       keyEnd = sep;
-      while (keyEnd > s && isAsciiSpace(text.charCodeAt(keyEnd - 1))) keyEnd--;
+      keyEnd = trimmedEnd(text, s, keyEnd);
       if (keyEnd === s) return undefined;
       // Read by index: destructuring would take the iterator protocol, call by call, while cold.
       const key = classifyKeyAt(text, s, keyEnd);
@@ -359,7 +357,7 @@ class Tokenizer {
       typo = key[1];
     }
     let valueStart = sep + 1;
-    while (valueStart < e && isAsciiSpace(text.charCodeAt(valueStart))) valueStart++;
+    valueStart = spaceEnd(text, valueStart, e);
 
     const slot = this.slot;
     slot.line = line;
@@ -381,6 +379,24 @@ class Tokenizer {
 /** Keeps a sample tokenizer, and so its hidden class, alive between parses (see shapes.ts). */
 export function keepTokenizerShape(): void {
   keepShapeOf(new Tokenizer('', { directive() {} }, false));
+}
+
+/**
+ * Where the run of whitespace at `from` ends (at most `to`). One helper for every such loop
+ * in the tokenizer: the rare ones (a space before a key's colon) share what the engine has
+ * seen of the common ones (a line's indent), instead of meeting it unseen in optimized code.
+ */
+function spaceEnd(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && isAsciiSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** `to` less the whitespace before it, down to `from` (see `spaceEnd`). */
+function trimmedEnd(text: string, from: number, to: number): number {
+  let i = to;
+  while (i > from && isAsciiSpace(text.charCodeAt(i - 1))) i--;
+  return i;
 }
 
 function isAsciiSpace(code: number): boolean {
