@@ -7,55 +7,12 @@
 (module
   (memory (export "memory") 1)
 
-  ;; (length << 3 | tag) of the known key spelled out at $s, its colon right after it and
-  ;; before $e, or 0. Bytes are compared eight at a time, lower-cased by setting bit 0x20
-  ;; (which maps no byte that can stand inside a line onto a letter or `-` but the letter's
-  ;; capital: only CR becomes `-`, and CR ends a line).
-  (func $keyAt (param $s i32) (param $e i32) (result i32)
-    (local $c i32) (local $w i64)
-    (local.set $c (i32.or (i32.load8_u (local.get $s)) (i32.const 0x20)))
-    (local.set $w (i64.load (local.get $s)))
-    (if (i32.eq (local.get $c) (i32.const 0x64))
-      (then
-        (return (select (i32.const 0x44) (i32.const 0)
-          (i32.and (i32.lt_u (i32.add (local.get $s) (i32.const 8)) (local.get $e))
-            (i32.and
-              (i64.eq (i64.or (local.get $w) (i64.const 0x2020202020202020)) (i64.const 0x776f6c6c61736964))
-              (i32.eq (i32.load8_u offset=8 (local.get $s)) (i32.const 0x3a))))))))
-    (if (i32.eq (local.get $c) (i32.const 0x61))
-      (then
-        (return (select (i32.const 0x2b) (i32.const 0)
-          (i32.and (i32.lt_u (i32.add (local.get $s) (i32.const 5)) (local.get $e))
-            (i64.eq (i64.or (i64.and (local.get $w) (i64.const 0xffffffffffff)) (i64.const 0x2020202020))
-              (i64.const 0x3a776f6c6c61)))))))
-    (if (i32.eq (local.get $c) (i32.const 0x75))
-      (then
-        (return (select (i32.const 0x52) (i32.const 0)
-          (i32.and (i32.lt_u (i32.add (local.get $s) (i32.const 10)) (local.get $e))
-            (i32.and
-              (i64.eq (i64.or (local.get $w) (i64.const 0x2020202020202020)) (i64.const 0x6567612d72657375))
-              (i32.eq (i32.or (i32.and (i32.load offset=8 (local.get $s)) (i32.const 0xffffff)) (i32.const 0x2020))
-                (i32.const 0x3a746e))))))))
-    (if (i32.eq (local.get $c) (i32.const 0x73))
-      (then
-        (return (select (i32.const 0x3d) (i32.const 0)
-          (i32.and (i32.lt_u (i32.add (local.get $s) (i32.const 7)) (local.get $e))
-            (i64.eq (i64.or (local.get $w) (i64.const 0x0020202020202020)) (i64.const 0x3a70616d65746973)))))))
-    (i32.const 0))
-
   ;; Closes the run of rule lines whose header is at $hdr (none when 0), which ends at $out:
-  ;; the header says how many rules follow it, and whether one's value holds `/index.htm`.
-  (func $closeRules (param $hdr i32) (param $out i32)
-    (local $p i32) (local $ends i32)
+  ;; the header says how many rules follow it, and whether one's value holds `/index.htm`
+  ;; ($ends: the rules' value ends, or'd together, that bit among them).
+  (func $closeRules (param $hdr i32) (param $out i32) (param $ends i32)
     (if (local.get $hdr)
       (then
-        (local.set $p (i32.add (local.get $hdr) (i32.const 12)))
-        (block $read
-          (loop $rule
-            (br_if $read (i32.ge_u (local.get $p) (local.get $out)))
-            (local.set $ends (i32.or (local.get $ends) (i32.load offset=4 (local.get $p))))
-            (local.set $p (i32.add (local.get $p) (i32.const 12)))
-            (br $rule)))
         (i32.store (local.get $hdr)
           (i32.or (i32.shl (i32.div_u (i32.sub (i32.sub (local.get $out) (local.get $hdr)) (i32.const 12)) (i32.const 12))
                            (i32.const 3))
@@ -81,7 +38,7 @@
     (local $i i32) (local $c i32) (local $m i32) (local $k i32) (local $v v128)
     (local $runStart i32) (local $runEnd i32) (local $runLine i32)
     (local $lead i32) (local $final i32) (local $key i32) (local $vs i32) (local $ve i32) (local $sp i32)
-    (local $rules i32) (local $ruleCount i32)
+    (local $rules i32) (local $ruleCount i32) (local $kw i64) (local $ruleEnds i32)
     (local $lf16 v128) (local $cr16 v128) (local $hash16 v128) (local $nul16 v128)
     (local.set $lf16 (i8x16.splat (i32.const 0x0a)))
     (local.set $cr16 (i8x16.splat (i32.const 0x0d)))
@@ -211,7 +168,7 @@
               (br $classified)))
           (if (i32.ge_s (local.get $runStart) (i32.const 0))
             (then
-              (call $closeRules (local.get $rules) (local.get $out))
+              (call $closeRules (local.get $rules) (local.get $out) (local.get $ruleEnds))
               (local.set $rules (i32.const 0))
               (i32.store (local.get $out) (i32.shl (local.get $runLine) (i32.const 3)))
               (i32.store offset=4 (local.get $out) (local.get $runStart))
@@ -223,7 +180,40 @@
                 (i32.le_u (i32.sub (local.get $end) (local.get $start)) (i32.const 5554))
                 (i32.ge_u (local.get $nul) (local.get $end)))
             (then
-              (local.set $key (call $keyAt (local.get $lead) (local.get $end)))
+              ;; The known key spelled out at $lead, its colon right after it and before
+              ;; $end: (length << 3 | tag), or 0. Bytes are compared eight at a time,
+              ;; lower-cased by setting bit 0x20 (which maps no byte that can stand inside a
+              ;; line onto a letter or `-` but the letter's capital: only CR becomes `-`, and
+              ;; CR ends a line). $c is the first byte so lower-cased.
+              (local.set $key (block $keyed (result i32)
+                (local.set $kw (i64.load (local.get $lead)))
+                (if (i32.eq (local.get $c) (i32.const 0x64))
+                  (then
+                    (br $keyed (select (i32.const 0x44) (i32.const 0)
+                      (i32.and (i32.lt_u (i32.add (local.get $lead) (i32.const 8)) (local.get $end))
+                        (i32.and
+                          (i64.eq (i64.or (local.get $kw) (i64.const 0x2020202020202020)) (i64.const 0x776f6c6c61736964))
+                          (i32.eq (i32.load8_u offset=8 (local.get $lead)) (i32.const 0x3a))))))))
+                (if (i32.eq (local.get $c) (i32.const 0x61))
+                  (then
+                    (br $keyed (select (i32.const 0x2b) (i32.const 0)
+                      (i32.and (i32.lt_u (i32.add (local.get $lead) (i32.const 5)) (local.get $end))
+                        (i64.eq (i64.or (i64.and (local.get $kw) (i64.const 0xffffffffffff)) (i64.const 0x2020202020))
+                          (i64.const 0x3a776f6c6c61)))))))
+                (if (i32.eq (local.get $c) (i32.const 0x75))
+                  (then
+                    (br $keyed (select (i32.const 0x52) (i32.const 0)
+                      (i32.and (i32.lt_u (i32.add (local.get $lead) (i32.const 10)) (local.get $end))
+                        (i32.and
+                          (i64.eq (i64.or (local.get $kw) (i64.const 0x2020202020202020)) (i64.const 0x6567612d72657375))
+                          (i32.eq (i32.or (i32.and (i32.load offset=8 (local.get $lead)) (i32.const 0xffffff)) (i32.const 0x2020))
+                            (i32.const 0x3a746e))))))))
+                (if (i32.eq (local.get $c) (i32.const 0x73))
+                  (then
+                    (br $keyed (select (i32.const 0x3d) (i32.const 0)
+                      (i32.and (i32.lt_u (i32.add (local.get $lead) (i32.const 7)) (local.get $end))
+                        (i64.eq (i64.or (local.get $kw) (i64.const 0x0020202020202020)) (i64.const 0x3a70616d65746973)))))))
+                (i32.const 0)))
               (if (local.get $key)
                 (then
                   (local.set $ve (select (local.get $hash) (local.get $end)
@@ -268,16 +258,19 @@
                       (if (i32.eqz (local.get $rules))
                         (then
                           (local.set $rules (local.get $out))
+                          (local.set $ruleEnds (i32.const 0))
                           (local.set $out (i32.add (local.get $out) (i32.const 12)))))
                       (i32.store (local.get $out) (local.get $vs))
-                      (i32.store offset=4 (local.get $out)
+                      (local.set $ve
                         (i32.or (local.get $ve) (i32.shl (i32.eq (local.get $key) (i32.const 6)) (i32.const 30))))
+                      (local.set $ruleEnds (i32.or (local.get $ruleEnds) (local.get $ve)))
+                      (i32.store offset=4 (local.get $out) (local.get $ve))
                       (i32.store offset=8 (local.get $out)
                         (i32.or (i32.shl (local.get $line) (i32.const 1)) (i32.ne (local.get $key) (i32.const 4))))
                       (local.set $out (i32.add (local.get $out) (i32.const 12)))
                       (local.set $ruleCount (i32.add (local.get $ruleCount) (i32.const 1)))
                       (br $classified)))
-                  (call $closeRules (local.get $rules) (local.get $out))
+                  (call $closeRules (local.get $rules) (local.get $out) (local.get $ruleEnds))
                   (local.set $rules (i32.const 0))
                   ;; A user-agent value: where its product token (its leading run of letters, `-`
                   ;; and `_`) ends, whether the token has a capital, whether the value is ASCII.
@@ -313,7 +306,7 @@
                   (i32.store offset=8 (local.get $out) (local.get $ve))
                   (local.set $out (i32.add (local.get $out) (i32.const 12)))
                   (br $classified)))))
-          (call $closeRules (local.get $rules) (local.get $out))
+          (call $closeRules (local.get $rules) (local.get $out) (local.get $ruleEnds))
           (local.set $rules (i32.const 0))
           (i32.store (local.get $out) (i32.or (i32.shl (local.get $line) (i32.const 3)) (i32.const 1)))
           (i32.store offset=4 (local.get $out) (local.get $start))
@@ -321,7 +314,7 @@
           (local.set $out (i32.add (local.get $out) (i32.const 12))))
         (br_if $done (local.get $final))
         (br $lines)))
-    (call $closeRules (local.get $rules) (local.get $out))
+    (call $closeRules (local.get $rules) (local.get $out) (local.get $ruleEnds))
     (if (i32.ge_s (local.get $runStart) (i32.const 0))
       (then
         (i32.store (local.get $out) (i32.shl (local.get $runLine) (i32.const 3)))
