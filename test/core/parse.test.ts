@@ -96,6 +96,42 @@ describe('limits and odd input', () => {
     assert.equal(parse(body).isAllowed('http://h/caf%C3%A9/%E3%83%84/%F0%9F%98%80', 'x'), false);
   });
 
+  test('whitespace between a key and its colon: the same directive, from bytes and from text', () => {
+    const body = [
+      'User-agent :\tExampleBot',
+      'Disallow \t: /x/',
+      'Allow\v:/x/y',
+      'Sitemap  : https://example.com/s.xml',
+      'Disallow # : /comment',
+      'Disallow x: /prefix',
+      'user-agent\f : Other',
+      'DISALLOW :',
+    ].join('\n');
+    const view = (robots: ReturnType<typeof parse>) => [
+      robots.groups.map((g) => [g.agents, g.rules.map((r) => [r.kind, r.line, r.value])]),
+      robots.sitemaps,
+      robots.extras.map((e) => [e.key, e.line]),
+    ];
+    const fromBytes = view(parse(new TextEncoder().encode(body)));
+    assert.deepEqual(fromBytes, view(parse(body)));
+    assert.deepEqual(fromBytes[0], [
+      [
+        ['ExampleBot'],
+        [
+          ['disallow', 2, '/x/'],
+          ['allow', 3, '/x/y'],
+          // Google's key is a prefix: `Disallow x` reads as disallow.
+          ['disallow', 6, '/prefix'],
+        ],
+      ],
+      [['Other'], [['disallow', 8, '']]],
+    ]);
+    assert.deepEqual(fromBytes[1], ['https://example.com/s.xml']);
+    const robots = parse(new TextEncoder().encode(body));
+    assert.equal(robots.isAllowed('https://example.com/x/z', 'ExampleBot'), false);
+    assert.equal(robots.isAllowed('https://example.com/x/y', 'ExampleBot'), true);
+  });
+
   test('bytes after a NUL on a line are ignored', () => {
     const robots = parse('User-agent: *\nDisallow: /a\0/b\n');
     assert.equal(robots.isAllowed('http://h/a/c', 'x'), false);
