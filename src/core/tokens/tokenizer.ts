@@ -181,8 +181,7 @@ class Tokenizer {
       // The LF of a CRLF pair does not end a second, empty line.
       pos = end === cr && lf === end + 1 && lf < limit ? end + 2 : end + 1;
       skim: {
-        let lead = start;
-        lead = spaceEnd(text, lead, end);
+        const lead = spaceEnd(text, start, end);
         if (lead === end) {
           if (this.runStart >= 0) this.runEnd = end;
           break skim;
@@ -239,8 +238,7 @@ class Tokenizer {
 
   line(line: number, start: number, end: number): void {
     const text = this.text;
-    let lead = start;
-    lead = spaceEnd(text, lead, end);
+    const lead = spaceEnd(text, start, end);
     if (this.passOthers) {
       // Without a line callback, a blank line needs nothing; one that cannot start a key
       // Google knows is passed over, with the lines around it, to the handler as it is.
@@ -356,8 +354,7 @@ class Tokenizer {
       kind = key[0];
       typo = key[1];
     }
-    let valueStart = sep + 1;
-    valueStart = spaceEnd(text, valueStart, e);
+    const valueStart = spaceEnd(text, sep + 1, e);
 
     const slot = this.slot;
     slot.line = line;
