@@ -1,3 +1,4 @@
+import { isAsciiSpace } from '../text/bytes.ts';
 import { KNOWN_AGENTS } from './known.ts';
 
 /**
@@ -50,8 +51,7 @@ export function isGlobalAgent(value: string): boolean {
   if (value.length === 0 || value.charCodeAt(0) !== 0x2a) return false;
   // The second character is read for every `*` value (`*` alone reads itself), so the read
   // is not first met, after the engine optimized its caller, on a rare `* foo`.
-  const c = value.charCodeAt(value.length > 1 ? 1 : 0);
-  const space = c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  const space = isAsciiSpace(value.charCodeAt(value.length > 1 ? 1 : 0));
   return value.length === 1 || space;
 }
 

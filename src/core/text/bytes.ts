@@ -15,6 +15,11 @@ const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 // String.fromCharCode.apply has an argument-count limit; stay well below it.
 const CHUNK = 8192;
 
+/** Whitespace as Google's parser reads it (absl::ascii_isspace): space, \t, \n, \v, \f, \r. */
+export function isAsciiSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+
 export function isAscii(text: string): boolean {
   // Most values tested are short (agents, rules): a loop beats a call into the regex engine.
   if (text.length < 64) {

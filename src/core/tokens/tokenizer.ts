@@ -1,5 +1,5 @@
 import { keepShapeOf } from '../shapes.ts';
-import { indexOrLength, leadingBytes, nextNonAscii, utf8Cut } from '../text/bytes.ts';
+import { indexOrLength, isAsciiSpace, leadingBytes, nextNonAscii, utf8Cut } from '../text/bytes.ts';
 import { classifyKeyAt, knownKeyAt, mayBeginKnownKey } from './keys.ts';
 import type { DirectiveKind } from './kinds.ts';
 import {
@@ -203,12 +203,9 @@ class Tokenizer {
             // The key's letters and the colon hold no `#`: a comment starts in the value.
             let hash = this.hash;
             if (hash < start) this.hash = hash = indexOrLength(text, '#', start);
-            const valueStart = spaceEnd(
-              text,
-              lead + known.name.length + 1,
-              hash < end ? hash : end,
-            );
-            const valueEnd = trimmedEnd(text, valueStart, hash < end ? hash : end);
+            const valueLimit = hash < end ? hash : end;
+            const valueStart = spaceEnd(text, lead + known.name.length + 1, valueLimit);
+            const valueEnd = trimmedEnd(text, valueStart, valueLimit);
             handler.usual(known.kind, line, valueStart, valueEnd);
             break skim;
           }
@@ -394,9 +391,4 @@ function trimmedEnd(text: string, from: number, to: number): number {
   let i = to;
   while (i > from && isAsciiSpace(text.charCodeAt(i - 1))) i--;
   return i;
-}
-
-function isAsciiSpace(code: number): boolean {
-  // absl::ascii_isspace: space, \t, \n, \v, \f, \r
-  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
 }
