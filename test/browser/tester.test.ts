@@ -174,6 +174,10 @@ describe('the web tester', () => {
       ],
     );
     await page.fill('#agent', 'Googlebot');
+    // Googlebot's answer first: GPTBot's row 2 was disallowed too.
+    await page.waitForFunction(() =>
+      document.querySelector('#summary')?.textContent?.startsWith('Googlebot: 2 allowed'),
+    );
     // The 1996 standard: the first matching rule wins, so /private/ (line 2) beats the allow.
     await page.selectOption('#profile', 'legacy');
     await page.waitForFunction(
@@ -196,8 +200,12 @@ describe('the web tester', () => {
     assert.match(await page.locator('#fetch-status').innerText(), /HTTP 200/);
     assert.deepEqual(apiCalls.length, 1);
     await page.fill('#urls', `${site.origin}/members/area\n${site.origin}/`);
+    // This site's rows (the first row before was disallowed too).
     await page.waitForFunction(
-      () => document.querySelector('#results tr .verdict')?.textContent === 'disallowed',
+      (url) =>
+        document.querySelector('#results tr')?.getAttribute('data-url') === url &&
+        document.querySelector('#results tr .verdict')?.textContent === 'disallowed',
+      `${site.origin}/members/area`,
     );
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts/tester.png'), fullPage: true });
@@ -265,9 +273,13 @@ describe('the web tester', () => {
     await page.fill('#robots', 'User-agent: *\nDisallow: /\n');
     await page.fill('#agent', 'AdsBot-Google');
     await page.fill('#urls', 'https://example.com/a');
-    await page.waitForFunction(
-      () => document.querySelector('#results tr .verdict')?.textContent === 'allowed',
+    // The answer to these three boxes, not the last test's rows (its first row was allowed
+    // too): the page shows an answer only once the worker has given it.
+    await page.waitForFunction(() =>
+      document.querySelector('#summary')?.textContent?.startsWith('AdsBot-Google: 1 allowed'),
     );
+    assert.equal(await page.locator('#results tr').count(), 1);
+    assert.equal(await page.locator('#results tr .verdict').innerText(), 'allowed');
     assert.match(await page.locator('#summary').innerText(), /special-case crawler/);
     await page.fill('#agent', 'Googlebot');
     await page.waitForFunction(
@@ -453,7 +465,11 @@ describe('the web tester', () => {
   test("the selected URL's page, live: fetch, index, AI use, search and TDM from the service", async () => {
     await page.fill('#agent', 'ExampleBot');
     await page.fill('#urls', `${usageSite.origin}/papers/a.html`);
-    await page.waitForFunction(() => document.querySelectorAll('#results tr').length === 1);
+    // This URL's row, not the last test's one row (the check asks about the selected row).
+    await page.waitForFunction((url) => {
+      const rows = document.querySelectorAll('#results tr');
+      return rows.length === 1 && rows[0]!.textContent!.includes(url);
+    }, `${usageSite.origin}/papers/a.html`);
     await page.click('#usage-check');
     await page.waitForFunction(() => document.querySelectorAll('#usage dt').length === 5);
     assert.deepEqual(await page.locator('#usage dt').allInnerTexts(), [
