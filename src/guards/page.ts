@@ -33,6 +33,8 @@ export interface RequestLike {
   isNavigationRequest(): boolean;
   /** Its headers. */
   headers(): Record<string, string>;
+  /** The page's response to it (Playwright's `Request.response()`), once it has one. */
+  response?(): Promise<unknown>;
 }
 
 /** What of a Playwright page the guard uses (`Page` from playwright or playwright-core). */
@@ -49,6 +51,11 @@ export interface GuardablePage<Response = unknown> {
   ): Promise<void>;
   /** Navigates the page. */
   goto(url: string, options?: object): Promise<unknown>;
+  /** Waits until the page's document reaches `state` (Playwright's `Page.waitForLoadState`). */
+  waitForLoadState?(
+    state?: 'load' | 'domcontentloaded' | 'networkidle',
+    options?: { timeout?: number },
+  ): Promise<void>;
 }
 
 /** How `guardPage` keeps robots.txt: the guards' options, and which origins' subresources it checks. */
@@ -82,12 +89,16 @@ const INTERRUPTED_BY = 'is interrupted by another navigation to "';
 /** Redirects `goto` follows, as Chromium does. */
 const MAX_HOPS = 20;
 
-/** Whether `goto` to `target` was interrupted by an error page, or by `target` itself. */
-function interruptedByErrorOrHop(message: string, target: string): boolean {
+/**
+ * What interrupted `goto` to `target`, from Playwright's message: an error page, `target`
+ * itself (a navigation to it that an earlier `goto` began, committing late), or neither.
+ */
+function interruptedBy(message: string, target: string): 'error page' | 'target' | undefined {
   const at = message.indexOf(INTERRUPTED_BY);
-  if (at < 0) return false;
+  if (at < 0) return undefined;
   const by = message.slice(at + INTERRUPTED_BY.length);
-  return by.startsWith('chrome-error:') || by.startsWith(`${withoutFragment(target)}"`);
+  if (by.startsWith('chrome-error:')) return 'error page';
+  return by.startsWith(`${withoutFragment(target)}"`) ? 'target' : undefined;
 }
 
 /** `url` as the browser asks for it: no fragment. */
@@ -152,6 +163,8 @@ class PageRoutes<Response> {
   #hopTo: string | undefined;
   /** The response `goto`'s current hop got, kept for the browser asking again (see below). */
   #answered: { url: string; response: Response } | undefined;
+  /** The last navigation request of the current hop the guard answered (see `#gotoAfterHop`). */
+  #answeredRequest: RequestLike | undefined;
 
   constructor(
     readonly page: GuardablePage<Response>,
@@ -171,6 +184,7 @@ class PageRoutes<Response> {
     // Asked again for a hop whose navigation an error page interrupted (#gotoAfterHop): it
     // was judged and sent once, so it is answered from there, not sent (or judged) twice.
     if (navigation && this.#answered?.url === url && this.#going === url) {
+      this.#answeredRequest = request;
       return route.fulfill({ response: this.#answered.response });
     }
     const origin = new URL(url).origin;
@@ -228,16 +242,22 @@ class PageRoutes<Response> {
         return route.abort('aborted');
       }
     }
-    if (this.#going === url) this.#answered = { url, response };
+    if (this.#going === url) {
+      this.#answered = { url, response };
+      this.#answeredRequest = request;
+    }
     return route.fulfill({ response });
   }
 
   /**
    * `page.goto` to a redirect's next hop. The hop before was aborted, and Chromium commits its
    * error page (chrome-error://chromewebdata/) when it gets to it: on a loaded machine, after
-   * this navigation began, which it then interrupts; and the interrupted navigation to the
-   * hop can itself commit later, interrupting the one asked again. Asked again then, a few
-   * times at most: the hop was sent once, and is answered from there (`#answered`).
+   * this navigation began, which it then interrupts; asked again then, a few times at most
+   * (the hop was sent once, and is answered from there: `#answered`). A navigation to the hop
+   * itself can interrupt too: one asked for before, committing late with the answer the guard
+   * gave it. The page is then where `goto` was sent, so that navigation's response is the
+   * answer; asking again would start one more navigation for the last one to interrupt, as
+   * many times as the machine is slow.
    */
   async #gotoAfterHop(target: string, gotoOptions: Parameters<PageGuard['goto']>[1]) {
     for (let tries = 1; ; tries++) {
@@ -245,9 +265,32 @@ class PageRoutes<Response> {
         return await this.page.goto(target, gotoOptions);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (tries >= 3 || !interruptedByErrorOrHop(message, target)) throw error;
+        const by = interruptedBy(message, target);
+        if (by === 'target') {
+          const response = await this.#committedAnswer(gotoOptions);
+          if (response) return response;
+        }
+        if (tries >= 3 || by === undefined) throw error;
       }
     }
+  }
+
+  /**
+   * The response of the hop's navigation that committed, once the page has reached the load
+   * state `goto` waits for; null where the page cannot say (then `goto` is asked again).
+   */
+  async #committedAnswer(gotoOptions: Parameters<PageGuard['goto']>[1]): Promise<unknown> {
+    const request = this.#answeredRequest;
+    const response = await request?.response?.();
+    if (!response) return null;
+    const { waitUntil, timeout } = (gotoOptions ?? {}) as {
+      waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
+      timeout?: number;
+    };
+    if (waitUntil !== 'commit') {
+      await this.page.waitForLoadState?.(waitUntil ?? 'load', { timeout });
+    }
+    return response;
   }
 
   async #refuse(route: RouteLike<Response>, error: unknown): Promise<void> {
@@ -268,6 +311,7 @@ class PageRoutes<Response> {
       this.#going = withoutFragment(target);
       this.#hopTo = undefined;
       this.#answered = undefined;
+      this.#answeredRequest = undefined;
       try {
         return hops === 0
           ? await this.page.goto(target, gotoOptions)
@@ -282,6 +326,7 @@ class PageRoutes<Response> {
       } finally {
         this.#going = undefined;
         this.#answered = undefined;
+        this.#answeredRequest = undefined;
       }
     }
   }

@@ -160,9 +160,24 @@ test("every redirect hop of goto is routed like the first: judged, the client's 
  * with "interrupted by another navigation".
  */
 class InterruptedPage implements GuardablePage<FetchedResponse> {
-  constructor(readonly by: 'error page' | 'the hop') {}
+  /**
+   * @param times how many navigations after an abort are interrupted (each one asked for
+   *   again is interrupted by the one before it, committing late, on a slow enough machine)
+   * @param withResponses the page's requests give their response, and the page waits for a
+   *   load state, as Playwright's do
+   */
+  constructor(
+    readonly by: 'error page' | 'the hop',
+    readonly times = 1,
+    readonly withResponses = false,
+  ) {
+    if (withResponses) this.waitForLoadState = async (state) => void this.waited.push(state!);
+  }
   #handler: Parameters<GuardablePage<FetchedResponse>['route']>[1] | undefined;
-  #afterAbort = false;
+  #interruptions = 0;
+  /** Load states waited for. */
+  readonly waited: string[] = [];
+  waitForLoadState: GuardablePage['waitForLoadState'];
 
   async route(_url: string, handler: Parameters<GuardablePage<FetchedResponse>['route']>[1]) {
     this.#handler = handler;
@@ -189,14 +204,19 @@ class InterruptedPage implements GuardablePage<FetchedResponse> {
       abort: async (code) => void (aborted = code),
       fallback: async () => {},
     };
-    const request = { url: () => url, isNavigationRequest: () => true, headers: () => ({}) };
+    const request = {
+      url: () => url,
+      isNavigationRequest: () => true,
+      headers: () => ({}),
+      ...(this.withResponses ? { response: async () => answer } : {}),
+    };
     await this.#handler?.(route, request);
     if (aborted !== undefined) {
-      this.#afterAbort = true;
+      this.#interruptions = this.times;
       throw new Error(`page.goto: net::ERR_${aborted.toUpperCase()} at ${url}`);
     }
-    if (this.#afterAbort) {
-      this.#afterAbort = false;
+    if (this.#interruptions > 0) {
+      this.#interruptions--;
       throw new Error(
         `page.goto: Navigation to "${url}" is interrupted by another navigation to "${this.by === 'the hop' ? url : 'chrome-error://chromewebdata/'}"`,
       );
@@ -238,3 +258,31 @@ for (const by of ['error page', 'the hop'] as const)
       ['/robots.txt', '/to-ok', '/ok', '/to-busy', '/busy'],
     );
   });
+
+test('a hop interrupted by itself again and again: the navigation that committed is the answer, after its load', async () => {
+  const site = await server((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nAllow: /\n');
+    if (req.url === '/to-busy') return void res.writeHead(302, { location: '/busy' }).end();
+    if (req.url === '/busy')
+      return void res.writeHead(429, { 'retry-after': '60' }).end('slow down');
+    res.writeHead(200, { 'content-type': 'text/html' }).end('fine');
+  });
+  const client = new RobotsClient({ userAgent: 'ExampleBot/1.0' });
+  closing.push(client);
+  // Five interruptions: more than the guard asks again for an error page's (three).
+  const page = new InterruptedPage('the hop', 5, true);
+  const guard = await guardPage(page, client, { maxWaitMs: 1_000 });
+  const busy = (await guard.goto(`${site.origin}/to-busy`)) as FetchedResponse;
+  assert.equal(busy.status(), 429);
+  assert.equal(busy.body, 'slow down');
+  assert.deepEqual(page.waited, ['load']);
+  const fast = (await guard
+    .goto(`${site.origin}/to-busy`, { waitUntil: 'commit' })
+    .catch((error: unknown) => error)) as unknown;
+  // The 429 paused the host: the next navigation is deferred, not sent.
+  assert.ok(isDeferredError(fast), String(fast));
+  assert.deepEqual(
+    site.requests.map((r) => r.path),
+    ['/robots.txt', '/to-busy', '/busy'],
+  );
+});
