@@ -280,8 +280,12 @@ class PageRoutes<Response> {
    * state `goto` waits for; null where the page cannot say (then `goto` is asked again).
    */
   async #committedAnswer(gotoOptions: Parameters<PageGuard['goto']>[1]): Promise<unknown> {
-    const request = this.#answeredRequest;
-    const response = await request?.response?.();
+    let response: unknown;
+    try {
+      response = await this.#answeredRequest?.response?.();
+    } catch {
+      // The page cannot say (closed, say): asking `goto` again will.
+    }
     if (!response) return null;
     const { waitUntil, timeout } = (gotoOptions ?? {}) as {
       waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
