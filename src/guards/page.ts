@@ -161,10 +161,11 @@ class PageRoutes<Response> {
   #going: string | undefined;
   /** The next hop of `goto`'s navigation, when it was redirected. */
   #hopTo: string | undefined;
-  /** The response `goto`'s current hop got, kept for the browser asking again (see below). */
-  #answered: { url: string; response: Response } | undefined;
-  /** The last navigation request of the current hop the guard answered (see `#gotoAfterHop`). */
-  #answeredRequest: RequestLike | undefined;
+  /**
+   * The response `goto`'s current hop got, kept for the browser asking again (see below),
+   * and the last navigation request it answered (see `#gotoAfterHop`).
+   */
+  #answered: { url: string; response: Response; request: RequestLike } | undefined;
 
   constructor(
     readonly page: GuardablePage<Response>,
@@ -184,7 +185,7 @@ class PageRoutes<Response> {
     // Asked again for a hop whose navigation an error page interrupted (#gotoAfterHop): it
     // was judged and sent once, so it is answered from there, not sent (or judged) twice.
     if (navigation && this.#answered?.url === url && this.#going === url) {
-      this.#answeredRequest = request;
+      this.#answered.request = request;
       return route.fulfill({ response: this.#answered.response });
     }
     const origin = new URL(url).origin;
@@ -242,10 +243,7 @@ class PageRoutes<Response> {
         return route.abort('aborted');
       }
     }
-    if (this.#going === url) {
-      this.#answered = { url, response };
-      this.#answeredRequest = request;
-    }
+    if (this.#going === url) this.#answered = { url, response, request };
     return route.fulfill({ response });
   }
 
@@ -282,7 +280,7 @@ class PageRoutes<Response> {
   async #committedAnswer(gotoOptions: Parameters<PageGuard['goto']>[1]): Promise<unknown> {
     let response: unknown;
     try {
-      response = await this.#answeredRequest?.response?.();
+      response = await this.#answered?.request.response?.();
     } catch {
       // The page cannot say (closed, say): asking `goto` again will.
     }
@@ -315,7 +313,6 @@ class PageRoutes<Response> {
       this.#going = withoutFragment(target);
       this.#hopTo = undefined;
       this.#answered = undefined;
-      this.#answeredRequest = undefined;
       try {
         return hops === 0
           ? await this.page.goto(target, gotoOptions)
@@ -330,7 +327,6 @@ class PageRoutes<Response> {
       } finally {
         this.#going = undefined;
         this.#answered = undefined;
-        this.#answeredRequest = undefined;
       }
     }
   }
