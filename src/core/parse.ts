@@ -11,6 +11,7 @@ import { NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './text/bytes.ts';
 import { GroupBuilder, keepBuilderShape } from './model/groups.ts';
 import { LARGE_BODY, Source } from './text/source.ts';
 import { keepTokenizerShape } from './tokens/tokenizer.ts';
+import { keepPathCharsShape } from './match/path-chars.ts';
 import { RobotsTxt } from './answers/robots-txt.ts';
 
 /** How `parse()` reads a body. */
@@ -184,6 +185,7 @@ function keepShapes(): void {
   shapesKept = true;
   keepTokenizerShape();
   keepBuilderShape();
+  keepPathCharsShape();
   for (const body of ['User-agent: *\nDisallow: /a\nAllow: /a/b*\n', new Uint8Array([0x55])]) {
     const sample = parse(body);
     sample.verdict('https://example.com/a', 'Googlebot', { withRule: true });

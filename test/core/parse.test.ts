@@ -73,6 +73,35 @@ describe("Google's index.html aliases", () => {
       assert.equal(robots.isAllowed('http://h/d/index.html', 'a'), true);
     });
   }
+
+  test('many aliases, wildcards among them, sorted into an index of their own', () => {
+    const allows = Array.from({ length: 40 }, (_, i) => `Allow: /d${i}/index.html`);
+    const body = `User-agent: a\nDisallow: /\n${allows.join('\n')}\nAllow: /*/w/index.htm\nDisallow: /d7/$\n`;
+    const robots = parse(body);
+    // Every path ends in `/`, checked often enough for both indexes to be sorted.
+    for (let round = 0; round < 8; round++) {
+      for (let i = 0; i < 40; i++) {
+        // `/d7/$` ties with its alias: the allow wins.
+        assert.equal(robots.isAllowed(`http://h/d${i}/`, 'a'), true, `/d${i}/`);
+        assert.equal(robots.isAllowed(`http://h/d${i}/x/`, 'a'), false, `/d${i}/x/`);
+      }
+      assert.equal(robots.isAllowed('http://h/q/w/', 'a'), true);
+      assert.equal(robots.isAllowed('http://h/q/w/x/', 'a'), false);
+    }
+    const explained = robots.explain('http://h/d7/', 'a');
+    assert.deepEqual(
+      explained.matches.map((m) => [m.line, m.pattern]),
+      [
+        [2, '/'],
+        [10, '/d7/$'],
+        [44, '/d7/$'],
+      ],
+    );
+    assert.equal(explained.rule?.aliasOf, '/d7/index.html');
+    assert.equal(explained.allowed, true);
+    assert.equal(explained.tieBreak, true);
+    assert.equal(robots.explain('http://h/q/w/', 'a').rule?.aliasOf, '/*/w/index.htm');
+  });
 });
 
 describe('limits and odd input', () => {

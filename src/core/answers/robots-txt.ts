@@ -15,7 +15,8 @@ import {
 import { groupView, type Group, type ParsedFile } from '../model/groups.ts';
 import type { SitemapTable } from '../model/sitemaps.ts';
 import type { Profile, ProfileName } from '../profiles/index.ts';
-import { RuleIndex, type BestMatch } from '../match/rule-index.ts';
+import { RuleIndex, type BestMatch, type MatchIndex } from '../match/rule-index.ts';
+import { AliasedIndex } from '../match/aliased-index.ts';
 import { asciiLowerCase } from '../agents/names.ts';
 import { agentNotes } from './agent-notes.ts';
 import { noPreference, type ContentUsage } from '../match/content-usage.ts';
@@ -36,10 +37,10 @@ interface Selection {
   readonly groups: readonly number[];
   /**
    * The groups' rules, indexed. Google's index.html aliases end in `/$`, so they are looked
-   * for (and the index made anew if there are any) when a path ending in `/` is first
+   * for (and indexed beside the rules if there are any) when a path ending in `/` is first
    * checked: most first checks are of other paths, and most files have no alias.
    */
-  index: RuleIndex;
+  index: MatchIndex;
   /** `index` holds the groups' aliases, or has none to hold. */
   aliasesIndexed: boolean;
   /** The groups' extras in file order, gathered on first use. */
@@ -202,7 +203,7 @@ export class RobotsTxt {
   #rulesFor(
     path: string,
     userAgent: UserAgent,
-  ): RuleIndex | 'robots-txt-always-allowed' | 'no-matching-group' {
+  ): MatchIndex | 'robots-txt-always-allowed' | 'no-matching-group' {
     if (this.#profile.isImplicitlyAllowed(path)) return 'robots-txt-always-allowed';
     const selection = this.#select(userAgent);
     if (selection.scope === 'none') return 'no-matching-group';
@@ -439,17 +440,14 @@ export class RobotsTxt {
     return { scope, groups: chosen, index: this.#indexFor(chosen), aliasesIndexed };
   }
 
-  /** The selection's index, made anew with its aliases when `path` is the first that could match one. */
-  #indexForPath(selection: Selection, path: string): RuleIndex {
+  /** The selection's index, with the aliases beside it once `path` is the first that could match one. */
+  #indexForPath(selection: Selection, path: string): MatchIndex {
     if (!selection.aliasesIndexed && path.charCodeAt(path.length - 1) === 0x2f) {
       selection.aliasesIndexed = true;
       // Most files hold no `/index.htm` at all: one search of the text says so.
       if (!this.#table.mayHoldAliases()) return selection.index;
-      const ids = this.#ruleIds(selection.groups, true);
-      // More entries than the index holds: some rules have aliases.
-      if (ids.length > selection.index.size) {
-        selection.index = new RuleIndex(this.#table, ids, this.#profile.plainValuesArePatterns);
-      }
+      const aliases = this.#aliases(selection.groups);
+      if (aliases !== undefined) selection.index = new AliasedIndex(selection.index, aliases);
     }
     return selection.index;
   }
@@ -465,23 +463,39 @@ export class RobotsTxt {
       const groups = this.#groupTable;
       return RuleIndex.ofRange(table, groups.firstRule(g), groups.ruleEnd(g, table.size), plain);
     }
-    return new RuleIndex(table, this.#ruleIds(chosen, false), plain);
+    return new RuleIndex(table, this.#ruleIds(chosen), plain);
   }
 
-  /** The ids of the chosen groups' rules that can match, each followed by `~id` if it has an alias. */
-  #ruleIds(chosen: readonly number[], withAliases: boolean): number[] {
+  /** The ids of the chosen groups' rules that can match. */
+  #ruleIds(chosen: readonly number[]): number[] {
     const table = this.#table;
     const ids: number[] = [];
     const groups = this.#groupTable;
     for (const g of chosen) {
       const end = groups.ruleEnd(g, table.size);
       for (let id = groups.firstRule(g); id < end; id++) {
-        if (table.inert?.has(id)) continue;
-        ids.push(id);
-        if (withAliases && table.alias(id) !== undefined) ids.push(~id);
+        if (!table.inert?.has(id)) ids.push(id);
       }
     }
     return ids;
+  }
+
+  /** An index of the chosen groups' index.html aliases; undefined if they have none. */
+  #aliases(chosen: readonly number[]): RuleIndex | undefined {
+    const table = this.#table;
+    const ids: number[] = [];
+    const patterns: string[] = [];
+    const groups = this.#groupTable;
+    for (const g of chosen) {
+      const end = groups.ruleEnd(g, table.size);
+      for (let id = groups.firstRule(g); id < end; id++) {
+        const alias = table.inert?.has(id) ? undefined : table.alias(id);
+        if (alias === undefined) continue;
+        ids.push(~id);
+        patterns.push(alias);
+      }
+    }
+    return ids.length > 0 ? RuleIndex.ofAliases(table, ids, patterns) : undefined;
   }
 }
 

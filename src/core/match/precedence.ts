@@ -1,4 +1,4 @@
-import type { BestMatch, RuleIndex } from './rule-index.ts';
+import type { BestMatch, MatchIndex } from './rule-index.ts';
 import type { VerdictReason } from './verdicts.ts';
 
 /** A verdict as positions in an index: who decided (-1 for no rule), and why. */
@@ -14,11 +14,11 @@ export interface Decision {
  * `decide` for a verdict alone, `decideAmong` for an explanation that has every match.
  */
 export interface Precedence {
-  decide(index: RuleIndex, path: string, scratch: BestMatch): Decision;
+  decide(index: MatchIndex, path: string, scratch: BestMatch): Decision;
   /** `decide(...).allowed`, without the decision's object (a crawler's usual question). */
-  allows(index: RuleIndex, path: string, scratch: BestMatch): boolean;
+  allows(index: MatchIndex, path: string, scratch: BestMatch): boolean;
   /** `matched`: positions of every matching rule, in file order. */
-  decideAmong(index: RuleIndex, matched: readonly number[]): Decision;
+  decideAmong(index: MatchIndex, matched: readonly number[]): Decision;
 }
 
 /**
@@ -44,7 +44,7 @@ function allowedBy(allowPriority: number, disallowPriority: number): boolean {
   return !(disallowPriority > allowPriority && disallowPriority > 0);
 }
 
-function fromBest(index: RuleIndex, best: BestMatch): Decision {
+function fromBest(index: MatchIndex, best: BestMatch): Decision {
   const allowPriority = index.priorityAt(best.allow);
   const disallowPriority = index.priorityAt(best.disallow);
   const allowed = allowedBy(allowPriority, disallowPriority);
@@ -72,7 +72,7 @@ export const FIRST_MATCH: Precedence = {
   decideAmong: (index, matched) => fromFirst(index, matched.length > 0 ? matched[0]! : -1),
 };
 
-function fromFirst(index: RuleIndex, first: number): Decision {
+function fromFirst(index: MatchIndex, first: number): Decision {
   if (first < 0)
     return { allowed: true, deciding: -1, reason: 'no-matching-rule', tieBreak: false };
   const allowed = index.isAllowAt(first);

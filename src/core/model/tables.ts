@@ -47,8 +47,6 @@ export class RuleTable implements IndexedRules {
   #size = 0;
   /** Values that are bytes although the text is not (a character split by the line cut). */
   #byteValues: Map<number, ByteString> | undefined;
-  /** The aliases found so far, by rule (see `alias`). */
-  #aliases: Map<number, string> | undefined;
   /**
    * Whether any rule can have an alias (see `mayHoldAliases`): false while every allow value
    * was looked at and none holds `/index.htm`; undefined while not known.
@@ -139,12 +137,8 @@ export class RuleTable implements IndexedRules {
     if (!aliasOf || !this.isAllow(id) || !this.mayHoldAliases() || !this.#holds(id, ALIAS_PART)) {
       return undefined;
     }
-    let alias = this.#aliases?.get(id);
-    if (alias === undefined) {
-      alias = aliasOf(this.pattern(id));
-      if (alias !== undefined) (this.#aliases ??= new Map()).set(id, alias);
-    }
-    return alias;
+    // Made anew each time: the index of a crawler's aliases keeps the patterns it makes.
+    return aliasOf(this.pattern(id));
   }
 
   /**
