@@ -72,6 +72,47 @@ describe('wildcard matching', () => {
     );
   });
 
+  test('patterns sharing prefixes, matched in turn against one long path: the remembered prefix never changes an answer', () => {
+    // Rules of a file share their stars and first segments (`/*a*a*…*a10`, `/*a*a*…*a11`):
+    // one PathChars remembers where the last pattern's prefix ended (PathChars.knownPrefix).
+    const part = fc.constantFrom('a', 'b', 'ab', 'a1', '1', 'aab', '*', '*', '$');
+    const prefix = fc.array(part, { maxLength: 6 }).map((parts) => '/*' + parts.join(''));
+    const tail = fc.array(part, { maxLength: 4 }).map((parts) => parts.join(''));
+    const patterns = fc
+      .tuple(fc.array(prefix, { minLength: 1, maxLength: 3 }), fc.array(tail, { maxLength: 12 }))
+      .chain(([prefixes, tails]) =>
+        fc.tuple(
+          ...tails.map((t) =>
+            fc.nat(prefixes.length - 1).map((i) => prefixes[i]! + (i % 2 ? '*' : '') + t),
+          ),
+        ),
+      );
+    const longPath = fc
+      .tuple(fc.array(fc.constantFrom('a', 'b', 'ab', '1', 'a1', '$'), { maxLength: 12 }), pathArb)
+      .map(([bits, rest]) => '/' + 'a'.repeat(260) + bits.join('') + rest);
+    fc.assert(
+      fc.property(patterns, longPath, longPath, (list, path, other) => {
+        const held = new PathChars(path);
+        // As a robots.txt holds them: one text, each matched where it stands.
+        const text = list.join('\n');
+        const alone = new PathChars(path);
+        let begin = 0;
+        for (const p of list) {
+          const expected = posSetMatches(path, p);
+          assert.equal(matchesPatternIn(text, begin, begin + p.length, path, held), expected, p);
+          assert.equal(matchesPattern(p, path, alone), expected, `${p} alone`);
+          begin += p.length + 1;
+        }
+        // The same PathChars made over for another path forgets the prefix.
+        held.reset(other);
+        for (const p of list) {
+          assert.equal(matchesPattern(p, other, held), posSetMatches(other, p), `${p} vs other`);
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
   test('long paths: asking what the path holds never changes an answer', () => {
     const longPath = fc
       .tuple(pathArb, fc.integer({ min: 10, max: 40 }), pathArb)

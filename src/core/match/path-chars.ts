@@ -51,6 +51,16 @@ export class PathChars {
   /** Characters of the path the native searches of this check have gone over. */
   #searched = 0;
   #positions: Positions | undefined;
+  /**
+   * The last pattern prefix ending in `*` whose segments were searched for (see
+   * `knownPrefix`): `#prefixText[#prefixStart, #prefixStart + #prefixLength)`, none while
+   * the length is 0; `#prefixEnd`: where in the path its last segment ended, -1 if one of
+   * its segments is not in the path.
+   */
+  #prefixText = '';
+  #prefixStart = 0;
+  #prefixLength = 0;
+  #prefixEnd = 0;
 
   constructor(path: string) {
     this.#path = path;
@@ -63,6 +73,37 @@ export class PathChars {
     this.#asked = 0;
     this.#searched = 0;
     this.#positions = undefined;
+    this.#prefixText = '';
+    this.#prefixLength = 0;
+  }
+
+  /**
+   * The length of the remembered prefix (`notePrefix`) if `text[from, to)` starts with it,
+   * else 0; `prefixEnd` then says where its segments ended. Rules that share their stars and
+   * segments up to the last (`/*a*a*…*a*10`, `/*a*a*…*a*11`, …) search for them once.
+   */
+  knownPrefix(text: string, from: number, to: number): number {
+    const length = this.#prefixLength;
+    if (length === 0 || length > to - from) return 0;
+    const known = this.#prefixText;
+    const start = this.#prefixStart;
+    for (let i = 0; i < length; i++) {
+      if (text.charCodeAt(from + i) !== known.charCodeAt(start + i)) return 0;
+    }
+    return length;
+  }
+
+  /** Where the segments of the prefix `knownPrefix` found ended in the path; -1: not all are in it. */
+  get prefixEnd(): number {
+    return this.#prefixEnd;
+  }
+
+  /** Remembers that the segments of `text[from, from + length)` (ending in `*`) end at `end` (-1: fail). */
+  notePrefix(text: string, from: number, length: number, end: number): void {
+    this.#prefixText = text;
+    this.#prefixStart = from;
+    this.#prefixLength = length;
+    this.#prefixEnd = end;
   }
 
   /** Whether the path holds `code` (any code from 128 up, for such a code). */
