@@ -3,6 +3,10 @@ import { LONG_PATH, PathChars } from './path-chars.ts';
 import { literalPrefix } from './pattern.ts';
 import type { IndexedRules } from './indexed-rules.ts';
 
+/** 256 unset entries, the list `unsetList` copies from (packed, of any value). */
+const UNSET: unknown[] = [undefined, undefined, undefined, undefined];
+while (UNSET.length < 256) UNSET.push(...UNSET);
+
 /**
  * `size` unset entries, in the one kind of array the engine keeps for lists of anything
  * (packed, of any value: what `map` makes when the index is sorted). A `[]` literal starts
@@ -11,10 +15,10 @@ import type { IndexedRules } from './indexed-rules.ts';
  * threw that code away (about six times in a cold pass over the largest files).
  */
 function unsetList<T>(size: number): T[] {
-  if (size === 0) return [undefined].slice(1) as T[];
-  // Doubled by native copies (`concat` keeps the kind): pushing 60,000 entries one by one
-  // cost milliseconds where an index of aliases is made at a check.
-  let list = [undefined] as unknown[];
+  // Copied from a list made once (one native copy); doubled by native copies past it, not
+  // pushed one by one (an index of 60,000 aliases cost milliseconds).
+  if (size <= UNSET.length) return UNSET.slice(0, size) as T[];
+  let list = UNSET;
   while (list.length * 2 <= size) list = list.concat(list);
   if (list.length < size) list = list.concat(list.slice(0, size - list.length));
   return list as T[];
