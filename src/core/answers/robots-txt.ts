@@ -440,7 +440,7 @@ export class RobotsTxt {
     return { scope, groups: chosen, index: this.#indexFor(chosen), aliasesIndexed };
   }
 
-  /** The selection's index, with the aliases beside it once `path` is the first that could match one. */
+  /** The selection's index, its aliases beside it from the first `path` that could match one. */
   #indexForPath(selection: Selection, path: string): MatchIndex {
     if (!selection.aliasesIndexed && path.charCodeAt(path.length - 1) === 0x2f) {
       selection.aliasesIndexed = true;

@@ -93,12 +93,15 @@ export class PathChars {
     return length;
   }
 
-  /** Where the segments of the prefix `knownPrefix` found ended in the path; -1: not all are in it. */
+  /** Where the segments of the prefix `knownPrefix` found end in the path; -1: one is not in it. */
   get prefixEnd(): number {
     return this.#prefixEnd;
   }
 
-  /** Remembers that the segments of `text[from, from + length)` (ending in `*`) end at `end` (-1: fail). */
+  /**
+   * Remembers that the segments of `text[from, from + length)`, a prefix ending in `*`, end
+   * at `end` in the path (-1: one is not in it).
+   */
   notePrefix(text: string, from: number, length: number, end: number): void {
     this.#prefixText = text;
     this.#prefixStart = from;

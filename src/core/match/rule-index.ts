@@ -351,8 +351,8 @@ export class RuleIndex implements MatchIndex {
 
 /**
  * What precedence and the answers read of a selection's index: a `RuleIndex`, or one with
- * the index of its rules' index.html aliases beside it (`AliasedIndex`, aliased-index.ts). Positions are
- * what `forEachMatch` visits and `best` keeps.
+ * the index of its rules' index.html aliases beside it (`AliasedIndex`, aliased-index.ts).
+ * Positions are what `forEachMatch` visits and `best` keeps.
  */
 export interface MatchIndex {
   /** Entries: positions are `0..size`. */
