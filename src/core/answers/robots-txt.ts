@@ -466,17 +466,22 @@ export class RobotsTxt {
     return new RuleIndex(table, this.#ruleIds(chosen), plain);
   }
 
-  /** The ids of the chosen groups' rules that can match. */
-  #ruleIds(chosen: readonly number[]): number[] {
+  /** Calls `visit(id)` for each of the chosen groups' rules that can match, in order. */
+  #eachRule(chosen: readonly number[], visit: (id: number) => void): void {
     const table = this.#table;
-    const ids: number[] = [];
     const groups = this.#groupTable;
     for (const g of chosen) {
       const end = groups.ruleEnd(g, table.size);
       for (let id = groups.firstRule(g); id < end; id++) {
-        if (!table.inert?.has(id)) ids.push(id);
+        if (!table.inert?.has(id)) visit(id);
       }
     }
+  }
+
+  /** The ids of the chosen groups' rules that can match. */
+  #ruleIds(chosen: readonly number[]): number[] {
+    const ids: number[] = [];
+    this.#eachRule(chosen, (id) => ids.push(id));
     return ids;
   }
 
@@ -485,16 +490,12 @@ export class RobotsTxt {
     const table = this.#table;
     const ids: number[] = [];
     const patterns: string[] = [];
-    const groups = this.#groupTable;
-    for (const g of chosen) {
-      const end = groups.ruleEnd(g, table.size);
-      for (let id = groups.firstRule(g); id < end; id++) {
-        const alias = table.inert?.has(id) ? undefined : table.alias(id);
-        if (alias === undefined) continue;
-        ids.push(~id);
-        patterns.push(alias);
-      }
-    }
+    this.#eachRule(chosen, (id) => {
+      const alias = table.alias(id);
+      if (alias === undefined) return;
+      ids.push(~id);
+      patterns.push(alias);
+    });
     return ids.length > 0 ? RuleIndex.ofAliases(table, ids, patterns) : undefined;
   }
 }

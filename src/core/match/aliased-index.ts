@@ -1,4 +1,4 @@
-import type { BestMatch, MatchIndex, RuleIndex } from './rule-index.ts';
+import { considerMatch, type BestMatch, type MatchIndex, type RuleIndex } from './rule-index.ts';
 
 /**
  * A selection's rules and, beside them, their index.html aliases (Google: `Allow:
@@ -36,18 +36,7 @@ export class AliasedIndex implements MatchIndex {
   }
 
   consider(out: BestMatch, k: number): void {
-    if (this.isAllowAt(k)) {
-      if (out.allow < 0 || this.#isBetter(k, out.allow)) out.allow = k;
-    } else if (out.disallow < 0 || this.#isBetter(k, out.disallow)) {
-      out.disallow = k;
-    }
-  }
-
-  /** Longer pattern wins; among equals, the one on the earlier line (as `RuleIndex.isBetter`). */
-  #isBetter(a: number, b: number): boolean {
-    const pa = this.priorityAt(a);
-    const pb = this.priorityAt(b);
-    return pa > pb || (pa === pb && this.lineAt(a) < this.lineAt(b));
+    considerMatch(this, out, k);
   }
 
   idAt(k: number): number {

@@ -8,8 +8,6 @@ import type { PathChars } from './path-chars.ts';
 export interface IndexedRules {
   /** The pattern that is matched: the value after the profile's normalisation. */
   pattern(id: number): string;
-  /** Rule `id`'s index.html alias under the profile, or undefined. */
-  alias(id: number): string | undefined;
   line(id: number): number;
   isAllow(id: number): boolean;
   /** Characters of the value as written (for a value that is its own pattern, its priority). */

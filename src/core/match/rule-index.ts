@@ -315,20 +315,8 @@ export class RuleIndex implements MatchIndex {
     return out;
   }
 
-  /** Keeps entry `k` in `out` if it beats the best match of its kind so far. */
   consider(out: BestMatch, k: number): void {
-    if (this.isAllowAt(k)) {
-      if (out.allow < 0 || this.isBetter(k, out.allow)) out.allow = k;
-    } else if (out.disallow < 0 || this.isBetter(k, out.disallow)) {
-      out.disallow = k;
-    }
-  }
-
-  /** Longer pattern wins; among equals, the one on the earlier line (Google keeps the first). */
-  isBetter(a: number, b: number): boolean {
-    const pa = this.priorityAt(a);
-    const pb = this.priorityAt(b);
-    return pa > pb || (pa === pb && this.lineAt(a) < this.lineAt(b));
+    considerMatch(this, out, k);
   }
 
   idAt(k: number): number {
@@ -369,6 +357,24 @@ export interface MatchIndex {
   /** Line of the entry's rule; 0 for no entry (k < 0). */
   lineAt(k: number): number;
   isAllowAt(k: number): boolean;
+}
+
+/**
+ * Keeps entry `k` of `index` in `out` if it beats the best match of its kind so far: the
+ * longer pattern wins; among equals, the one on the earlier line (Google keeps the first).
+ */
+export function considerMatch(index: MatchIndex, out: BestMatch, k: number): void {
+  if (index.isAllowAt(k)) {
+    if (out.allow < 0 || isBetter(index, k, out.allow)) out.allow = k;
+  } else if (out.disallow < 0 || isBetter(index, k, out.disallow)) {
+    out.disallow = k;
+  }
+}
+
+function isBetter(index: MatchIndex, a: number, b: number): boolean {
+  const pa = index.priorityAt(a);
+  const pb = index.priorityAt(b);
+  return pa > pb || (pa === pb && index.lineAt(a) < index.lineAt(b));
 }
 
 /** Positions in the index of the best allow and disallow match; -1 for none. */
