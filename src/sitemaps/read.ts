@@ -40,6 +40,13 @@ interface Pending {
   bytes?: Uint8Array;
 }
 
+/** An entry kept from a batch, with its URL parsed and that URL's origin (read once: a getter that makes a string). */
+interface Taken {
+  entry: SitemapEntry;
+  target: URL;
+  origin: string;
+}
+
 /** What a body given is called in entries and errors. */
 const BYTES = 'bytes';
 /** Slices a body given is read in, as a download would arrive. */
@@ -201,15 +208,16 @@ class SitemapReader {
       for await (const items of this.#items(pending, file)) {
         // Taken first (scope, date), so that only the origins of entries kept are asked for;
         // a bound reached ends the read after the entries taken before it.
-        const taken: [SitemapEntry, URL][] = [];
+        const taken: Taken[] = [];
         let stop: unknown;
         for (const item of items) {
           if (item.kind === 'sitemap') listed.push(item);
           else {
             const target = httpUrl(item.loc);
+            const origin = target?.origin ?? '';
             try {
-              const entry = this.#entry(item, target, pending, scope);
-              if (entry) taken.push([entry, target!]);
+              const entry = this.#entry(item, target, origin, pending, scope);
+              if (entry) taken.push({ entry, target: target!, origin });
             } catch (error) {
               stop = error;
               break;
@@ -297,6 +305,7 @@ class SitemapReader {
   #entry(
     item: FileItem,
     target: URL | undefined,
+    origin: string,
     pending: Pending,
     scope: SitemapScope | undefined,
   ): SitemapEntry | undefined {
@@ -313,7 +322,7 @@ class SitemapReader {
       return undefined;
     }
     const url = target.href;
-    if (scope && !inScope(target, scope)) {
+    if (scope && !inScope(target, origin, scope)) {
       this.#problem({
         ...where,
         message: `${url}: outside the sitemap's host and directory; skipped`,
@@ -330,34 +339,40 @@ class SitemapReader {
   }
 
   /** Entries with their verdicts (with a client), those disallowed left out with `onlyAllowed`. */
-  #judged(taken: readonly [SitemapEntry, URL][]): SitemapEntry[] {
+  #judged(taken: readonly Taken[]): SitemapEntry[] {
     const entries: SitemapEntry[] = [];
-    for (const [entry, target] of taken) {
-      const verdict = this.#verdict(target);
+    for (const { entry, target, origin } of taken) {
+      const verdict = this.#verdict(target, origin);
+      // The entry was made for this batch and is handed out once: given its verdict where
+      // it stands (a copy of each was a tenth of a large sitemap's read).
       if (!verdict) entries.push(entry);
-      else if (verdict.allowed) entries.push({ ...entry, allowed: true });
-      else if (!this.#options.onlyAllowed) {
-        entries.push({ ...entry, allowed: false, reason: verdict.reason });
+      else if (verdict.allowed) {
+        entry.allowed = true;
+        entries.push(entry);
+      } else if (!this.#options.onlyAllowed) {
+        entry.allowed = false;
+        entry.reason = verdict.reason;
+        entries.push(entry);
       }
     }
     return entries;
   }
 
   /** The robots.txt states of a batch's origins not yet at hand, asked of the client once each. */
-  async #loadStates(taken: readonly [SitemapEntry, URL][]): Promise<void> {
+  async #loadStates(taken: readonly Taken[]): Promise<void> {
     const client = this.#client;
     if (!client) return;
-    for (const [, target] of taken) {
-      if (!this.#states.has(target.origin)) {
-        this.#states.set(target.origin, await client.robotsFor(target.href));
+    for (const { target, origin } of taken) {
+      if (!this.#states.has(origin)) {
+        this.#states.set(origin, await client.robotsFor(target.href));
       }
     }
   }
 
   /** The crawler's verdict for an entry, as `check` gives it (none without a client). */
-  #verdict(target: URL): CheckResult | undefined {
+  #verdict(target: URL, origin: string): CheckResult | undefined {
     const client = this.#client;
-    const state = this.#states.get(target.origin);
+    const state = this.#states.get(origin);
     if (!client || !state) return undefined;
     const seam = clientSeam(client);
     this.#names ??= seam.names(this.#options.agent);

@@ -19,10 +19,10 @@ export function scopeOf(sitemap: string, namedBy: ReadonlySet<string>): SitemapS
   return { origin: home.origin, directory, namedBy };
 }
 
-/** Whether the sitemap of `scope` may list the page `target`. */
-export function inScope(target: URL, scope: SitemapScope): boolean {
-  if (scope.namedBy.has(target.origin)) return true;
-  return target.origin === scope.origin && target.pathname.startsWith(scope.directory);
+/** Whether the sitemap of `scope` may list the page `target` (whose origin is `origin`). */
+export function inScope(target: URL, origin: string, scope: SitemapScope): boolean {
+  if (scope.namedBy.has(origin)) return true;
+  return origin === scope.origin && target.pathname.startsWith(scope.directory);
 }
 
 /** Whether the index of `scope` may list the sitemap `target`. */
