@@ -352,6 +352,12 @@ for (const [metric, byPeer] of Object.entries(results)) {
     console.log(`| ${metric} | ${fmt(ours)} | (${others}) | ${ratio.toFixed(2)}× the best peer |`);
     continue;
   }
+  if (metric.startsWith('floor: ')) {
+    // What a process holds doing less than any reader: figures alone, no repkit among them.
+    const figures = Object.entries(byPeer).map(([peer, value]) => `${peer}: ${fmt(value)}`);
+    console.log(`| ${metric} | | (${figures.join('; ')}) | |`);
+    continue;
+  }
   if (metric.startsWith('scan captures/s')) {
     // The scan rows: beside what warcio alone reads (its own inflate), the floor of WARC input.
     const floor = byPeer['warcio reading only'];

@@ -1,12 +1,12 @@
 /**
- * `node .bench/bench/sitemap-child.js READER URL`: one reader on one sitemap in a process of
- * its own, printing entries, time, peak RSS and the RSS before reading (with the reader's
+ * `node .bench/bench/sitemap-child.js READER URL`: one reader (or floor) on one sitemap in a
+ * process of its own, printing entries, time, peak RSS and the RSS before reading (with the reader's
  * packages loaded) as JSON: what it does to memory is its own.
  */
-import { SITEMAP_READERS } from './sitemap-readers.ts';
+import { FLOOR_READERS, SITEMAP_READERS } from './sitemap-readers.ts';
 
 const [reader, url] = process.argv.slice(2) as [string, string];
-const read = await SITEMAP_READERS[reader]!();
+const read = await (SITEMAP_READERS[reader] ?? FLOOR_READERS[reader])!();
 // What the process holds with the reader's packages loaded, before reading.
 const baseRssBytes = process.memoryUsage().rss;
 const start = performance.now();

@@ -3,14 +3,16 @@
  * and Crawlee's `Sitemap` loader), in one run, on loopback: entries per second on a
  * 50,000-URL sitemap, plain and gzip'd (the readers taking turns, the median kept), and each
  * reader's peak RSS, in a process of its own, on a 1 GB gzip bomb and on indexes nested ten
- * deep. `node .bench/bench/sitemaps-only.js` runs them alone.
+ * deep; and the floors under those peaks (a bare process, and the bomb gunzipped into a loop
+ * that only counts bytes, through undici and through `node:http`). `node
+ * .bench/bench/sitemaps-only.js` runs them alone.
  */
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createGzip, gzipSync } from 'node:zlib';
-import { SITEMAP_READERS } from './sitemap-readers.ts';
+import { FLOOR_READERS, SITEMAP_READERS } from './sitemap-readers.ts';
 
 type Record = (metric: string, peer: string, value: number) => void;
 
@@ -138,6 +140,14 @@ export async function benchSitemaps(record: Record): Promise<void> {
         }
         if (result.error) console.log(`sitemap ${label}, ${name}: ${result.error}`);
       }
+    }
+    // What Node holds on the bomb with no reader at all: the floor under every peak above.
+    for (const name of Object.keys(FLOOR_READERS)) {
+      const result = await inChild(name, `${origin}/bomb.xml.gz`);
+      if (result.peakRssBytes !== undefined) {
+        record('floor: 1 GB gzip bomb, peak RSS MiB', name, result.peakRssBytes / 1024 / 1024);
+      }
+      if (result.error) console.log(`floor, ${name}: ${result.error}`);
     }
   } finally {
     server.closeAllConnections();
