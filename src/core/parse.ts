@@ -9,6 +9,7 @@ import {
 } from './tokens/body.ts';
 import { NATIVE_BYTE_STRINGS, utf8Cut, utf8Prefix } from './text/bytes.ts';
 import { GroupBuilder, keepBuilderShape } from './model/groups.ts';
+import { showColumnPaths } from './model/columns.ts';
 import { LARGE_BODY, Source } from './text/source.ts';
 import { keepTokenizerShape } from './tokens/tokenizer.ts';
 import { keepPathCharsShape } from './match/path-chars.ts';
@@ -195,40 +196,37 @@ function keepShapes(): void {
 }
 
 /**
- * Parses the samples of rare paths (see `rarePathSamples`), the main one twice: the engine
- * collects a function's feedback from about its eighth call on, and some of the functions on
- * these paths run once a parse. They are not checked: a check of a sample's many rules gave
- * the matching code feedback that the corpus's files then contradicted.
+ * Shows the engine the parser's rare paths before it optimizes the parser (see
+ * `rarePathSamples`): a column's typed storage (see `showColumnPaths`), then the samples, each
+ * twice (the engine collects a function's feedback from about its eighth call on, and some
+ * of the functions on these paths run once a parse).
  */
 function showRarePaths(): void {
+  showColumnPaths();
   const [main, beforeGroups] = rarePathSamples();
-  parse(main!);
-  parse(main!);
-  parse(beforeGroups!);
+  for (const body of [main!, main!, beforeGroups!, beforeGroups!]) parse(body);
 }
 
 /**
- * Bodies that take the parse's rare paths, parsed at the first parse: the engine optimizes
+ * Bodies that take the parse's rare paths, parsed at the first parse. The engine optimizes
  * the parser after a few hundred files and, for a path none of them took, has no type
- * feedback, so the first file that takes it throws the optimized code away (five to eight
- * such deoptimizations in a fresh process's first pass over the corpus, each followed by a
- * recompile). Seen here first, they cost the first parse about 2 ms, and the passes over the
- * corpus after the first reach steady speed sooner: the median of passes 2 to 4 (what the
- * outside harness's W2 times) was 55 ms before and 38 ms after, 14 fresh processes each. The
- * paths: a column past its plain storage (the extras kept, more than 2,048 cells), a rule
- * table reserved for the lane's rules that an unusual rule line outgrows, a user-agent value
- * that is not ASCII, and rules before any group (the second body). Two are still met unseen
- * in some processes, and left: the sitemaps table's `seal` giving back room (a file of more
+ * feedback, so the first file that takes it throws the optimized code away: three to seven
+ * such deoptimizations in a fresh process's first pass over the corpus (a user-agent value
+ * that is not ASCII, rules before any group, and a column's typed storage, which
+ * `showColumnPaths` takes), none after. A large sample that took the typed paths through the
+ * parser instead halved the pace of a process that only parses small files (the outside
+ * harness's W4a, 8 to 16 µs a check), so those are shown to the column alone, in a few
+ * dozen calls; the first parse costs about 1 ms more. Two paths are still met unseen in
+ * some processes, and left: the sitemaps table's `seal` giving back room (a file of more
  * than a thousand sitemaps) and a rule index's pattern branch.
  * @internal Exported for the test that holds each path taken.
  */
 export function rarePathSamples(): Uint8Array[] {
   // The value that is not ASCII comes after others, so that the engine collects its feedback.
   const lines = [...[...'abcdefghij'].map((c) => `User-agent: b${c}`), 'User-agent: b\u00e9t'];
-  // Two rule lines the lane leaves to the tokenizer (a space before the colon) take room the
-  // table reserved for the lane's rules, which the lane's last rules then outgrow.
-  lines.push('Disallow : /q0', 'Disallow : /q1');
-  for (let i = 0; i < 360; i++) lines.push(`X-${i}: y`, `Disallow: /p${i}`);
+  // Ten runs of rules, so that the engine collects the builder's feedback for them before the
+  // second body's run before any group.
+  for (let i = 0; i < 10; i++) lines.push(`Disallow: /p${i}`, `X-${i}: y`);
   const encoder = new TextEncoder();
   return [
     encoder.encode(lines.join('\n') + '\n'),

@@ -2,9 +2,10 @@
  * The first parse shows the engine the parser's rare paths (`rarePathSamples`, parse.ts), so
  * that the optimized parser does not meet them unseen in the files that follow: a path with
  * no type feedback throws the optimized code away when a file first takes it ("Insufficient
- * type feedback" deopts, seven in a fresh process's first pass over the corpus before the
- * samples). Run in a child process with V8's deopt trace; what is asserted is the trace and
- * what the samples hold, not a time.
+ * type feedback" deopts, three to seven in a fresh process's first pass over the corpus
+ * before the samples and the column's typed paths, see `showColumnPaths`). Run in a child
+ * process with V8's deopt trace; what is asserted is the trace and what the samples hold,
+ * not a time.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -64,16 +65,10 @@ test('a fresh process parses the corpus without meeting a parser path it had no 
 test('the samples take the paths they are there for', () => {
   const [main, beforeGroups] = rarePathSamples();
   const robots = parse(main!);
-  // A user-agent value that is not ASCII, after ten that are.
+  // A user-agent value that is not ASCII, after ten that are, in the group its rule is in.
   const agents = robots.groups.flatMap((group) => group.agents);
   assert.deepEqual(agents.slice(-2), ['bj', 'bét']);
-  // More lines kept untokenized than a column keeps in plain storage (2,048 cells, six a run).
-  const runs = new TextDecoder().decode(main).match(/^X-\d+: y$/gm)!.length;
-  assert.ok(runs * 6 > 2048, `${runs} runs`);
-  // The lane's rules with unusual rule lines among them, which outgrow the table reserved.
-  assert.equal(robots.groups[0]!.rules.length, 362);
-  assert.equal(robots.isAllowed('https://example.com/q1', 'ba'), false);
-  assert.equal(robots.isAllowed('https://example.com/p359', 'ba'), false);
+  assert.equal(robots.isAllowed('https://example.com/p9', 'ba'), false);
   // A rule before any group (ignored, as Google ignores it).
   const early = parse(beforeGroups!);
   assert.equal(early.isAllowed('https://example.com/before-any-group', 'Googlebot'), true);

@@ -111,3 +111,33 @@ export class IntColumn {
     if (this.#data.length !== this.#length) this.#data = this.#data.slice(0, this.#length);
   }
 }
+
+/**
+ * Takes each branch of a column's storage, typed ones included (a reservation, growth by a
+ * value, by three and by a run, room given back), after enough plain calls that the engine
+ * collects each method's feedback (from about its eighth call): most files never take the
+ * typed branches, and the first that does would otherwise throw away the optimized parser
+ * that inlined them (see `showRarePaths`, parse.ts). A few dozen calls, not a large body: a
+ * process that only ever parses small files keeps its pace.
+ */
+export function showColumnPaths(): void {
+  const run = new Int32Array([1, 2, 3, 4, 5, 6]);
+  for (let i = 0; i < 10; i++) {
+    const plain = new IntColumn();
+    plain.push(i);
+    plain.push3(i, i, i);
+    plain.appendFrom(run, 0, run.length);
+    plain.seal();
+  }
+  for (let i = 0; i < 2; i++) {
+    const typed = new IntColumn();
+    typed.reserve(2);
+    typed.push(1);
+    typed.push(2);
+    typed.push(3);
+    typed.push3(4, 5, 6);
+    typed.appendFrom(run, 0, run.length);
+    typed.push(7);
+    typed.seal();
+  }
+}
