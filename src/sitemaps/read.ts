@@ -5,18 +5,15 @@
  * as they are read), and bounded per file and per read; indexes are followed depth first, each
  * sitemap once.
  */
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import {
   InvalidOptionError,
   InvalidUrlError,
   type CheckResult,
-  type FetchOutcome,
   type RobotsClient,
   type RobotsState,
 } from '../fetch/index.ts';
 import { clientSeam, httpUrl } from '../fetch/internal.ts';
-import { Channel } from './channel.ts';
+import { decoded, fileBody } from './download.ts';
 import { isSitemapError, SitemapError } from './errors.ts';
 import { SitemapFile, type FileItem } from './formats.ts';
 import {
@@ -49,9 +46,6 @@ interface Taken {
 
 /** What a body given is called in entries and errors. */
 const BYTES = 'bytes';
-/** Slices a body given is read in, as a download would arrive. */
-const SLICE = 64 * 1024;
-const ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 const NONE: ReadonlySet<string> = new Set();
 
 /**
@@ -237,7 +231,11 @@ class SitemapReader {
 
   /** The file's entries, batch by batch, as its bytes arrive. */
   async *#items(pending: Pending, file: SitemapFile): AsyncGenerator<FileItem[], void, undefined> {
-    const { body, outcome, stop } = await this.#body(pending);
+    const { body, outcome, stop } = await fileBody(pending, this.#client, {
+      agent: this.#options.agent,
+      maxBytes: this.#bounds.maxFileBytes,
+      timeoutMs: this.#bounds.timeoutMs,
+    });
     try {
       for await (const chunk of decoded(body, pending.url)) yield file.write(chunk);
       const fetched = await outcome;
@@ -261,44 +259,6 @@ class SitemapReader {
     } finally {
       stop();
     }
-  }
-
-  /** The file's bytes: the body given, or a download through the client, streamed. */
-  async #body(pending: Pending): Promise<{
-    body: AsyncIterable<Uint8Array>;
-    outcome: Promise<FetchOutcome | undefined>;
-    stop: () => void;
-  }> {
-    if (pending.bytes) {
-      const bytes = pending.bytes;
-      const slices = (function* () {
-        for (let at = 0; at < bytes.length; at += SLICE) yield bytes.subarray(at, at + SLICE);
-      })();
-      return { body: Readable.from(slices), outcome: Promise.resolve(undefined), stop: () => {} };
-    }
-    const client = this.#client;
-    if (!client)
-      throw new InvalidOptionError('client', 'reading the sitemaps an index lists needs a client');
-    const agent = this.#options.agent;
-    const verdict = await client.check(pending.url, agent === undefined ? {} : { agent });
-    if (!verdict.allowed) {
-      throw new SitemapError(
-        'disallowed',
-        pending.url,
-        `its robots.txt does not let ${verdict.agent.join(', ')} fetch it (${verdict.reason}${verdict.line ? `, line ${verdict.line}` : ''})`,
-      );
-    }
-    const channel = new Channel();
-    const outcome = clientSeam(client)
-      .streamFile(pending.url, {
-        ...(agent === undefined ? {} : { agent }),
-        maxBytes: this.#bounds.maxFileBytes,
-        timeoutMs: this.#bounds.timeoutMs,
-        accept: ACCEPT,
-        sink: (chunk) => channel.push(chunk),
-      })
-      .finally(() => channel.end());
-    return { body: channel, outcome, stop: () => channel.close() };
   }
 
   /** A URL entry as it is kept, or undefined when it is left out (reported if out of scope). */
@@ -425,39 +385,4 @@ function sourceUrl(given: string): URL {
     throw new InvalidUrlError(given, 'sitemaps are read over http and https only');
   }
   return url;
-}
-
-/** A file's bytes as written: gunzipped as they arrive when they start as gzip does. */
-async function* decoded(
-  body: AsyncIterable<Uint8Array>,
-  sitemap: string,
-): AsyncGenerator<Uint8Array> {
-  const chunks = body[Symbol.asyncIterator]();
-  const first = await chunks.next();
-  if (first.done) return;
-  const head = first.value;
-  const rest = { [Symbol.asyncIterator]: () => chunks };
-  if (head[0] !== 0x1f || head[1] !== 0x8b) {
-    yield head;
-    yield* rest;
-    return;
-  }
-  const input = Readable.from(
-    (async function* () {
-      yield head;
-      yield* rest;
-    })(),
-  );
-  const gunzip = createGunzip();
-  input.on('error', (error) => gunzip.destroy(error));
-  input.pipe(gunzip);
-  try {
-    for await (const chunk of gunzip as AsyncIterable<Uint8Array>) yield chunk;
-  } catch (error) {
-    // Only gunzip fails here: what the reader does with a chunk fails in the reader.
-    throw new SitemapError('malformed', sitemap, `not valid gzip: ${(error as Error).message}`);
-  } finally {
-    gunzip.destroy();
-    input.destroy();
-  }
 }
