@@ -15,7 +15,7 @@ import type { ReadSitemapsOptions } from './options.ts';
 const SLICE = 64 * 1024;
 const ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 
-/** A file's body as it arrives, how its download ended (none for a body given), and how to stop it. */
+/** A file's body as it arrives, how its download ended (none for a body given), how to stop it. */
 export interface FileBody {
   body: AsyncIterable<Uint8Array>;
   outcome: Promise<FetchOutcome | undefined>;

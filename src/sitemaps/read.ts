@@ -37,7 +37,10 @@ interface Pending {
   bytes?: Uint8Array;
 }
 
-/** An entry kept from a batch, with its URL parsed and that URL's origin (read once: a getter that makes a string). */
+/**
+ * An entry kept from a batch, with its URL parsed and that URL's origin (read once: the
+ * getter makes a new string each time).
+ */
 interface Taken {
   entry: SitemapEntry;
   target: URL;
