@@ -8,28 +8,17 @@
  * not a time.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { parse } from '../../src/core/index.ts';
 import { rarePathSamples } from '../../src/core/parse.ts';
-
-const CORE = fileURLToPath(new URL('../../src/core/index.ts', import.meta.url));
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/robots', import.meta.url));
+import { corpusDeoptTrace, deoptedFunctions } from '../helpers/deopt-trace.ts';
 
 // Two passes over the whole corpus in a fresh process (the parser is optimized during the
 // first), each file parsed from bytes and checked once, as a crawler meets new files.
-const CHILD = `
-const { readdirSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
-const dir = ${JSON.stringify(CORPUS)};
-const bodies = readdirSync(dir).sort().map((f) => new Uint8Array(readFileSync(join(dir, f))));
-import(${JSON.stringify(CORE)}).then(({ parse }) => {
+const TWO_PASSES = `
   for (let pass = 0; pass < 2; pass++) {
     for (const body of bodies) parse(body).isAllowed('https://example.com/a/b.html?q=1', 'Googlebot');
   }
-  console.log('--- end ---');
-});
 `;
 
 // The parse's functions whose optimized code a rare path threw away before the samples (seen
@@ -47,18 +36,10 @@ const PARSER_CODE = new Set([
 ]);
 
 test('a fresh process parses the corpus without meeting a parser path it had no feedback for', () => {
-  const trace = execFileSync(process.execPath, ['--trace-deopt', '--import', 'tsx', '-e', CHILD], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  assert.ok(trace.includes('--- end ---'), 'the child ran to the end');
-  const unseen = [
-    ...trace.matchAll(
-      /reason: Insufficient type feedback[^)]*\): begin\. deoptimizing \S+ <JSFunction (\S+)/g,
-    ),
-  ]
-    .map((m) => m[1]!)
-    .filter((name) => PARSER_CODE.has(name));
+  const trace = corpusDeoptTrace({ body: TWO_PASSES });
+  const unseen = deoptedFunctions(trace, 'Insufficient type feedback').filter((name) =>
+    PARSER_CODE.has(name),
+  );
   assert.deepEqual(unseen, []);
 });
 

@@ -6,22 +6,13 @@
  * the trace, not a time.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { corpusDeoptTrace, deoptedFunctions } from '../helpers/deopt-trace.ts';
 
-const CORE = fileURLToPath(new URL('../../src/core/index.ts', import.meta.url));
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/robots', import.meta.url));
-
-// Reads 600 corpus files, parses and checks them until the parser's code is optimized, then
-// collects everything and parses again, printing markers around both (the code is marked for
+// Parses and checks 600 corpus files until the parser's code is optimized, then collects
+// everything and parses again, printing a marker between (the code is marked for
 // deoptimization during the collection).
-const CHILD = `
-const { readdirSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
-const dir = ${JSON.stringify(CORPUS)};
-const bodies = readdirSync(dir).sort().slice(0, 600).map((f) => new Uint8Array(readFileSync(join(dir, f))));
-import(${JSON.stringify(CORE)}).then(({ parse }) => {
+const COLLECTION = `
   const pass = () => {
     for (const body of bodies) parse(body).isAllowed('https://example.com/a/b.html?q=1', 'Googlebot');
   };
@@ -29,22 +20,14 @@ import(${JSON.stringify(CORE)}).then(({ parse }) => {
   console.log('--- the collection ---');
   globalThis.gc();
   pass();
-  console.log('--- end ---');
-});
 `;
 
 /** Functions of the parse and check that lost their optimized code after the collection. */
 function deoptsAfterCollection(): string[] {
-  const trace = execFileSync(
-    process.execPath,
-    ['--expose-gc', '--trace-deopt', '--import', 'tsx', '-e', CHILD],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  const after = trace.slice(trace.indexOf('--- the collection ---'), trace.indexOf('--- end ---'));
-  assert.ok(after.length > 0, 'the child ran to the end');
-  return [...after.matchAll(/<SharedFunctionInfo ([^>]*)>[^\n]*reason: weak objects/g)].map(
-    (m) => m[1]!,
-  );
+  const trace = corpusDeoptTrace({ body: COLLECTION, files: 600, exposeGc: true });
+  const after = trace.slice(trace.indexOf('--- the collection ---'));
+  assert.notEqual(trace.indexOf('--- the collection ---'), -1, 'the child reached the collection');
+  return deoptedFunctions(after, 'weak objects');
 }
 
 // Functions whose code the collection threw away before the samples (seen in this trace).
