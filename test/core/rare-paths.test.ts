@@ -45,13 +45,13 @@ test('a fresh process parses the corpus without meeting a parser path it had no 
 
 test('the samples take the paths they are there for', () => {
   const [main, beforeGroups] = rarePathSamples();
-  const robots = parse(main!);
+  const robots = parse(main);
   // A user-agent value that is not ASCII, after ten that are, in the group its rule is in.
   const agents = robots.groups.flatMap((group) => group.agents);
   assert.deepEqual(agents.slice(-2), ['bj', 'bét']);
   assert.equal(robots.isAllowed('https://example.com/p9', 'ba'), false);
   // A rule before any group (ignored, as Google ignores it).
-  const early = parse(beforeGroups!);
+  const early = parse(beforeGroups);
   assert.equal(early.isAllowed('https://example.com/before-any-group', 'Googlebot'), true);
   assert.equal(early.isAllowed('https://example.com/x', 'Googlebot'), false);
 });
