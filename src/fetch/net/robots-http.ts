@@ -135,7 +135,10 @@ export class RobotsHttp {
       return proxy
         ? // Used for the direct connections only (NO_PROXY hosts): the proxies connect for themselves.
           new undici.EnvHttpProxyAgent({ ...proxy, connect })
-        : new undici.Agent({ connect, keepAliveTimeout: 4_000 });
+        : // A server's keep-alive hint is capped too: a robots.txt is fetched once a day, and
+          // honouring a 60 s hint kept a socket open per origin (10,000 origins a minute ran
+          // the process out of file descriptors).
+          new undici.Agent({ connect, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000 });
     };
   }
 
