@@ -192,6 +192,11 @@ function keepShapes(): void {
     sample.verdict('https://example.com/a', 'Googlebot', { withRule: true });
     keepShapeOf(sample);
   }
+  // A directory asked about where an index.html is allowed: its selection's index becomes an
+  // aliased one (Google's index.html alias), a class no other kept object has.
+  const aliased = parse('User-agent: *\nDisallow: /a/\nAllow: /a/index.html\n');
+  aliased.isAllowed('https://example.com/a/', 'Googlebot');
+  keepShapeOf(aliased);
   showRarePaths();
 }
 

@@ -7,8 +7,10 @@
  * file is parsed, so a full collection between parses (a one-shot CLI run, a serverless
  * call, a service whose cache churns) freed them all, and the next parses ran at half speed
  * while the engine re-optimized (issue 29). One small sample of each, made at the first parse
- * (see parse.ts), keeps their classes, and the code built for them, alive. Results (`RobotsTxt`, its tables and
- * indexes) are kept alive by their users, or their code is not hot until they are.
+ * (see parse.ts), keeps their classes, and the code built for them, alive. So do a few small
+ * results, each checked once (`RobotsTxt`, its tables, and a rule index of each class, the
+ * index.html aliases' included): a crawler's checks run on the classes of results it may
+ * not keep.
  */
 const kept: object[] = [];
 

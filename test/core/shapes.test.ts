@@ -11,10 +11,17 @@ import { corpusDeoptTrace, deoptedFunctions } from '../helpers/deopt-trace.ts';
 
 // Parses and checks 600 corpus files until the parser's code is optimized, then collects
 // everything and parses again, printing a marker between (the code is marked for
-// deoptimization during the collection).
+// deoptimization during the collection). Every other file is asked about a directory as
+// well: a path ending in '/' is also matched against the index.html aliases of a file that
+// allows an index.html (Google's alias), the one in eight that does here among them.
 const COLLECTION = `
+  const aliased = new TextEncoder().encode('User-agent: *\\nDisallow: /a/\\nAllow: /a/index.html\\n');
   const pass = () => {
-    for (const body of bodies) parse(body).isAllowed('https://example.com/a/b.html?q=1', 'Googlebot');
+    bodies.forEach((body, i) => {
+      const robots = parse(i % 8 === 0 ? aliased : body);
+      robots.isAllowed('https://example.com/a/b.html?q=1', 'Googlebot');
+      if (i % 2 === 0) robots.isAllowed('https://example.com/a/', 'Googlebot');
+    });
   };
   for (let i = 0; i < 40; i++) pass();
   console.log('--- the collection ---');
@@ -51,6 +58,9 @@ const PARSER_CODE = new Set([
   'verdict',
   'scanIfUnsorted',
   'best',
+  // And a check that meets the index.html aliases (an aliased index).
+  'allows',
+  'AliasedIndex',
 ]);
 
 test('a full collection between parses leaves the parser and the checks their optimized code', () => {
