@@ -9,10 +9,11 @@ import type { LookupAddress } from 'node:dns';
 import { createServer } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { ROOT } from '../helpers/shared.ts';
-import { tcpServer } from '../helpers/servers.ts';
+import { lookupTo, tcpServer } from '../helpers/servers.ts';
 import { childEnv } from '../helpers/child-env.ts';
 
 describe('the whole-fetch time limit', () => {
@@ -97,16 +98,7 @@ describe('connections', () => {
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const { port } = server.address() as AddressInfo;
-    const lookup = ((
-      _host: string,
-      options: { all?: boolean },
-      callback: (...a: unknown[]) => void,
-    ) => {
-      const answer: LookupAddress = { address: '127.0.0.1', family: 4 };
-      if (options?.all) callback(null, [answer]);
-      else callback(null, answer.address, answer.family);
-    }) as unknown as LookupFunction;
-    const client = new RobotsClient({ userAgent: 'T/1', lookup });
+    const client = new RobotsClient({ userAgent: 'T/1', lookup: lookupTo('127.0.0.1') });
     const open = () =>
       new Promise<number>((done, fail) =>
         server.getConnections((error, count) => (error ? fail(error) : done(count))),
@@ -129,7 +121,3 @@ describe('connections', () => {
     }
   });
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
-}

@@ -4,15 +4,13 @@
  * it is spelled, entries read far enough for the reader, the address guard through a proxy.
  */
 import assert from 'node:assert/strict';
-import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { MemoryStore } from '../../src/cache/index.ts';
 import { parse, requestTarget } from '../../src/core/index.ts';
 import { RobotsClient, type CheckResult, type UsageAnswer } from '../../src/fetch/index.ts';
 import { startService, type RunningService } from '../../src/server/index.ts';
-import { httpServer, proxyServer, type TestServer } from '../helpers/servers.ts';
+import { httpServer, lookupTo, proxyServer, type TestServer } from '../helpers/servers.ts';
 
 const ROBOTS = 'User-agent: *\nDisallow: /private/\nDisallow: /über/\nDisallow: /*sessionid=\n';
 
@@ -20,15 +18,6 @@ const servers: { close(): Promise<void> }[] = [];
 after(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
-
-/** Every name resolves to `address`. */
-function lookupTo(address: string): LookupFunction {
-  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    const answer: LookupAddress = { address, family: 4 };
-    if (options?.all) callback(null, [answer]);
-    else callback(null, answer.address, answer.family);
-  }) as unknown as LookupFunction;
-}
 
 describe('client and service: the URL judged is the URL requested', () => {
   let site: TestServer;

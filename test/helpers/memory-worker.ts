@@ -3,12 +3,10 @@
  * serving a 500 KiB robots.txt, through one RobotsClient with the limits given on the command
  * line, then prints the client's accounting and the process's heap as JSON.
  */
-import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { MemoryStore } from '../../src/cache/index.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { clientSeam } from '../../src/fetch/internal.ts';
-import { httpServer } from './servers.ts';
+import { httpServer, lookupTo } from './servers.ts';
 
 const [origins, parsedMiB, storeMiB] = process.argv.slice(2).map(Number) as [
   number,
@@ -20,10 +18,7 @@ for (let i = 0; body.length < 500 * 1024; i++)
   body += `Disallow: /section-${i}/private-${i}*.html\n`;
 const server = await httpServer((_req, res) => res.writeHead(200).end(body));
 const port = new URL(server.origin).port;
-const lookup: LookupFunction = (_hostname, _options, callback) =>
-  (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [
-    { address: '127.0.0.1', family: 4 },
-  ]);
+const lookup = lookupTo('127.0.0.1');
 const client = new RobotsClient({
   userAgent: 'MemoryBot/1.0',
   lookup,

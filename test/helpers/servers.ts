@@ -9,9 +9,11 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import type { LookupAddress } from 'node:dns';
 import {
   connect,
   createServer as createTcpServer,
+  type LookupFunction,
   type Server as TcpServer,
   type Socket,
 } from 'node:net';
@@ -29,6 +31,15 @@ export interface TestServer {
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A resolver (a client's `lookup`) by which every name is `address`. */
+export function lookupTo(address: string): LookupFunction {
+  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    const answer: LookupAddress = { address, family: 4 };
+    if (options?.all) callback(null, [answer]);
+    else callback(null, answer.address, answer.family);
+  }) as unknown as LookupFunction;
+}
 
 /** An HTTP server on `host` (any 127.x.y.z address) and an ephemeral port. */
 export async function httpServer(handler: Handler, host = '127.0.0.1'): Promise<TestServer> {

@@ -5,11 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { after, before, test } from 'node:test';
 import { startService, type RunningService } from '../../src/server/index.ts';
-import { httpServer, type TestServer } from '../helpers/servers.ts';
+import { httpServer, lookupTo, type TestServer } from '../helpers/servers.ts';
 
 let site: TestServer;
 let service: RunningService;
@@ -17,11 +15,7 @@ let service: RunningService;
 const fetched: string[] = [];
 
 /** Every `*.budget.test` name is the loopback site. */
-const lookup: LookupFunction = (_hostname, options, callback) => {
-  const done = callback as unknown as (e: null, a: LookupAddress[] | string, f?: number) => void;
-  if ((options as { all?: boolean }).all) done(null, [{ address: '127.0.0.1', family: 4 }]);
-  else done(null, '127.0.0.1', 4);
-};
+const lookup = lookupTo('127.0.0.1');
 
 before(async () => {
   site = await httpServer((req, res) => {
