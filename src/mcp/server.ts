@@ -36,6 +36,15 @@ const agent = z
     "The crawler asking (a product token such as GPTBot, or a User-Agent); several are ordered fallbacks. Default: the server's own",
   );
 
+/**
+ * A tool's arguments: these and no others. The SDK would drop an argument its schema lacks
+ * and answer anyway; strict, the call is refused naming it, as the listed schema says
+ * (`additionalProperties: false`).
+ */
+function takes<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.object(shape).strict();
+}
+
 // Output schemas name the fields every answer has; answers carry more (`passthrough`).
 
 /** What the server tells a client's model about its tools, once, at connection. */
@@ -96,7 +105,7 @@ export const CHECK_URL = {
   ...readOnly('May this agent fetch this URL?'),
   description:
     "The URL's robots.txt (fetched and cached) as Google reads it: the verdict, the deciding line and rule, and the fetch state. An unreachable robots.txt disallows for now; so does a bot wall or a payment demand answering in its place (reason robots-txt-challenge, with `edge`: what answered and the evidence).",
-  inputSchema: { url, agent },
+  inputSchema: takes({ url, agent }),
   outputSchema: z
     .object({
       allowed: z.boolean(),
@@ -112,7 +121,7 @@ export const USAGE = {
   ...readOnly('May this agent fetch, index, train AI on or use for search this URL?'),
   description:
     "One combined answer with each part's source: robots.txt (Allow/Disallow, Content-Usage, Content-Signal, License lines), the site's tdmrep.json and the page's headers and head, fetched only where robots.txt allows; with llms, the site's llms.txt too (reported in llmsTxt, never a permission).",
-  inputSchema: {
+  inputSchema: takes({
     url,
     agent,
     llms: z
@@ -121,7 +130,7 @@ export const USAGE = {
       .describe(
         "Also fetch the site's llms.txt (its robots.txt LLMs: line, else /llms.txt) where robots.txt allows it, and report it in llmsTxt.",
       ),
-  },
+  }),
   outputSchema: z.object({ url: z.string(), agent: z.array(z.string()) }).passthrough(),
 };
 
@@ -129,7 +138,7 @@ const EXPLAIN = {
   ...readOnly('Why may (or may not) this agent fetch this URL?'),
   description:
     'The verdict with everything that led to it: the groups chosen, every rule that matched with its length, the winner and the tie-break.',
-  inputSchema: { url, agent },
+  inputSchema: takes({ url, agent }),
   outputSchema: z
     .object({ allowed: z.boolean(), line: z.number(), reason: z.string() })
     .passthrough(),
@@ -139,10 +148,10 @@ const LINT = {
   ...readOnly('Lint a robots.txt'),
   description:
     "What Google reads, accepts with typos, ignores or never uses: a robots.txt given as text, or a site's (fetched).",
-  inputSchema: {
+  inputSchema: takes({
     url: url.optional().describe('A URL of the site whose robots.txt is linted'),
     text: z.string().max(1_024_000).optional().describe('A robots.txt body'),
-  },
+  }),
   outputSchema: z
     .object({ robots: z.string(), errors: z.number(), warnings: z.number() })
     .passthrough(),
@@ -152,7 +161,7 @@ const AI_CRAWLERS = {
   ...readOnly('Which AI and search crawlers does this site let in?'),
   description:
     "Each well-known crawler (repkit's list and ai.robots.txt's): may it fetch the URL's path, by its own group or the * group.",
-  inputSchema: { url },
+  inputSchema: takes({ url }),
   outputSchema: z
     .object({ robotsUrl: z.string(), crawlers: z.array(z.record(z.unknown())) })
     .passthrough(),

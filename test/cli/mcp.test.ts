@@ -152,6 +152,20 @@ async function everyTool(mcp: Client): Promise<void> {
   for (const crawler of walledCrawlers.crawlers as { allowed: boolean; reason: string }[]) {
     assert.equal(crawler.allowed, false, JSON.stringify(crawler));
   }
+
+  // An argument a tool does not take is refused by name, as the tools' schemas say
+  // (additionalProperties: false), not dropped: a model that passes the file it means
+  // (`robotsTxt`) must not get an answer about the live site instead.
+  for (const name of MCP_TOOLS) {
+    const result = await mcp.callTool({
+      name,
+      arguments: { url: `${site.origin}/a`, robotsTxt: 'User-agent: *\nAllow: /\n' },
+    });
+    const text = JSON.stringify(result.content);
+    assert.equal(result.isError, true, `${name}: ${text}`);
+    assert.match(text, /robotsTxt/, name);
+    assert.equal(result.structuredContent, undefined, name);
+  }
 }
 
 test('over stdio: every tool, on a disallowed URL, an unreachable robots.txt, a wall, a paid page', async () => {
