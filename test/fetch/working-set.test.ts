@@ -5,10 +5,9 @@
  * resolved to eight loopback servers.
  */
 import assert from 'node:assert/strict';
-import type { LookupAddress } from 'node:dns';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { MemoryStore } from '../../src/cache/index.ts';
@@ -16,6 +15,7 @@ import { classifyEdge } from '../../src/core/index.ts';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { clientSeam } from '../../src/fetch/internal.ts';
 import { SHARED } from '../helpers/shared.ts';
+import { lookupBy } from '../helpers/servers.ts';
 
 const ORIGINS = 50_000;
 const SERVERS = 8;
@@ -58,12 +58,10 @@ after(async () => {
 });
 
 /** `oN.test` lives on loopback address N mod 8. */
-const lookup = ((host: string, options: { all?: boolean }, callback: (...a: unknown[]) => void) => {
+const lookup = lookupBy((host) => {
   const n = Number(/^o(\d+)\./.exec(host)?.[1] ?? 0);
-  const answer: LookupAddress = { address: `127.0.0.${(n % SERVERS) + 1}`, family: 4 };
-  if (options?.all) callback(null, [answer]);
-  else callback(null, answer.address, answer.family);
-}) as unknown as LookupFunction;
+  return `127.0.0.${(n % SERVERS) + 1}`;
+});
 
 function shuffled(count: number, seed: number): number[] {
   const order = Array.from({ length: count }, (_, i) => i);

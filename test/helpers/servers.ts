@@ -32,13 +32,29 @@ export interface TestServer {
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** A resolver (a client's `lookup`) by which every name is `address`. */
-export function lookupTo(address: string): LookupFunction {
-  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+/**
+ * A resolver (a client's `lookup`) by which each name is the IPv4 address `addressOf` gives,
+ * or does not resolve (`ENOTFOUND`, as getaddrinfo says it) where it gives none.
+ */
+export function lookupBy(addressOf: (host: string) => string | undefined): LookupFunction {
+  return ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    const address = addressOf(host);
+    const all = options?.all === true;
+    if (address === undefined) {
+      const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), {
+        code: 'ENOTFOUND',
+      });
+      return callback(error, all ? [] : '');
+    }
     const answer: LookupAddress = { address, family: 4 };
-    if (options?.all) callback(null, [answer]);
+    if (all) callback(null, [answer]);
     else callback(null, answer.address, answer.family);
   }) as unknown as LookupFunction;
+}
+
+/** A resolver (a client's `lookup`) by which every name is `address`. */
+export function lookupTo(address: string): LookupFunction {
+  return lookupBy(() => address);
 }
 
 /** An HTTP server on `host` (any 127.x.y.z address) and an ephemeral port. */

@@ -5,14 +5,12 @@
  * refused at start.
  */
 import assert from 'node:assert/strict';
-import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { serveMcpHttp } from '../../src/mcp/index.ts';
 import { runCli } from '../helpers/cli.ts';
-import { httpServer, type TestServer } from '../helpers/servers.ts';
+import { httpServer, lookupBy, type TestServer } from '../helpers/servers.ts';
 
 const TOKEN = 'mcp-bounds-token-0123456789';
 let site: TestServer;
@@ -20,27 +18,13 @@ let hanging: TestServer;
 let served: { url: string; close(): Promise<void> };
 
 /** `*.site.test` is the loopback site; `internal.test` a private address; the rest none. */
-const lookup: LookupFunction = (hostname, options, callback) => {
-  const done = callback as unknown as (
-    e: NodeJS.ErrnoException | null,
-    a: LookupAddress[] | string,
-    f?: number,
-  ) => void;
-  const all = (options as { all?: boolean }).all === true;
-  const address = hostname.endsWith('.site.test')
+const lookup = lookupBy((hostname) =>
+  hostname.endsWith('.site.test')
     ? '127.0.0.1'
     : hostname === 'internal.test'
       ? '10.1.2.3'
-      : undefined;
-  if (!address) {
-    return done(
-      Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }),
-      all ? [] : '',
-    );
-  }
-  if (all) done(null, [{ address, family: 4 }]);
-  else done(null, address, 4);
-};
+      : undefined,
+);
 
 before(async () => {
   site = await httpServer((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /no\n'));

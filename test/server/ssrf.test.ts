@@ -5,12 +5,10 @@
  * must never connect there, never return or cache the secret, and say why.
  */
 import assert from 'node:assert/strict';
-import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { RobotsClient } from '../../src/fetch/index.ts';
 import { isPublicAddress, startService, type RunningService } from '../../src/server/index.ts';
-import { httpServer, type TestServer } from '../helpers/servers.ts';
+import { httpServer, lookupBy, type TestServer } from '../helpers/servers.ts';
 
 const SECRET = 'User-agent: *\nDisallow: /internal-secret-7f3a\n';
 
@@ -20,18 +18,9 @@ const NAMES: Record<string, string> = {
   'rebind.test': '127.0.0.1',
   'flip.test': '127.0.0.1',
 };
-export const testLookup: LookupFunction = (hostname, options, callback) => {
-  const address = hostname.endsWith('.public.test') ? '127.0.0.2' : NAMES[hostname];
-  const done = callback as unknown as (
-    e: Error | null,
-    a: LookupAddress[] | string,
-    f?: number,
-  ) => void;
-  if (!address)
-    return done(Object.assign(new Error(`${hostname}: unknown`), { code: 'ENOTFOUND' }), []);
-  if ((options as { all?: boolean }).all) return done(null, [{ address, family: 4 }]);
-  done(null, address, 4);
-};
+export const testLookup = lookupBy((hostname) =>
+  hostname.endsWith('.public.test') ? '127.0.0.2' : NAMES[hostname],
+);
 const publicForTest = (address: string) => address === '127.0.0.2' || isPublicAddress(address);
 
 let internal: TestServer;
