@@ -13,6 +13,7 @@ import {
   type LintReport,
 } from '../core/index.ts';
 import { CliError } from './errors.ts';
+import { unreadable } from './files.ts';
 import { parseDocument } from './toolkit.ts';
 
 type Severity = Diagnostic['severity'];
@@ -113,7 +114,7 @@ export function loadLintConfig(given: string | undefined, cwd = process.cwd()): 
     try {
       return readFileSync(path, 'utf8');
     } catch (error) {
-      throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+      throw unreadable(path, error);
     }
   };
   if (given !== undefined) return lintPart(parsed(read(given), given), given);

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import {
   crawlerNames,
   isValidProductToken,
@@ -13,6 +12,7 @@ import { InvalidUrlError, type RobotsState } from '../fetch/index.ts';
 import { heldVerdict, type HeldRobots } from '../fetch/internal.ts';
 import { usedEntry } from '../cache/internal.ts';
 import { CliError } from './errors.ts';
+import { openToRead, unreadable } from './files.ts';
 import { fetchClient, type EdgeOptions } from './fetching.ts';
 
 export const PROFILE_NAMES: readonly ProfileName[] = ['google', 'rfc9309', 'legacy'];
@@ -146,23 +146,13 @@ export async function readRobotsFile(path: string): Promise<Uint8Array> {
   let read: { bytes: Uint8Array; more: boolean };
   if (path === '-') read = await readAtMost(process.stdin, MAX_READ_BYTES);
   else {
-    let handle: FileHandle | undefined;
+    const handle = await openToRead(path);
     try {
-      handle = await open(path, 'r');
       read = await readAtMost(handle.createReadStream({ autoClose: false }), MAX_READ_BYTES);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT'
-          ? 'no such file'
-          : code === 'EISDIR'
-            ? 'is a directory'
-            : code === 'EACCES'
-              ? 'permission denied'
-              : (error as Error).message;
-      throw new CliError(`cannot read ${path}: ${why}`);
+      throw unreadable(path, error);
     } finally {
-      await handle?.close();
+      await handle.close();
     }
   }
   if (read.more) {

@@ -346,6 +346,31 @@ describe('conventions', () => {
     assert.ok(!onTerminal('NO_COLOR=1').includes(ESC));
   });
 
+  test('a directory given for a file: every command that reads one says so (exit 2)', async () => {
+    // `meta` streamed the file lazily and met EISDIR as an internal error (exit 70).
+    const dir = 'test/fixtures';
+    const runs: string[][] = [
+      ['meta', dir, '--agent', 'Googlebot'],
+      ['lint', dir],
+      ['agents', dir],
+      ['check', '--agent', 'Googlebot', '--robots', dir, '/x'],
+      ['explain', '--agent', 'Googlebot', '--robots', dir, '/x'],
+      ['diff', dir, ROBOTS, '--agent', 'Googlebot'],
+      ['diff', ROBOTS, ROBOTS, '--agent', 'Googlebot', '--urls', dir],
+      ['diff', ROBOTS, ROBOTS, '--agent', 'Googlebot', '--spec', dir],
+      ['test', dir],
+      ['lint', ROBOTS, '--config', dir],
+    ];
+    for (const args of runs) {
+      const result = await runCli(args);
+      assert.deepEqual(
+        [result.code, result.stderr.trim()],
+        [2, `repkit: cannot read ${dir}: is a directory`],
+        args.join(' '),
+      );
+    }
+  });
+
   test('an unknown command or option is a usage error (exit 2)', async () => {
     assert.equal((await runCli(['frobnicate'])).code, 2);
     assert.equal((await runCli(['lint', ROBOTS, '--bogus'])).code, 2);

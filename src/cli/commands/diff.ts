@@ -4,6 +4,7 @@ import { parseSpec } from '../spec.ts';
 import { Option } from '../toolkit.ts';
 import { diffMarkdown } from '../diff-markdown.ts';
 import { CliError } from '../errors.ts';
+import { unreadable } from '../files.ts';
 import type { Output } from '../output.ts';
 import { fetchOptions } from '../fetching.ts';
 import {
@@ -193,7 +194,7 @@ async function specUrls(file: string): Promise<string[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+    throw unreadable(file, error);
   }
   const urls = parseSpec(file, text).urls.map((u) => u.url);
   if (urls.length === 0) throw new CliError(`${file} lists no URLs to compare`);

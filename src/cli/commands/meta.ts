@@ -1,9 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { crawlDecision, type CrawlDecision, type HtmlInput } from '../../meta/index.ts';
 import type { PolicyField } from '../../meta/internal.ts';
 import { CliError } from '../errors.ts';
+import { openToRead } from '../files.ts';
 import { fetchClient, fetchOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents, isUrl } from '../robots-source.ts';
@@ -55,11 +54,6 @@ export async function runMeta(source: string, options: MetaOptions, output: Outp
 }
 
 async function fromFile(path: string, options: MetaOptions): Promise<CrawlDecision> {
-  try {
-    await access(path);
-  } catch {
-    throw new CliError(`cannot read ${path}: no such file`);
-  }
   const headers: Record<string, string[]> = {};
   for (const header of options.header ?? []) {
     const colon = header.indexOf(':');
@@ -67,7 +61,8 @@ async function fromFile(path: string, options: MetaOptions): Promise<CrawlDecisi
     const name = header.slice(0, colon).trim().toLowerCase();
     (headers[name] ??= []).push(header.slice(colon + 1).trim());
   }
-  const html = createReadStream(path) as unknown as HtmlInput;
+  // Opened only once the options are known good; the stream closes the file when done.
+  const html = (await openToRead(path)).createReadStream() as unknown as HtmlInput;
   return crawlDecision(
     { robots: { allowed: true, reason: 'a local file' }, html, headers },
     options.agent,

@@ -2,6 +2,7 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
+import { unreadable } from '../files.ts';
 import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 import { oneLine, type Output } from '../output.ts';
 import { describeFetch, isUrl, loadRobots, type LoadedRobots } from '../robots-source.ts';
@@ -95,9 +96,12 @@ async function readSpec(file: string): Promise<Spec> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      `cannot read ${file}: ${code === 'ENOENT' ? `no such file${file === DEFAULT_SPEC ? ` (write one with repkit test --init --robots <file>)` : ''}` : (error as Error).message}`,
+    const missingDefault =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' && file === DEFAULT_SPEC;
+    throw unreadable(
+      file,
+      error,
+      missingDefault ? ' (write one with repkit test --init --robots <file>)' : '',
     );
   }
   return parseSpec(file, text);
