@@ -8,6 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadWithPeer } from '../core/internal.ts';
+import { InvalidOptionError } from '../fetch/index.ts';
 import type { AgentRow, CaptureRow } from './analyze.ts';
 
 type DuckDB = typeof import('@duckdb/node-api');
@@ -80,7 +81,7 @@ export class ScanDatabase {
       'repkit scan (its database)',
       () => import('@duckdb/node-api'),
     );
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     const instance = await duckdb.DuckDBInstance.create(join(dir, 'scan.duckdb'));
     const database = new ScanDatabase(dir, instance, await instance.connect());
     await database.#schema();
@@ -270,4 +271,19 @@ function appendRow<Row>(appender: Appender, columns: readonly Column<Row>[], row
     else appender.appendInteger(Number(value));
   }
   appender.endRow();
+}
+
+/** Makes the output directory, or says why it cannot (`out` names a file, is not writable). */
+async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InvalidOptionError(
+      'out',
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? `${dir} is a file, not a directory for the scan's database`
+        : `cannot make ${dir}: ${(error as Error).message}`,
+    );
+  }
 }

@@ -5,15 +5,16 @@
  * its date, its HTTP status, headers and body; redirects resolved within the records). WARC
  * records are read by `warcio`, an optional peer, one record at a time.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { InvalidInputError } from '../core/index.ts';
 import { loadWithPeer } from '../core/internal.ts';
-import type { RobotsClient } from '../fetch/index.ts';
+import { InvalidOptionError, type RobotsClient } from '../fetch/index.ts';
 import type { Capture } from './analyze.ts';
 import { resolveRedirects } from './redirects.ts';
 
@@ -30,11 +31,14 @@ export interface ScanInput {
   bytes: number;
 }
 
-/** What each path is: a WARC file by its name, another file, or a directory. */
+/**
+ * What each path is: a WARC file by its name, another file, or a directory.
+ * @throws InvalidInputError (`paths`) for a path that cannot be read, named.
+ */
 export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
   const inputs: ScanInput[] = [];
   for (const given of paths) {
-    const info = await stat(given);
+    const info = await statOf(given, (why) => new InvalidInputError('paths', why));
     // Absolute: the key a resumed scan and the database's `input` column know it by.
     const path = resolve(given);
     if (info.isDirectory()) {
@@ -49,15 +53,35 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
   return inputs;
 }
 
-/** Lists of sites as inputs. */
+/**
+ * Lists of sites as inputs.
+ * @throws InvalidOptionError (`sites`) for a list that cannot be read, or is a directory.
+ */
 export async function sitesInputs(paths: readonly string[]): Promise<ScanInput[]> {
   return Promise.all(
-    paths.map(async (given) => ({
-      kind: 'sites' as const,
-      path: resolve(given),
-      bytes: (await stat(given)).size,
-    })),
+    paths.map(async (given) => {
+      const refuse = (why: string) => new InvalidOptionError('sites', why);
+      const info = await statOf(given, refuse);
+      if (info.isDirectory()) throw refuse(`${given} is a directory, not a list of sites`);
+      return { kind: 'sites' as const, path: resolve(given), bytes: info.size };
+    }),
   );
+}
+
+/** `stat` of a path the scan was given, or the error `refuse` makes of why it cannot be read. */
+async function statOf(given: string, refuse: (why: string) => Error): Promise<Stats> {
+  try {
+    return await stat(given);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file or directory'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (error as Error).message;
+    throw refuse(`cannot read ${given}: ${why}`);
+  }
 }
 
 /**

@@ -82,7 +82,10 @@ export interface ScanSummary {
 
 /**
  * Scans `paths` into `options.out`; see the module comment.
- * @throws InvalidOptionError for lists of sites without a client.
+ * @throws InvalidOptionError for lists of sites without a client, a list of sites that
+ * cannot be read (`sites`), or an `out` that cannot be made a directory.
+ * @throws InvalidInputError (`paths`) for an input that cannot be read. Both before anything
+ * is read or written.
  */
 export async function scan(paths: readonly string[], options: ScanOptions): Promise<ScanSummary> {
   if (options.sites?.length && !options.client) {

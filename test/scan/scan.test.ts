@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ServerResponse } from 'node:http';
-import { RobotsClient } from '../../src/fetch/index.ts';
+import { isInvalidOptionError, RobotsClient } from '../../src/fetch/index.ts';
+import { isInvalidInputError } from '../../src/core/index.ts';
 import { ScanDatabase, scan, type ScanProgress } from '../../src/scan/index.ts';
 import { httpServer } from '../helpers/servers.ts';
 import { ROOT, SHARED } from '../helpers/shared.ts';
@@ -260,4 +261,34 @@ test('a list of sites: each robots.txt fetched through the client, walls read as
     await client.close();
     await Promise.all(servers.map((s) => s.close()));
   }
+});
+
+test('inputs, lists of sites and an output it cannot use: typed errors naming them, nothing written', async () => {
+  const file = join(dir, 'robots.txt');
+  await writeFile(file, 'User-agent: *\nDisallow: /\n');
+  const missing = join(dir, 'no-such.warc');
+  const out = join(dir, 'refused-out');
+  await assert.rejects(scan([missing], { out }), (error: Error) => {
+    assert.ok(isInvalidInputError(error));
+    assert.equal(error.message, `paths: cannot read ${missing}: no such file or directory`);
+    return true;
+  });
+  const client = new RobotsClient({ userAgent: 'repkit-test' });
+  try {
+    await assert.rejects(scan([], { out, client, sites: [dir] }), (error: Error) => {
+      assert.ok(isInvalidOptionError(error));
+      assert.equal(error.message, `sites: ${dir} is a directory, not a list of sites`);
+      return true;
+    });
+  } finally {
+    await client.close();
+  }
+  // None of them made the output directory.
+  await assert.rejects(readdir(out), { code: 'ENOENT' });
+  // An output that is a file: said before any input is read.
+  await assert.rejects(scan([file], { out: file }), (error: Error) => {
+    assert.ok(isInvalidOptionError(error));
+    assert.equal(error.message, `out: ${file} is a file, not a directory for the scan's database`);
+    return true;
+  });
 });
