@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, fstatSync } from 'node:fs';
 import {
   crawlerNames,
   isValidProductToken,
@@ -144,8 +144,12 @@ export const MAX_READ_BYTES = 8 * 1024 * 1024;
  */
 export async function readRobotsFile(path: string): Promise<Uint8Array> {
   let read: { bytes: Uint8Array; more: boolean };
-  if (path === '-') read = await readAtMost(process.stdin, MAX_READ_BYTES);
-  else {
+  if (path === '-') {
+    // Node ends standard input quietly where it is a directory (each read fails): read as an
+    // empty robots.txt, it would allow every URL.
+    if (stdinIsDirectory()) throw unreadable('standard input', { code: 'EISDIR' });
+    read = await readAtMost(process.stdin, MAX_READ_BYTES);
+  } else {
     const handle = await openToRead(path);
     try {
       read = await readAtMost(handle.createReadStream({ autoClose: false }), MAX_READ_BYTES);
@@ -164,6 +168,15 @@ export async function readRobotsFile(path: string): Promise<Uint8Array> {
 }
 
 /** The first `limit` bytes of a stream, and whether it had more (then it is not read on). */
+function stdinIsDirectory(): boolean {
+  try {
+    return fstatSync(0).isDirectory();
+  } catch {
+    // No standard input to look at: reading it says so.
+    return false;
+  }
+}
+
 async function readAtMost(
   stream: AsyncIterable<unknown> & { destroy?: () => void },
   limit: number,

@@ -3,6 +3,7 @@
  * HTTP server on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
@@ -368,6 +369,28 @@ describe('conventions', () => {
         [2, `repkit: cannot read ${dir}: is a directory`],
         args.join(' '),
       );
+    }
+    // Standard input that is a directory: Node ends it quietly, and read as an empty file it
+    // allowed every URL.
+    const fd = openSync(dir, 'r');
+    try {
+      const run = spawnSync(
+        process.execPath,
+        [BIN, 'check', '--agent', 'Googlebot', '--robots', '-', '/x'],
+        {
+          stdio: [fd, 'pipe', 'pipe'],
+          encoding: 'utf8',
+          cwd: ROOT,
+          env: childEnv(),
+          timeout: 240_000,
+        },
+      );
+      assert.deepEqual(
+        [run.status, run.stdout, run.stderr.trim()],
+        [2, '', 'repkit: cannot read standard input: is a directory'],
+      );
+    } finally {
+      closeSync(fd);
     }
   });
 
