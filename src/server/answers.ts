@@ -1,3 +1,5 @@
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { BadRequestError, OriginBudgetError } from './errors.ts';
 import { WorkRefusedError } from './work/pool.ts';
@@ -110,4 +112,29 @@ export function registerErrorAnswers(app: FastifyInstance): void {
       message: status >= 500 ? 'internal error' : error.message.replace(/^FST_\w+: /, ''),
     });
   });
+}
+
+/**
+ * What Node refuses before any route sees the request, in the API's shape too (Fastify's own
+ * answer is `{"error":"Bad Request","statusCode":400}`): a request line and headers over
+ * Node's limit 431, a request not received within the time limits 408, bytes that are not
+ * HTTP 400. The connection is closed after it, as Node closes it.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has no one to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers-too-large', `the request line and headers are over ${maxHeaderSize} bytes`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request-timeout', 'the request did not arrive within the time limit']
+        : [400, 'bad-request', 'the request is not valid HTTP/1.1'];
+  const body = JSON.stringify({ error: code, message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

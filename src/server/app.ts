@@ -8,7 +8,7 @@ import type { RedisStore } from '../cache/redis-entry.ts';
 import type { RobotsClient } from '../fetch/index.ts';
 import { drainOf, type Drain } from '../access/index.ts';
 import { registerAccess, type AccessOptions } from './access.ts';
-import { registerErrorAnswers } from './answers.ts';
+import { answerClientError, registerErrorAnswers } from './answers.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { registerBodyRoutes } from './routes/bodies.ts';
 import { registerCheckRoutes } from './routes/checks.ts';
@@ -175,6 +175,7 @@ function fastifyOf(
       return server;
     },
     bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
+    clientErrorHandler: answerClientError,
     // No type coercion: a number where text is expected is a 400, not a string.
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   });

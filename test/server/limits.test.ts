@@ -226,8 +226,47 @@ describe('slow clients', () => {
       // Cut off at its 1 s limit: without it the trickle would go on as long as the test.
       assert.ok(elapsed < 15_000, `closed after ${elapsed} ms`);
       assert.match(answer, /^HTTP\/1\.1 408/);
+      assert.deepEqual(bodyOf(answer), {
+        error: 'request-timeout',
+        message: 'the request did not arrive within the time limit',
+      });
     } finally {
       await slow.close();
     }
   });
+
+  test('what Node refuses before routing answers in the API’s shape too: 431 and 400', async () => {
+    const { hostname, port } = new URL(service.url);
+    // A URL over Node's 16 KiB for the request line and headers; then bytes that are not HTTP.
+    const requests = [
+      `GET /v1/lint?robots=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+      'NOT HTTP AT ALL\r\n\r\n',
+    ];
+    const answers: string[] = [];
+    for (const request of requests) {
+      const socket = connect(Number(port), hostname);
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      const closed = new Promise((done) => socket.once('close', done));
+      socket.on('error', () => {});
+      socket.write(request);
+      await closed;
+      answers.push(answer);
+    }
+    assert.match(answers[0]!, /^HTTP\/1\.1 431 /);
+    assert.deepEqual(bodyOf(answers[0]!), {
+      error: 'headers-too-large',
+      message: 'the request line and headers are over 16384 bytes',
+    });
+    assert.match(answers[1]!, /^HTTP\/1\.1 400 /);
+    assert.deepEqual(bodyOf(answers[1]!), {
+      error: 'bad-request',
+      message: 'the request is not valid HTTP/1.1',
+    });
+  });
 });
+
+/** The JSON body of a raw HTTP answer. */
+function bodyOf(answer: string): unknown {
+  return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+}
