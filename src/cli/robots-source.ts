@@ -167,7 +167,7 @@ export async function readRobotsFile(path: string): Promise<Uint8Array> {
   return read.bytes;
 }
 
-/** The first `limit` bytes of a stream, and whether it had more (then it is not read on). */
+/** Whether standard input is a directory (which Node reads as empty, see `readRobotsFile`). */
 function stdinIsDirectory(): boolean {
   try {
     return fstatSync(0).isDirectory();
@@ -177,6 +177,7 @@ function stdinIsDirectory(): boolean {
   }
 }
 
+/** The first `limit` bytes of a stream, and whether it had more (then it is not read on). */
 async function readAtMost(
   stream: AsyncIterable<unknown> & { destroy?: () => void },
   limit: number,
