@@ -5,11 +5,11 @@
  * skips them, and parts written on several machines merge without counting one twice.
  * DuckDB is an optional peer.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadWithPeer } from '../core/internal.ts';
 import { InvalidOptionError } from '../fetch/index.ts';
 import type { AgentRow, CaptureRow } from './analyze.ts';
+import { makeDirectories } from './directories.ts';
 
 type DuckDB = typeof import('@duckdb/node-api');
 type Instance = Awaited<ReturnType<DuckDB['DuckDBInstance']['create']>>;
@@ -276,7 +276,7 @@ function appendRow<Row>(appender: Appender, columns: readonly Column<Row>[], row
 /** Makes the output directory, or says why it cannot (`out` names a file, is not writable). */
 async function makeDirectory(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectories(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InvalidOptionError(

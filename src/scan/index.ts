@@ -22,6 +22,7 @@ export {
   ScanDatabase,
   type CrawlerRow,
 } from './database.ts';
+export { makeDirectories } from './directories.ts';
 export { capturesOf, inputsOf, sitesInputs, type ScanInput } from './inputs.ts';
 export { RedisQueue, type RedisQueueOptions } from './redis-queue.ts';
 export { resolveRedirects, WINDOW_BYTES, WINDOW_RECORDS } from './redirects.ts';

@@ -3,7 +3,7 @@
  * built binary, spec files on disk, each failure and each spec mistake naming the spec line.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { validateXML } from 'xmllint-wasm';
@@ -267,4 +267,10 @@ test('--junit writes into a folder it makes (the help example, in a fresh checko
   const blocked = await runCli(['test', spec, '--junit', join(robots, 'under-a-file.xml')]);
   assert.equal(blocked.code, 2);
   assert.match(blocked.stderr, /^repkit: cannot write .*under-a-file\.xml: /);
+  // Nor under /proc, where Node's recursive mkdir spun forever.
+  if (existsSync('/proc/self')) {
+    const proc = await runCli(['test', spec, '--junit', `/proc/repkit-${process.pid}/r.xml`]);
+    assert.equal(proc.code, 2);
+    assert.match(proc.stderr, /^repkit: cannot write \/proc\/repkit-\d+\/r\.xml: ENOENT/);
+  }
 });

@@ -5,6 +5,7 @@
  * that skips what the first finished; the Parquet files read back by DuckDB.
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { after, before, test } from 'node:test';
 import type { ServerResponse } from 'node:http';
 import { isInvalidOptionError, RobotsClient } from '../../src/fetch/index.ts';
 import { isInvalidInputError } from '../../src/core/index.ts';
-import { ScanDatabase, scan, type ScanProgress } from '../../src/scan/index.ts';
+import { makeDirectories, ScanDatabase, scan, type ScanProgress } from '../../src/scan/index.ts';
 import { httpServer } from '../helpers/servers.ts';
 import { ROOT, SHARED } from '../helpers/shared.ts';
 import { corpusRecords, warcRecord } from '../helpers/warc.ts';
@@ -292,3 +293,35 @@ test('inputs, lists of sites and an output it cannot use: typed errors naming th
     return true;
   });
 });
+
+test(
+  'an output where no folder can be made (under /proc) fails at once, where it spun forever',
+  {
+    skip: existsSync('/proc/self') ? false : 'no procfs here',
+  },
+  async () => {
+    const out = join('/proc', `repkit-scan-${process.pid}`, 'out');
+    // Node's recursive mkdir never settled here: the race turns a hang into a failure.
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('scan --out under /proc did not settle')), 30_000);
+    });
+    try {
+      await assert.rejects(Promise.race([scan([], { out }), hung]), (error: Error) => {
+        assert.ok(isInvalidOptionError(error), String(error));
+        assert.match(error.message, /^out: cannot make \/proc\/repkit-scan-\d+\/out: ENOENT/);
+        return true;
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+    // The helper the CLI's --junit uses too: a level that cannot be made is the system's error.
+    await assert.rejects(makeDirectories(out), { code: 'ENOENT' });
+    const file = join(dir, 'not-a-folder.txt');
+    await writeFile(file, '');
+    await assert.rejects(makeDirectories(join(file, 'under')), { code: 'ENOTDIR' });
+    await makeDirectories(join(dir, 'made', 'two', 'levels'));
+    await makeDirectories(join(dir, 'made', 'two'));
+    assert.deepEqual(await readdir(join(dir, 'made', 'two')), ['levels']);
+  },
+);

@@ -1,6 +1,7 @@
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { makeDirectories } from '../../scan/index.ts';
 import { CliError } from '../errors.ts';
 import { unreadable } from '../files.ts';
 import { fetchOptions, type EdgeOptions } from '../fetching.ts';
@@ -79,7 +80,7 @@ export async function runTest(
   if (options.junit) {
     try {
       // The report's folder is made as needed (`reports/robots.xml` in a fresh checkout).
-      await mkdir(dirname(resolve(options.junit)), { recursive: true });
+      await makeDirectories(dirname(resolve(options.junit)));
       await writeFile(options.junit, junitXml(runs));
     } catch (error) {
       throw new CliError(`cannot write ${options.junit}: ${(error as Error).message}`);
