@@ -6,7 +6,7 @@
  * records are read by `warcio`, an optional peer, one record at a time.
  */
 import { createReadStream, type Stats } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -43,7 +43,11 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
     const path = resolve(given);
     if (info.isDirectory()) {
       let bytes = 0;
-      for (const name of await readdir(path)) bytes += (await stat(join(path, name))).size;
+      // An entry that cannot be read counts nothing (a dangling link, one removed since
+      // listed): reading passes over it, or names it.
+      for (const name of await readdir(path)) {
+        bytes += (await stat(join(path, name)).catch(() => undefined))?.size ?? 0;
+      }
       inputs.push({ kind: 'directory', path, bytes });
     } else {
       const kind = /\.warc(\.gz)?$/i.test(path) ? 'warc' : 'file';
@@ -103,26 +107,89 @@ export async function* capturesOf(
       yield await fileCapture(input.path, input.path);
       position(input.bytes);
       return;
-    case 'directory': {
-      let read = 0;
-      for (const name of (await readdir(input.path)).sort()) {
-        const path = join(input.path, name);
-        if (!(await stat(path)).isFile()) continue;
-        const capture = await fileCapture(path, input.path);
-        position((read += capture.body.length));
-        yield capture;
-      }
+    case 'directory':
+      yield* directoryCaptures(input.path, position);
       return;
-    }
     case 'warc':
       yield* resolveRedirects(warcCaptures(input.path, position));
   }
 }
 
-/** A file on disk as a capture: served 200, its host its name without `.txt`. */
+/** Files of a directory that could not be read, named in the error that ends its input. */
+const UNREADABLE_NAMED = 5;
+
+/**
+ * The files of a directory, in name order, each a capture. Entries that are no file are
+ * passed over (directories, dangling links, files removed since the listing); a file that
+ * cannot be read does not end the reading: the rest are read, and the input then ends with
+ * an error naming those that could not be.
+ */
+async function* directoryCaptures(
+  dir: string,
+  position: (bytes: number) => void,
+): AsyncGenerator<Capture> {
+  let read = 0;
+  const unreadable: string[] = [];
+  for (const name of (await readdir(dir)).sort()) {
+    const path = join(dir, name);
+    let capture: Capture;
+    try {
+      if (!(await fileStat(path))?.isFile()) continue;
+      capture = await fileCapture(path, dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      const code = (error as NodeJS.ErrnoException).code;
+      unreadable.push(
+        `${name} (${code === 'EACCES' ? 'permission denied' : (error as Error).message})`,
+      );
+      continue;
+    }
+    position((read += capture.body.length));
+    yield capture;
+  }
+  if (unreadable.length > 0) {
+    const more = unreadable.length - UNREADABLE_NAMED;
+    const named = unreadable.slice(0, UNREADABLE_NAMED).join(', ');
+    throw new Error(
+      `could not read ${unreadable.length} of its files (the rest were read): ${named}${more > 0 ? `, and ${more} more` : ''}`,
+    );
+  }
+}
+
+/** `stat` of a path, or undefined where there is nothing there (a dangling link, a removed file). */
+async function fileStat(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A file on disk as a capture: served 200, its host its name without `.txt`; read to
+ * `MAX_RECORD_BYTES`, as a record's body is (a huge file or a device is not read whole).
+ */
 async function fileCapture(path: string, input: string): Promise<Capture> {
-  const body = new Uint8Array(await readFile(path));
+  const body = await readAtMost(path, MAX_RECORD_BYTES);
   return { host: basename(path).replace(/\.txt$/i, ''), input, status: 200, headers: {}, body };
+}
+
+/** The first `limit` bytes of a file (fewer where it is shorter). */
+async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = new Uint8Array(limit);
+    let size = 0;
+    while (size < limit) {
+      const { bytesRead } = await handle.read(buffer, size, limit - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+    }
+    return size === limit ? buffer : buffer.slice(0, size);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Bytes of a record's body read: a robots.txt is read to 500 KiB, so a little more says it was cut. */

@@ -223,6 +223,38 @@ test('a truncated WARC keeps the captures before the cut and says so; a second r
   assert.deepEqual(hosts, [{ host: 'a.example' }, { host: 'c.example' }]);
 });
 
+test('a directory: entries that are no file passed over, an unreadable one named after the rest are read, a huge one read to 1 MiB', async () => {
+  const { mkdir, symlink } = await import('node:fs/promises');
+  const files = join(dir, 'mixed');
+  await rm(files, { recursive: true, force: true });
+  await mkdir(join(files, 'sub'), { recursive: true });
+  const small = 'User-agent: *\nDisallow: /a\n';
+  await writeFile(join(files, 'a.example.txt'), small);
+  // A dangling link and a link loop sort between the two files: neither ends the reading.
+  await symlink(join(files, 'nowhere'), join(files, 'b.example.txt'));
+  await symlink(join(files, 'c.example.txt'), join(files, 'c.example.txt'));
+  const huge = 'User-agent: *\nDisallow: /e\n' + '#'.repeat(3 * 1024 * 1024) + '\n';
+  await writeFile(join(files, 'e.example.txt'), huge);
+  const out = join(dir, 'mixed-out');
+  // Neither the sizing of the directory nor its reading throws (a dangling link was an
+  // internal error at the start, and ended the directory's reading there).
+  const summary = await scan([files], { out, agents: ['GPTBot'], workers: 0 });
+  assert.equal(summary.captures, 2);
+  assert.equal(summary.errors.length, 1);
+  assert.equal(summary.errors[0]!.captures, 2);
+  assert.match(
+    summary.errors[0]!.error,
+    /^could not read 1 of its files \(the rest were read\): c\.example\.txt \(ELOOP/,
+  );
+  const rows = await duckRows(
+    `SELECT host, bytes FROM read_parquet('${out}/captures.parquet') ORDER BY host`,
+  );
+  assert.deepEqual(rows, [
+    { host: 'a.example', bytes: small.length },
+    { host: 'e.example', bytes: 1024 * 1024 },
+  ]);
+});
+
 test('a list of sites: each robots.txt fetched through the client, walls read as Google reads their status', async () => {
   const servers = await Promise.all(
     [

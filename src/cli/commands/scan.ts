@@ -136,7 +136,7 @@ export async function runScan(
     await client?.close();
   }
   for (const { input, error, captures } of summary.errors) {
-    output.err(output.color.yellow(`${input}: ${error} (the ${captures} captures before it kept)`));
+    output.err(output.color.yellow(`${input}: ${error} (its ${captures} captures read are kept)`));
   }
   output.out(
     `${summary.captures} captures from ${summary.inputs - summary.skipped} inputs` +
