@@ -87,8 +87,8 @@ Examples:
   $ repkit scan /mnt/cc/*.warc.gz --redis-url redis://10.0.0.5:6379 --out part-$(hostname)
   $ repkit scan --merge part-a part-b --out scan-2026-44
 
-Exit status: 0 done, 1 an input ended early (its captures before the error kept), 2 usage
-or input error.`,
+Exit status: 0 done, 1 an input ended early or held files it could not read (the
+captures read kept), 2 usage or input error.`,
     )
     .action((inputs: string[], options: ScanOptions) => runScan(inputs, options, output));
 }
