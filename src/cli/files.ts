@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { CliError } from './errors.ts';
 
@@ -36,5 +37,34 @@ export async function openToRead(path: string): Promise<FileHandle> {
   } catch (error) {
     await handle?.close();
     throw unreadable(path, error);
+  }
+}
+
+/** The most of a spec or configuration file read: 8 MiB, as of a robots.txt file. */
+export const MAX_TEXT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A small text file the CLI is given (a spec, a configuration): read whole but at most
+ * `limit` bytes, as UTF-8. A longer one (`/dev/zero` given by mistake) is refused, not read
+ * until memory runs out.
+ * @throws CliError for a missing or unreadable file, a directory, or one over `limit`.
+ */
+export function readSmallText(path: string, limit: number, hint = ''): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buffer = Buffer.allocUnsafe(limit + 1);
+    let size = 0;
+    for (let read = 1; read > 0 && size <= limit; size += read) {
+      read = readSync(fd, buffer, size, limit + 1 - size, null);
+    }
+    if (size > limit) {
+      throw new CliError(`cannot read ${path}: longer than ${limit / 1024 / 1024} MiB`);
+    }
+    return buffer.toString('utf8', 0, size);
+  } catch (error) {
+    throw error instanceof CliError ? error : unreadable(path, error, hint);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -4,7 +4,7 @@
  * `repkit.config.yaml`, or a `"repkit"` key in package.json), and the most warnings a run
  * may have (`--max-warnings`). Flags win over the file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   LINT_RULES,
@@ -13,7 +13,7 @@ import {
   type LintReport,
 } from '../core/index.ts';
 import { CliError } from './errors.ts';
-import { unreadable } from './files.ts';
+import { MAX_TEXT_BYTES, readSmallText } from './files.ts';
 import { parseDocument } from './toolkit.ts';
 
 type Severity = Diagnostic['severity'];
@@ -110,13 +110,7 @@ function parsed(text: string, source: string): unknown {
  * `.yaml`, `.yml` in `cwd`, else package.json's `"repkit"` key; none is no change.
  */
 export function loadLintConfig(given: string | undefined, cwd = process.cwd()): LintConfig {
-  const read = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (error) {
-      throw unreadable(path, error);
-    }
-  };
+  const read = (path: string) => readSmallText(path, MAX_TEXT_BYTES);
   if (given !== undefined) return lintPart(parsed(read(given), given), given);
   for (const name of CONFIG_FILES) {
     const path = join(cwd, name);

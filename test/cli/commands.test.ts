@@ -3,7 +3,7 @@
  * HTTP server on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
@@ -393,6 +393,31 @@ describe('conventions', () => {
       closeSync(fd);
     }
   });
+
+  const endless = '/dev/zero';
+  test(
+    'a spec or configuration file longer than 8 MiB is refused, not read until memory runs out',
+    {
+      skip: existsSync(endless) ? false : `no ${endless} here`,
+    },
+    async () => {
+      // `lint --config /dev/zero` aborted the process (std::bad_alloc); `test /dev/zero` read
+      // half a gigabyte before failing on its string.
+      const runs: string[][] = [
+        ['test', endless],
+        ['lint', ROBOTS, '--config', endless],
+        ['diff', ROBOTS, ROBOTS, '--agent', 'Googlebot', '--spec', endless],
+      ];
+      for (const args of runs) {
+        const result = await runCli(args);
+        assert.deepEqual(
+          [result.code, result.stderr.trim()],
+          [2, `repkit: cannot read ${endless}: longer than 8 MiB`],
+          args.join(' '),
+        );
+      }
+    },
+  );
 
   test('an unknown command or option is a usage error (exit 2)', async () => {
     assert.equal((await runCli(['frobnicate'])).code, 2);

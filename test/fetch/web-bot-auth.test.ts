@@ -5,7 +5,7 @@
  * goes to, requests through `robotsFetch`, and pages a Crawlee crawler sends.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -164,6 +164,15 @@ test('a key file is read; a key that cannot be read fails the fetch (never unsig
     checkWebBotAuth({ key: nowhere }),
     /the file .* cannot be read: no such file/,
   );
+  // A file that never ends (given by mistake) is refused after 64 KiB, not read until memory
+  // runs out; a directory cannot be read.
+  if (existsSync('/dev/zero')) {
+    await assert.rejects(
+      checkWebBotAuth({ key: '/dev/zero' }),
+      /webBotAuth\.key: the file \/dev\/zero is over 64 KiB: no JWK/,
+    );
+  }
+  await assert.rejects(checkWebBotAuth({ key: tmpdir() }), /cannot be read \(EISDIR\)/);
 });
 
 test("a key file that is no JWK: the fetch's error names neither the file nor its content; checkWebBotAuth says what is wrong without quoting it", async () => {

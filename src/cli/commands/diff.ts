@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parseSpec } from '../spec.ts';
 import { Option } from '../toolkit.ts';
 import { diffMarkdown } from '../diff-markdown.ts';
 import { CliError } from '../errors.ts';
-import { unreadable } from '../files.ts';
+import { MAX_TEXT_BYTES, readSmallText } from '../files.ts';
 import type { Output } from '../output.ts';
 import { fetchOptions } from '../fetching.ts';
 import {
@@ -190,12 +189,7 @@ async function readUrlList(path: string): Promise<string[]> {
 
 /** The URLs (and paths) a `repkit test` spec expects something of, in its order. */
 async function specUrls(file: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw unreadable(file, error);
-  }
+  const text = readSmallText(file, MAX_TEXT_BYTES);
   const urls = parseSpec(file, text).urls.map((u) => u.url);
   if (urls.length === 0) throw new CliError(`${file} lists no URLs to compare`);
   return urls;

@@ -1,9 +1,10 @@
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { access, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { makeDirectories } from '../../scan/index.ts';
 import { CliError } from '../errors.ts';
-import { unreadable } from '../files.ts';
+import { MAX_TEXT_BYTES, readSmallText } from '../files.ts';
 import { fetchOptions, type EdgeOptions } from '../fetching.ts';
 import { oneLine, type Output } from '../output.ts';
 import { describeFetch, isUrl, loadRobots, type LoadedRobots } from '../robots-source.ts';
@@ -93,19 +94,11 @@ export async function runTest(
 }
 
 async function readSpec(file: string): Promise<Spec> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const missingDefault =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' && file === DEFAULT_SPEC;
-    throw unreadable(
-      file,
-      error,
-      missingDefault ? ' (write one with repkit test --init --robots <file>)' : '',
-    );
-  }
-  return parseSpec(file, text);
+  const hint =
+    file === DEFAULT_SPEC && !existsSync(file)
+      ? ' (write one with repkit test --init --robots <file>)'
+      : '';
+  return parseSpec(file, readSmallText(file, MAX_TEXT_BYTES, hint));
 }
 
 /** The robots.txt a spec tests: --robots, else its own `robots` (a file relative to it). */

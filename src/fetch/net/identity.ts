@@ -4,7 +4,7 @@
  * for crawlers that pay, the most a page may cost (`crawler-max-price`). The signature is
  * made by `web-bot-auth` (an optional peer), loaded at the first signed request.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { loadWithPeer } from '../../core/internal.ts';
 import { InvalidOptionError } from '../errors.ts';
 import {
@@ -209,12 +209,23 @@ async function loadSigner(key: JsonWebKey | string): Promise<{ lib: WebBotAuth; 
   }
 }
 
+/** The most of a key file read: a JWK is a few hundred bytes (`/dev/zero` is refused). */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
 /** The JWK in the file at `path`; the error says what is wrong without quoting the file. */
 async function jwkFile(path: string): Promise<JsonWebKey> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const bytes = await readAtMost(path, MAX_KEY_FILE_BYTES + 1);
+    if (bytes.length > MAX_KEY_FILE_BYTES) {
+      throw new InvalidOptionError(
+        'webBotAuth.key',
+        `the file ${path} is over 64 KiB: no JWK (a key is a few hundred bytes)`,
+      );
+    }
+    text = new TextDecoder().decode(bytes);
   } catch (error) {
+    if (error instanceof InvalidOptionError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new InvalidOptionError(
       'webBotAuth.key',
@@ -228,6 +239,21 @@ async function jwkFile(path: string): Promise<JsonWebKey> {
     throw new InvalidOptionError('webBotAuth.key', `the file ${path} is not JSON (a JWK is)`);
   }
   return checkedJwk(parsed as JsonWebKey);
+}
+
+/** The first `limit` bytes of a file (fewer where it is shorter). */
+async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = new Uint8Array(limit);
+    let size = 0;
+    for (let read = 1; read > 0 && size < limit; size += read) {
+      ({ bytesRead: read } = await handle.read(buffer, size, limit - size, null));
+    }
+    return buffer.subarray(0, size);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
