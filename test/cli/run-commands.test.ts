@@ -4,7 +4,7 @@
  * binary's own tests (commands.test.ts and the rest) cover the wiring; these reach inside it.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -399,4 +399,16 @@ test('runScan: a directory of files into DuckDB and Parquet, then a ready report
     runScan([], parsed(registerScan, 'scan', ['--out', out, '--report', 'nope']).options, again),
     /no report "nope": ai-blocking, ai-use, named-vs-disallowed, status/,
   );
+  // A report of a folder that holds no scan (a mistyped --out): said, and nothing made there;
+  // it answered an empty report (exit 0), and left an empty database behind.
+  const mistyped = join(dir, 'no-scan-here');
+  await assert.rejects(
+    runScan(
+      [],
+      parsed(registerScan, 'scan', ['--out', mistyped, '--report', 'status']).options,
+      again,
+    ),
+    new RegExp(`no scan in ${mistyped}: it holds no scan\\.duckdb`),
+  );
+  assert.equal(existsSync(mistyped), false);
 });

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { DEFAULT_SCAN_AGENTS, ScanDatabase, scan, type ScanProgress } from '../../scan/index.ts';
@@ -192,6 +194,12 @@ async function printReport(options: ScanOptions, output: Output): Promise<void> 
     .map((f) => f.slice(0, -4));
   if (!names.includes(options.report!)) {
     throw new CliError(`no report "${options.report}": ${names.sort().join(', ')}`);
+  }
+  // Opening makes a database: a mistyped --out answered an empty report, and left one there.
+  if (!existsSync(join(options.out, 'scan.duckdb'))) {
+    throw new CliError(
+      `no scan in ${options.out}: it holds no scan.duckdb (repkit scan <inputs> --out ${options.out} makes one)`,
+    );
   }
   const sql = await readFile(`${REPORTS}${options.report}.sql`, 'utf8');
   const database = await ScanDatabase.open(options.out);
