@@ -198,7 +198,7 @@ export class ScanDatabase {
 }
 
 /** The tables a part's Parquet files hold. */
-const PARQUET_TABLES = ['captures', 'agents', 'crawlers', 'inputs'] as const;
+export const PARQUET_TABLES = ['captures', 'agents', 'crawlers', 'inputs'] as const;
 
 function sqlString(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;

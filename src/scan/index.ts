@@ -19,6 +19,7 @@ export {
   AGENT_COLUMNS,
   CAPTURE_COLUMNS,
   InputSession,
+  PARQUET_TABLES,
   ScanDatabase,
   type CrawlerRow,
 } from './database.ts';

@@ -411,4 +411,15 @@ test('runScan: a directory of files into DuckDB and Parquet, then a ready report
     new RegExp(`no scan in ${mistyped}: it holds no scan\\.duckdb`),
   );
   assert.equal(existsSync(mistyped), false);
+  // A part that is no scan's (its robots.txt files, say): named before --out is made.
+  const mergedOut = join(dir, 'merged-out');
+  await assert.rejects(
+    runScan(
+      [out, sites],
+      parsed(registerScan, 'scan', ['--merge', '--out', mergedOut]).options,
+      again,
+    ),
+    new RegExp(`${sites}: not a scan's Parquet part: it holds no captures\\.parquet, agents`),
+  );
+  assert.equal(existsSync(mergedOut), false);
 });

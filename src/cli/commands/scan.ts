@@ -3,7 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { DEFAULT_SCAN_AGENTS, ScanDatabase, scan, type ScanProgress } from '../../scan/index.ts';
+import {
+  DEFAULT_SCAN_AGENTS,
+  PARQUET_TABLES,
+  ScanDatabase,
+  scan,
+  type ScanProgress,
+} from '../../scan/index.ts';
 import type { Output } from '../output.ts';
 import { CliError } from '../errors.ts';
 import { fetchClient, fetchOptions, type EdgeOptions } from '../fetching.ts';
@@ -166,6 +172,15 @@ function duration(ms: number): string {
 /** `--merge`: each part directory's Parquet files into --out, each input once. */
 async function mergeParts(parts: readonly string[], options: ScanOptions, output: Output) {
   if (parts.length === 0) throw new CliError('--merge needs the part directories to combine');
+  // Every part checked before --out is made: a wrong one is named, and nothing is written.
+  for (const part of parts) {
+    const missing = PARQUET_TABLES.filter((t) => !existsSync(join(part, `${t}.parquet`)));
+    if (missing.length > 0) {
+      throw new CliError(
+        `${part}: not a scan's Parquet part: it holds no ${missing.map((t) => `${t}.parquet`).join(', ')}`,
+      );
+    }
+  }
   const database = await ScanDatabase.open(options.out);
   try {
     let added = 0;
