@@ -3,7 +3,7 @@
  * verifies those signatures with (checked with web-bot-auth's own verifier).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -63,6 +63,44 @@ test('keygen writes an owner-only Ed25519 key and the directory that verifies it
   assert.equal(again.code, 2);
   assert.match(again.stderr, /exists: not overwritten \(give --force/);
   assert.equal(JSON.parse(readFileSync(keyFile, 'utf8')).d, key.d);
+});
+
+test('keygen writes nothing where one of its places cannot be written', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'repkit-keygen-'));
+  const keyFile = join(dir, 'k.jwk');
+  // A mistyped --directory: said before the key is written (it left a key behind, whose
+  // directory was never written, and which a second run would not replace).
+  const mistyped = await runCli([
+    'keygen',
+    '--out',
+    keyFile,
+    '--directory',
+    join(dir, 'no', 'd.json'),
+  ]);
+  assert.deepEqual(
+    [mistyped.code, mistyped.stderr.trim()],
+    [2, `repkit: cannot write ${join(dir, 'no', 'd.json')}: no folder ${join(dir, 'no')}`],
+  );
+  assert.equal(existsSync(keyFile), false);
+  const folder = await runCli(['keygen', '--out', dir]);
+  assert.deepEqual(
+    [folder.code, folder.stderr.trim()],
+    [2, `repkit: cannot write ${dir}: is a directory`],
+  );
+  // A directory that fails only when written (procfs refuses a new name): the key made is
+  // not kept either.
+  if (existsSync('/proc/self')) {
+    const refused = await runCli([
+      'keygen',
+      '--out',
+      keyFile,
+      '--directory',
+      '/proc/repkit-d.json',
+    ]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /^repkit: cannot write \/proc\/repkit-d\.json: /);
+    assert.equal(existsSync(keyFile), false);
+  }
 });
 
 test('keygen without --directory prints the directory, and only it, on stdout', async () => {

@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 import type { Output } from '../output.ts';
@@ -54,9 +55,21 @@ export function runKeygen(options: KeygenOptions, output: Output): void {
     }
   };
   const directory = `${JSON.stringify(key.directory, null, 2)}\n`;
+  // Both places are looked at before either is written: a mistyped --directory left a key
+  // behind whose directory was never written (and which a second run would not replace).
+  for (const path of [options.out, ...(options.directory ? [options.directory] : [])]) {
+    refuseUnwritable(path, options.force === true);
+  }
   write(options.out, `${JSON.stringify(key.privateJwk, null, 2)}\n`, 0o600);
-  if (options.directory) write(options.directory, directory, 0o644);
-  else output.out(directory.trimEnd());
+  if (options.directory) {
+    try {
+      write(options.directory, directory, 0o644);
+    } catch (error) {
+      // A key this run made, without its directory, is not kept.
+      if (!options.force) rmSync(options.out, { force: true });
+      throw error;
+    }
+  } else output.out(directory.trimEnd());
   output.err(
     [
       `repkit: private key written to ${options.out} (readable by you alone; key id ${key.privateJwk.kid})`,
@@ -65,6 +78,19 @@ export function runKeygen(options: KeygenOptions, output: Output): void {
       `  as ${KEY_DIRECTORY_TYPE}`,
     ].join('\n'),
   );
+}
+
+/** A place `keygen` cannot write to, said before anything is written. @throws CliError */
+function refuseUnwritable(path: string, force: boolean): void {
+  const folder = dirname(resolve(path));
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CliError(`cannot write ${path}: no folder ${folder}`);
+  }
+  const there = statSync(path, { throwIfNoEntry: false });
+  if (there?.isDirectory()) throw new CliError(`cannot write ${path}: is a directory`);
+  if (there && !force) {
+    throw new CliError(`${path} exists: not overwritten (give --force to replace it)`);
+  }
 }
 
 export function registerKeygen(program: Command, output: Output): void {
@@ -82,7 +108,7 @@ the public key) is what sites read to verify your signatures: serve it at
 https://<your host>${KEY_DIRECTORY_PATH}
 with Content-Type ${KEY_DIRECTORY_TYPE},
 and send that host as --signature-agent.
-Exit status: 0 written, 2 a file exists (without --force) or cannot be written.
+Exit status: 0 written, 2 a file exists (without --force) or cannot be written (then neither is).
 
 Example:
   $ repkit keygen --out bot-key.jwk --directory directory.json`,
