@@ -1,22 +1,18 @@
 /**
  * Where captures come from: a directory of robots.txt files (each file one capture, its host
- * the file's name without `.txt`), a single file, or WARC files, gzip'd or not, as Common
- * Crawl ships its robots.txt subset (each `response` record one capture: its target's host,
- * its date, its HTTP status, headers and body; redirects resolved within the records). WARC
- * records are read by `warcio`, an optional peer, one record at a time.
+ * the file's name without `.txt`; its WARC files inputs of their own), a single file, WARC
+ * files (read in warc.ts; redirects resolved within the records), or lists of sites fetched
+ * now. Each file is read once, however it is reached.
  */
 import { createReadStream, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InvalidInputError } from '../core/index.ts';
-import { loadWithPeer } from '../core/internal.ts';
 import { InvalidOptionError, type RobotsClient } from '../fetch/index.ts';
 import type { Capture } from './analyze.ts';
 import { resolveRedirects } from './redirects.ts';
+import { MAX_RECORD_BYTES, warcCaptures } from './warc.ts';
 
 /** An input `repkit scan` was given, as it was read. */
 export interface ScanInput {
@@ -31,45 +27,104 @@ export interface ScanInput {
   bytes: number;
 }
 
+/** A WARC file, by its name (`.warc`, `.warc.gz`). */
+const WARC_NAME = /\.warc(\.gz)?$/i;
+
 /**
- * What each path is: a WARC file by its name, another file, or a directory.
+ * What each path is: a WARC file by its name, another file, or a directory; a directory's
+ * WARC files are inputs of their own (read as WARC files, not as robots.txt files). Each
+ * file is read once however often it is reached: a path given twice (`dir` and `./dir/`),
+ * or a file given beside the directory that holds it, would have had its captures counted
+ * twice.
  * @throws InvalidInputError (`paths`) for a path that cannot be read, named.
  */
 export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
-  const inputs: ScanInput[] = [];
-  for (const given of paths) {
-    const info = await statOf(given, (why) => new InvalidInputError('paths', why));
+  const given: { path: string; info: Stats }[] = [];
+  for (const path of paths) {
+    const info = await statOf(path, (why) => new InvalidInputError('paths', why));
     // Absolute: the key a resumed scan and the database's `input` column know it by.
-    const path = resolve(given);
+    given.push({ path: resolve(path), info });
+  }
+  // The directories' files first, so that a file given on its own is known to be in one.
+  const listings = new Map<string, Listing>();
+  const inDirectories = new Set<string>();
+  for (const { path, info } of given) {
+    if (!info.isDirectory() || listings.has(identity(info))) continue;
+    const listing = await listingOf(path);
+    listings.set(identity(info), listing);
+    for (const id of listing.files) inDirectories.add(id);
+  }
+  const inputs: ScanInput[] = [];
+  const taken = new Set<string>();
+  const take = (input: ScanInput, id: string) => {
+    if (taken.has(id)) return;
+    taken.add(id);
+    inputs.push(input);
+  };
+  for (const { path, info } of given) {
+    const id = identity(info);
     if (info.isDirectory()) {
-      let bytes = 0;
-      // An entry that cannot be read counts nothing (a dangling link, one removed since
-      // listed): reading passes over it, or names it.
-      for (const name of await readdir(path)) {
-        bytes += (await stat(join(path, name)).catch(() => undefined))?.size ?? 0;
-      }
-      inputs.push({ kind: 'directory', path, bytes });
-    } else {
-      const kind = /\.warc(\.gz)?$/i.test(path) ? 'warc' : 'file';
-      inputs.push({ kind, path, bytes: info.size });
+      const listing = listings.get(id)!;
+      if (listing.files.length > 0) take({ kind: 'directory', path, bytes: listing.bytes }, id);
+      for (const warc of listing.warcs) take(warc.input, warc.id);
+    } else if (WARC_NAME.test(path)) {
+      take({ kind: 'warc', path, bytes: info.size }, id);
+    } else if (!inDirectories.has(id)) {
+      take({ kind: 'file', path, bytes: info.size }, id);
     }
   }
   return inputs;
 }
 
+/** What a directory holds for a scan: its robots.txt files, their bytes, its WARC files. */
+interface Listing {
+  files: string[];
+  bytes: number;
+  warcs: { input: ScanInput; id: string }[];
+}
+
 /**
- * Lists of sites as inputs.
+ * A directory's regular files (the identities of those read as robots.txt files, and their
+ * bytes), its WARC files as inputs, in name order. An entry that cannot be read counts
+ * nothing (a dangling link, one removed since listed): reading passes over it, or names it.
+ */
+async function listingOf(dir: string): Promise<Listing> {
+  const listing: Listing = { files: [], bytes: 0, warcs: [] };
+  for (const name of (await readdir(dir)).sort()) {
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    if (WARC_NAME.test(name)) {
+      listing.warcs.push({ input: { kind: 'warc', path, bytes: info.size }, id: identity(info) });
+    } else {
+      listing.files.push(identity(info));
+      listing.bytes += info.size;
+    }
+  }
+  return listing;
+}
+
+/** What a file or directory is, whatever the name it was reached by. */
+function identity(info: Stats): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+/**
+ * Lists of sites as inputs, each once however often it is given.
  * @throws InvalidOptionError (`sites`) for a list that cannot be read, or is a directory.
  */
 export async function sitesInputs(paths: readonly string[]): Promise<ScanInput[]> {
-  return Promise.all(
+  const lists = await Promise.all(
     paths.map(async (given) => {
       const refuse = (why: string) => new InvalidOptionError('sites', why);
       const info = await statOf(given, refuse);
       if (info.isDirectory()) throw refuse(`${given} is a directory, not a list of sites`);
-      return { kind: 'sites' as const, path: resolve(given), bytes: info.size };
+      const input: ScanInput = { kind: 'sites', path: resolve(given), bytes: info.size };
+      return { input, id: identity(info) };
     }),
   );
+  const taken = new Set<string>();
+  return lists.filter(({ id }) => !taken.has(id) && taken.add(id)).map(({ input }) => input);
 }
 
 /** `stat` of a path the scan was given, or the error `refuse` makes of why it cannot be read. */
@@ -133,6 +188,8 @@ async function* directoryCaptures(
   for (const name of (await readdir(dir)).sort()) {
     const path = join(dir, name);
     let capture: Capture;
+    // A WARC file in it is an input of its own (see `inputsOf`).
+    if (WARC_NAME.test(name)) continue;
     try {
       if (!(await fileStat(path))?.isFile()) continue;
       capture = await fileCapture(path, dir);
@@ -190,135 +247,6 @@ async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
   } finally {
     await handle.close();
   }
-}
-
-/** Bytes of a record's body read: a robots.txt is read to 500 KiB, so a little more says it was cut. */
-const MAX_RECORD_BYTES = 1024 * 1024;
-
-/** The `response` records of a WARC file, gzip'd (member by member) or not. */
-async function* warcCaptures(
-  path: string,
-  position: (bytes: number) => void,
-): AsyncGenerator<Capture> {
-  const { WARCParser } = await loadWithPeer(
-    'warcio',
-    'repkit scan (WARC input)',
-    () => import('warcio'),
-  );
-  // Gunzipped here, by Node's zlib (members one after another), rather than by warcio's own
-  // JavaScript inflate (pako: an eighth of a scan's CPU time in a profile).
-  let fileRead = 0;
-  let plainRead = 0;
-  const file = createReadStream(path, { highWaterMark: 1024 * 1024 });
-  const plain = gunzipped(
-    counted(file, (bytes) => (fileRead += bytes)),
-    (bytes) => (plainRead += bytes),
-  );
-  const parser = new WARCParser(plain);
-  try {
-    for await (const record of parser) {
-      position(fileRead);
-      const capture = await captureOf(record, path);
-      if (capture) yield capture;
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'Z_BUF_ERROR') throw error;
-    throw new Error(`truncated: the file ends inside a gzip member (at byte ${fileRead})`);
-  } finally {
-    file.destroy();
-  }
-  // The parser ends quietly at a record cut short, its offset then that record's start
-  // rather than the end of what was read.
-  if (parser.offset < plainRead) {
-    throw new Error(
-      `truncated: the record at byte ${parser.offset} (of the WARC as written) ends before its length (the file is cut)`,
-    );
-  }
-}
-
-/** A `response` record as a capture; undefined for other records and those without a target. */
-async function captureOf(record: WarcRecord, input: string): Promise<Capture | undefined> {
-  if (record.warcType !== 'response' || !record.httpHeaders) return undefined;
-  let url: URL;
-  try {
-    url = new URL(record.warcTargetURI ?? '');
-  } catch {
-    return undefined; // a record without a usable target says nothing of a site
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of record.httpHeaders.headers) headers[name.toLowerCase()] = value;
-  const body = await boundedContent(record);
-  const date = record.warcDate;
-  return {
-    host: url.host,
-    url: url.href,
-    input,
-    ...(date ? { capturedAt: date } : {}),
-    status: Number(record.httpHeaders.statusCode) || 0,
-    headers,
-    body,
-  };
-}
-
-type WarcRecord = import('warcio').WARCRecord;
-
-/**
- * `bytes` as written: gunzipped when they start as gzip does (one member after another),
- * else as they are. `read` is told the size of each chunk handed on.
- */
-async function* gunzipped(
-  bytes: AsyncIterable<Uint8Array>,
-  read: (bytes: number) => void,
-): AsyncGenerator<Uint8Array> {
-  const chunks = bytes[Symbol.asyncIterator]();
-  const first = await chunks.next();
-  if (first.done) return;
-  const all = (async function* () {
-    yield first.value;
-    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
-  })();
-  const gzip = first.value[0] === 0x1f && first.value[1] === 0x8b;
-  let source: AsyncIterable<Uint8Array> = all;
-  if (gzip) {
-    // Large pieces: each is a hop to the thread pool and back, where the reader waits.
-    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
-    // A failure on either side ends the other, and is thrown where the bytes are read.
-    pipeline(Readable.from(all), gunzip).catch(() => {});
-    source = gunzip;
-  }
-  yield* counted(source, read);
-}
-
-async function* counted(
-  stream: AsyncIterable<Uint8Array>,
-  read: (bytes: number) => void,
-): AsyncGenerator<Uint8Array> {
-  for await (const chunk of stream) {
-    read(chunk.length);
-    yield chunk;
-  }
-}
-
-/** A record's (transfer-decoded) content, at most `MAX_RECORD_BYTES`: the rest is skipped. */
-async function boundedContent(record: {
-  contentReader: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-}): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of record.contentReader) {
-    if (size < MAX_RECORD_BYTES) {
-      const kept = chunk.subarray(0, MAX_RECORD_BYTES - size);
-      chunks.push(kept);
-      size += kept.length;
-    }
-  }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.length;
-  }
-  return body;
 }
 
 /**

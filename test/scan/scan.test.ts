@@ -13,7 +13,14 @@ import { after, before, test } from 'node:test';
 import type { ServerResponse } from 'node:http';
 import { isInvalidOptionError, RobotsClient } from '../../src/fetch/index.ts';
 import { isInvalidInputError } from '../../src/core/index.ts';
-import { makeDirectories, ScanDatabase, scan, type ScanProgress } from '../../src/scan/index.ts';
+import {
+  inputsOf,
+  makeDirectories,
+  ScanDatabase,
+  scan,
+  sitesInputs,
+  type ScanProgress,
+} from '../../src/scan/index.ts';
 import { httpServer } from '../helpers/servers.ts';
 import { ROOT, SHARED } from '../helpers/shared.ts';
 import { corpusRecords, warcRecord } from '../helpers/warc.ts';
@@ -253,6 +260,38 @@ test('a directory: entries that are no file passed over, an unreadable one named
     { host: 'a.example', bytes: small.length },
     { host: 'e.example', bytes: 1024 * 1024 },
   ]);
+});
+
+test("each file read once however it is reached; a directory's WARC files read as WARC files", async () => {
+  const { mkdir } = await import('node:fs/promises');
+  const files = join(dir, 'reached-twice');
+  await rm(files, { recursive: true, force: true });
+  await mkdir(files);
+  await writeFile(join(files, 'a.example.txt'), 'User-agent: *\nDisallow: /a\n');
+  await writeFile(join(files, 'b.example.txt'), 'User-agent: *\nDisallow: /b\n');
+  const warc = join(files, 'crawl.warc.gz');
+  await writeFile(warc, await record('c.example', '200 OK', 'User-agent: *\nDisallow: /c\n'));
+  // The directory three ways, one of its files and its WARC file: each read once (they were
+  // read as often as named, and the WARC file as one robots.txt capture of its gzip bytes).
+  const paths = [files, `${files}/`, join(files, '.'), join(files, 'a.example.txt'), warc];
+  assert.deepEqual(
+    (await inputsOf(paths)).map((input) => [input.kind, input.path]),
+    [
+      ['directory', files],
+      ['warc', warc],
+    ],
+  );
+  const out = join(dir, 'reached-twice-out');
+  const summary = await scan(paths, { out, agents: ['GPTBot'], workers: 0 });
+  assert.deepEqual([summary.inputs, summary.captures, summary.errors], [2, 3, []]);
+  const hosts = await duckRows(
+    `SELECT host FROM read_parquet('${out}/captures.parquet') ORDER BY host`,
+  );
+  assert.deepEqual(hosts, [{ host: 'a.example' }, { host: 'b.example' }, { host: 'c.example' }]);
+  // A list of sites given twice is one input.
+  const list = join(dir, 'sites-twice.txt');
+  await writeFile(list, 'example.com\n');
+  assert.equal((await sitesInputs([list, join(dir, '.', 'sites-twice.txt')])).length, 1);
 });
 
 test('a list of sites: each robots.txt fetched through the client, walls read as Google reads their status', async () => {
