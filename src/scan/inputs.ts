@@ -65,7 +65,10 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
     const id = identity(info);
     if (info.isDirectory()) {
       const listing = listings.get(id)!;
-      if (listing.files.length > 0) take({ kind: 'directory', path, bytes: listing.bytes }, id);
+      // A folder of WARC files only is their container, not an input; an empty one still is.
+      if (listing.files.length > 0 || listing.warcs.length === 0) {
+        take({ kind: 'directory', path, bytes: listing.bytes }, id);
+      }
       for (const warc of listing.warcs) take(warc.input, warc.id);
     } else if (WARC_NAME.test(path)) {
       take({ kind: 'warc', path, bytes: info.size }, id);

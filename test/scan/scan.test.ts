@@ -288,6 +288,23 @@ test("each file read once however it is reached; a directory's WARC files read a
     `SELECT host FROM read_parquet('${out}/captures.parquet') ORDER BY host`,
   );
   assert.deepEqual(hosts, [{ host: 'a.example' }, { host: 'b.example' }, { host: 'c.example' }]);
+  // A folder of WARC files only is their container; an empty folder is still an input.
+  const warcs = join(dir, 'warcs-only');
+  const empty = join(dir, 'empty-folder');
+  await rm(warcs, { recursive: true, force: true });
+  await rm(empty, { recursive: true, force: true });
+  await mkdir(warcs);
+  await mkdir(empty);
+  await writeFile(join(warcs, 'b.warc'), await record('d.example', '200 OK', ''));
+  await writeFile(join(warcs, 'a.warc.gz'), await record('e.example', '200 OK', ''));
+  assert.deepEqual(
+    (await inputsOf([warcs, empty])).map((input) => [input.kind, input.path]),
+    [
+      ['warc', join(warcs, 'a.warc.gz')],
+      ['warc', join(warcs, 'b.warc')],
+      ['directory', empty],
+    ],
+  );
   // A list of sites given twice is one input.
   const list = join(dir, 'sites-twice.txt');
   await writeFile(list, 'example.com\n');
