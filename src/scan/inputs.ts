@@ -4,7 +4,7 @@
  * files (read in warc.ts; redirects resolved within the records), or lists of sites fetched
  * now. Each file is read once, however it is reached.
  */
-import { createReadStream, type Stats } from 'node:fs';
+import { createReadStream, type BigIntStats, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -39,7 +39,7 @@ const WARC_NAME = /\.warc(\.gz)?$/i;
  * @throws InvalidInputError (`paths`) for a path that cannot be read, named.
  */
 export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
-  const given: { path: string; info: Stats }[] = [];
+  const given: { path: string; info: BigIntStats }[] = [];
   for (const path of paths) {
     const info = await statOf(path, (why) => new InvalidInputError('paths', why));
     // Absolute: the key a resumed scan and the database's `input` column know it by.
@@ -49,9 +49,9 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
   const listings = new Map<string, Listing>();
   const inDirectories = new Set<string>();
   for (const { path, info } of given) {
-    if (!info.isDirectory() || listings.has(identity(info))) continue;
+    if (!info.isDirectory() || listings.has(identity(info, path))) continue;
     const listing = await listingOf(path);
-    listings.set(identity(info), listing);
+    listings.set(identity(info, path), listing);
     for (const id of listing.files) inDirectories.add(id);
   }
   const inputs: ScanInput[] = [];
@@ -62,7 +62,7 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
     inputs.push(input);
   };
   for (const { path, info } of given) {
-    const id = identity(info);
+    const id = identity(info, path);
     if (info.isDirectory()) {
       const listing = listings.get(id)!;
       // A folder of WARC files only is their container, not an input; an empty one still is.
@@ -71,9 +71,9 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
       }
       for (const warc of listing.warcs) take(warc.input, warc.id);
     } else if (WARC_NAME.test(path)) {
-      take({ kind: 'warc', path, bytes: info.size }, id);
+      take({ kind: 'warc', path, bytes: Number(info.size) }, id);
     } else if (!inDirectories.has(id)) {
-      take({ kind: 'file', path, bytes: info.size }, id);
+      take({ kind: 'file', path, bytes: Number(info.size) }, id);
     }
   }
   return inputs;
@@ -95,21 +95,26 @@ async function listingOf(dir: string): Promise<Listing> {
   const listing: Listing = { files: [], bytes: 0, warcs: [] };
   for (const name of (await readdir(dir)).sort()) {
     const path = join(dir, name);
-    const info = await stat(path).catch(() => undefined);
+    const info = await stat(path, { bigint: true }).catch(() => undefined);
     if (!info?.isFile()) continue;
+    const bytes = Number(info.size);
     if (WARC_NAME.test(name)) {
-      listing.warcs.push({ input: { kind: 'warc', path, bytes: info.size }, id: identity(info) });
+      listing.warcs.push({ input: { kind: 'warc', path, bytes }, id: identity(info, path) });
     } else {
-      listing.files.push(identity(info));
-      listing.bytes += info.size;
+      listing.files.push(identity(info, path));
+      listing.bytes += bytes;
     }
   }
   return listing;
 }
 
-/** What a file or directory is, whatever the name it was reached by. */
-function identity(info: Stats): string {
-  return `${info.dev}:${info.ino}`;
+/**
+ * What a file or directory is, whatever the name it was reached by: its device and inode,
+ * read exactly (as bigints: a 64-bit inode number is not exact as a number). Where the file
+ * system gives no inode number (0), its absolute path.
+ */
+function identity(info: BigIntStats, path: string): string {
+  return info.ino > 0n ? `${info.dev}:${info.ino}` : `path:${path}`;
 }
 
 /**
@@ -122,8 +127,9 @@ export async function sitesInputs(paths: readonly string[]): Promise<ScanInput[]
       const refuse = (why: string) => new InvalidOptionError('sites', why);
       const info = await statOf(given, refuse);
       if (info.isDirectory()) throw refuse(`${given} is a directory, not a list of sites`);
-      const input: ScanInput = { kind: 'sites', path: resolve(given), bytes: info.size };
-      return { input, id: identity(info) };
+      const path = resolve(given);
+      const input: ScanInput = { kind: 'sites', path, bytes: Number(info.size) };
+      return { input, id: identity(info, path) };
     }),
   );
   const taken = new Set<string>();
@@ -131,9 +137,9 @@ export async function sitesInputs(paths: readonly string[]): Promise<ScanInput[]
 }
 
 /** `stat` of a path the scan was given, or the error `refuse` makes of why it cannot be read. */
-async function statOf(given: string, refuse: (why: string) => Error): Promise<Stats> {
+async function statOf(given: string, refuse: (why: string) => Error): Promise<BigIntStats> {
   try {
-    return await stat(given);
+    return await stat(given, { bigint: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
