@@ -179,21 +179,39 @@ export async function* capturesOf(
   }
 }
 
-/** Files of a directory that could not be read, named in the error that ends its input. */
-const UNREADABLE_NAMED = 5;
+/** Parts of an input that could not be read: named in the error that ends it, the first few. */
+const UNREAD_NAMED = 5;
+
+/** What of an input could not be read, as it is read: how much, and the first few, named. */
+class Unread {
+  count = 0;
+  readonly named: string[] = [];
+
+  add(name: string): void {
+    if (this.count++ < UNREAD_NAMED) this.named.push(name);
+  }
+
+  /** The error that ends the input once the rest of it was read (`what`: its parts). */
+  error(what: string): Error {
+    const more = this.count - this.named.length;
+    return new Error(
+      `could not read ${this.count} of its ${what} (the rest were read): ${this.named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`,
+    );
+  }
+}
 
 /**
  * The files of a directory, in name order, each a capture. Entries that are no file are
- * passed over (directories, dangling links, files removed since the listing); a file that
- * cannot be read does not end the reading: the rest are read, and the input then ends with
- * an error naming those that could not be.
+ * passed over (directories, dangling links, files removed since the listing, WARC files,
+ * inputs of their own); a file that cannot be read does not end the reading: the rest are
+ * read, and the input then ends with an error naming those that could not be.
  */
 async function* directoryCaptures(
   dir: string,
   position: (bytes: number) => void,
 ): AsyncGenerator<Capture> {
   let read = 0;
-  const unreadable: string[] = [];
+  const unreadable = new Unread();
   for (const name of (await readdir(dir)).sort()) {
     const path = join(dir, name);
     let capture: Capture;
@@ -205,7 +223,7 @@ async function* directoryCaptures(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       const code = (error as NodeJS.ErrnoException).code;
-      unreadable.push(
+      unreadable.add(
         `${name} (${code === 'EACCES' ? 'permission denied' : (error as Error).message})`,
       );
       continue;
@@ -213,13 +231,7 @@ async function* directoryCaptures(
     position((read += capture.body.length));
     yield capture;
   }
-  if (unreadable.length > 0) {
-    const more = unreadable.length - UNREADABLE_NAMED;
-    const named = unreadable.slice(0, UNREADABLE_NAMED).join(', ');
-    throw new Error(
-      `could not read ${unreadable.length} of its files (the rest were read): ${named}${more > 0 ? `, and ${more} more` : ''}`,
-    );
-  }
+  if (unreadable.count > 0) throw unreadable.error('files');
 }
 
 /** `stat` of a path, or undefined where there is nothing there (a dangling link, a removed file). */
@@ -262,7 +274,9 @@ async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
  * The robots.txt of each site listed in `path` (one per line; `#` comments and blank lines
  * skipped; a bare host is https), fetched through `client`, one at a time, as the store keeps
  * it: its status and headers, its body (a wall's too, with a client reading walls
- * `literal`), what stood in its place. A line that is no site is skipped.
+ * `literal`), what stood in its place. A line that names no site, or one whose robots.txt the
+ * client will not ask for (an address its guard refuses), does not end the reading: the rest
+ * are fetched, and the input then ends with an error naming those lines.
  */
 async function* sitesCaptures(
   path: string,
@@ -272,21 +286,28 @@ async function* sitesCaptures(
   // Read line by line: a list of millions of sites is never held whole.
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   let read = 0;
+  let number = 0;
+  const unread = new Unread();
   for await (const raw of lines) {
+    number++;
     position((read += Buffer.byteLength(raw) + 1));
     const line = raw.replace(/#.*$/, '').trim();
     if (line === '') continue;
+    const quoted = JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}...` : line);
     let url: URL;
     try {
       url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(line) ? line : `https://${line}/`);
     } catch {
+      unread.add(`line ${number} ${quoted} (not a site)`);
       continue;
     }
     let state;
     try {
       state = await client.robotsFor(url.href);
-    } catch {
-      continue; // an address the guard refuses, a URL without a robots.txt
+    } catch (error) {
+      // An address the guard refuses, a URL that has no robots.txt (not http or https).
+      unread.add(`line ${number} ${quoted} (${(error as Error).message})`);
+      continue;
     }
     const { entry } = state;
     yield {
@@ -299,4 +320,5 @@ async function* sitesCaptures(
       ...(entry.edge ? { edge: entry.edge } : {}),
     };
   }
+  if (unread.count > 0) throw unread.error('lines as sites');
 }

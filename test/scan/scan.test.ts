@@ -328,11 +328,23 @@ test('a list of sites: each robots.txt fetched through the client, walls read as
     const list = join(dir, 'sites.txt');
     await writeFile(
       list,
-      `# the sites\n${servers.map((s) => s.origin).join('\n')}\nnot a site at all\n\n`,
+      `# the sites\n${servers.map((s) => s.origin).join('\n')}\nnot a site at all\n\nftp://files.example/\n`,
     );
     const out = join(dir, 'sites-out');
     const summary = await scan([], { out, agents: ['GPTBot'], client, sites: [list] });
-    assert.deepEqual([summary.captures, summary.errors], [4, []]);
+    // Lines that name no site the client asks about are named after the rest are fetched
+    // (they were passed over without a word).
+    assert.equal(summary.captures, 4);
+    assert.deepEqual(
+      summary.errors.map(({ captures, error }) => [captures, error.slice(0, 109)]),
+      [
+        [
+          4,
+          'could not read 2 of its lines as sites (the rest were read): line 6 "not a site at all" (not a site), line 8 ',
+        ],
+      ],
+    );
+    assert.match(summary.errors[0]!.error, /line 8 "ftp:\/\/files\.example\/" \(.+\)$/);
     const rows_ = await duckRows(
       `SELECT c.host, c.status, c.status_class, a.verdict_class FROM read_parquet('${out}/captures.parquet') c JOIN read_parquet('${out}/agents.parquet') a USING (host)`,
     );
