@@ -306,7 +306,10 @@ class Sink {
   private buffer: string[] = [];
   private size = 0;
   private count = 0;
-  private lastDraw = 0;
+  /** When the progress line was drawn last; -Infinity: draw it at the next line. */
+  private lastDraw = -Infinity;
+  /** The progress line is on screen (a warning clears it first). */
+  private drawn = false;
   private readonly start = performance.now();
 
   constructor(
@@ -342,9 +345,10 @@ class Sink {
 
   /** A line on stderr, on a line of its own even while the progress line is drawn. */
   warn(message: string): void {
-    if (this.output.errIsTTY && this.lastDraw > 0) process.stderr.write(`\r${' '.repeat(40)}\r`);
+    if (this.output.errIsTTY && this.drawn) process.stderr.write(`\r${' '.repeat(40)}\r`);
     this.output.err(message);
-    this.lastDraw = 0;
+    this.drawn = false;
+    this.lastDraw = -Infinity;
   }
 
   /** Adds a serialized record; returns a promise only when stdout must drain first. */
@@ -376,11 +380,15 @@ class Sink {
 
   private drawProgress(): void {
     const now = performance.now();
+    // At most ten draws a second, the first at the first line: the throttle was counted
+    // from the process's start, so a quick start drew nothing for its first lines.
     if (now - this.lastDraw < 100) return;
     this.lastDraw = now;
-    const rate = Math.round(this.count / ((now - this.start) / 1000));
-    process.stderr.write(
-      `\r${this.count.toLocaleString('en')} URLs  ${rate.toLocaleString('en')}/s `,
-    );
+    this.drawn = true;
+    // A rate once there is time enough to tell one (the first draw comes at once).
+    const elapsed = now - this.start;
+    const rate =
+      elapsed < 500 ? '' : ` ${Math.round(this.count / (elapsed / 1000)).toLocaleString('en')}/s `;
+    process.stderr.write(`\r${this.count.toLocaleString('en')} URLs ${rate}`);
   }
 }
