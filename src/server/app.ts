@@ -9,6 +9,7 @@ import type { RobotsClient } from '../fetch/index.ts';
 import { drainOf, type Drain } from '../access/index.ts';
 import { registerAccess, type AccessOptions } from './access.ts';
 import { answerClientError, registerErrorAnswers } from './answers.ts';
+import { loggedRequest } from './log.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { registerBodyRoutes } from './routes/bodies.ts';
 import { registerCheckRoutes } from './routes/checks.ts';
@@ -152,7 +153,10 @@ function fastifyOf(
   onDrain: (drain: Drain) => void,
 ): FastifyInstance {
   return Fastify({
-    logger: options.logger ?? false,
+    // Requests logged without the user info of URLs in their query (see log.ts).
+    logger: options.logger
+      ? { ...(options.logger === true ? {} : options.logger), serializers: { req: loggedRequest } }
+      : false,
     // A caller's X-Request-Id is kept (when it is a plain token) and echoed, else one is made.
     requestIdHeader: false,
     genReqId: (request) => {

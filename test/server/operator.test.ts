@@ -80,6 +80,18 @@ test('LOG_LEVEL sets the log level; one that is no level is a usage error', asyn
     const line = out.split('\n').find((l) => l.includes('logged-1'));
     assert.ok(line, `no log line for the request in: ${out.slice(0, 500)}`);
     assert.equal((JSON.parse(line) as { reqId: string }).reqId, 'logged-1');
+    // A URL's user info in the query is not logged (the password was): no secrets in logs.
+    const secret = encodeURIComponent('https://user:hunter2secret@127.0.0.1/x');
+    await fetch(`${served.url}/v1/check?url=${secret}&agent=Bot`, {
+      headers: { 'x-request-id': 'logged-2' },
+    });
+    while (!out.includes('logged-2') && Date.now() - since < 30_000) {
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    const logged = out.split('\n').filter((l) => l.includes('logged-2'));
+    assert.ok(logged.length > 0, `no log line for the request in: ${out.slice(0, 500)}`);
+    assert.doesNotMatch(logged.join('\n'), /hunter2secret|user/);
+    assert.match(logged.join('\n'), /url=https%3A%2F%2F\*\*\*%40127\.0\.0\.1%2Fx/);
   } finally {
     await served.stop();
   }
