@@ -5,7 +5,7 @@
  * now. Each file is read once, however it is reached.
  */
 import { createReadStream, type BigIntStats, type Stats } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InvalidInputError } from '../core/index.ts';
@@ -49,10 +49,11 @@ export async function inputsOf(paths: readonly string[]): Promise<ScanInput[]> {
   const listings = new Map<string, Listing>();
   const inDirectories = new Set<string>();
   for (const { path, info } of given) {
-    if (!info.isDirectory() || listings.has(identity(info, path))) continue;
+    const id = identity(info, path);
+    if (!info.isDirectory() || listings.has(id)) continue;
     const listing = await listingOf(path);
-    listings.set(identity(info, path), listing);
-    for (const id of listing.files) inDirectories.add(id);
+    listings.set(id, listing);
+    for (const file of listing.files) inDirectories.add(file);
   }
   const inputs: ScanInput[] = [];
   const taken = new Set<string>();
@@ -249,25 +250,14 @@ async function fileStat(path: string): Promise<Stats | undefined> {
  * `MAX_RECORD_BYTES`, as a record's body is (a huge file or a device is not read whole).
  */
 async function fileCapture(path: string, input: string): Promise<Capture> {
-  const body = await readAtMost(path, MAX_RECORD_BYTES);
-  return { host: basename(path).replace(/\.txt$/i, ''), input, status: 200, headers: {}, body };
-}
-
-/** The first `limit` bytes of a file (fewer where it is shorter). */
-async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = new Uint8Array(limit);
-    let size = 0;
-    while (size < limit) {
-      const { bytesRead } = await handle.read(buffer, size, limit - size, null);
-      if (bytesRead === 0) break;
-      size += bytesRead;
-    }
-    return size === limit ? buffer : buffer.slice(0, size);
-  } finally {
-    await handle.close();
+  // Node's stream stops at `end` (inclusive), in chunks: memory the size of what was read.
+  const chunks: Buffer[] = [];
+  for await (const chunk of createReadStream(path, { end: MAX_RECORD_BYTES - 1 })) {
+    chunks.push(chunk as Buffer);
   }
+  // A body of its own, not a view on Node's shared pool (as `new Uint8Array(readFile())` was).
+  const body = new Uint8Array(Buffer.concat(chunks));
+  return { host: basename(path).replace(/\.txt$/i, ''), input, status: 200, headers: {}, body };
 }
 
 /**

@@ -4,7 +4,7 @@
  * for crawlers that pay, the most a page may cost (`crawler-max-price`). The signature is
  * made by `web-bot-auth` (an optional peer), loaded at the first signed request.
  */
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { loadWithPeer } from '../../core/internal.ts';
 import { InvalidOptionError } from '../errors.ts';
 import {
@@ -216,7 +216,12 @@ const MAX_KEY_FILE_BYTES = 64 * 1024;
 async function jwkFile(path: string): Promise<JsonWebKey> {
   let text: string;
   try {
-    const bytes = await readAtMost(path, MAX_KEY_FILE_BYTES + 1);
+    // One byte past the bound (`end` is inclusive) tells a file over it from one that fits.
+    const chunks: Buffer[] = [];
+    for await (const chunk of createReadStream(path, { end: MAX_KEY_FILE_BYTES })) {
+      chunks.push(chunk as Buffer);
+    }
+    const bytes = Buffer.concat(chunks);
     if (bytes.length > MAX_KEY_FILE_BYTES) {
       throw new InvalidOptionError(
         'webBotAuth.key',
@@ -239,21 +244,6 @@ async function jwkFile(path: string): Promise<JsonWebKey> {
     throw new InvalidOptionError('webBotAuth.key', `the file ${path} is not JSON (a JWK is)`);
   }
   return checkedJwk(parsed as JsonWebKey);
-}
-
-/** The first `limit` bytes of a file (fewer where it is shorter). */
-async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = new Uint8Array(limit);
-    let size = 0;
-    for (let read = 1; read > 0 && size < limit; size += read) {
-      ({ bytesRead: read } = await handle.read(buffer, size, limit - size, null));
-    }
-    return buffer.subarray(0, size);
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
