@@ -82,7 +82,7 @@ export class ScanDatabase {
       () => import('@duckdb/node-api'),
     );
     await makeDirectory(dir);
-    const instance = await duckdb.DuckDBInstance.create(join(dir, 'scan.duckdb'));
+    const instance = await duckdb.DuckDBInstance.create(join(dir, DATABASE_FILE));
     const database = new ScanDatabase(dir, instance, await instance.connect());
     await database.#schema();
     return database;
@@ -196,6 +196,9 @@ export class ScanDatabase {
     this.#instance.closeSync();
   }
 }
+
+/** The database's file in the output directory. */
+export const DATABASE_FILE = 'scan.duckdb';
 
 /** The tables a part's Parquet files hold. */
 export const PARQUET_TABLES = ['captures', 'agents', 'crawlers', 'inputs'] as const;

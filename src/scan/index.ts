@@ -18,6 +18,7 @@ export {
 export {
   AGENT_COLUMNS,
   CAPTURE_COLUMNS,
+  DATABASE_FILE,
   InputSession,
   PARQUET_TABLES,
   ScanDatabase,

@@ -16,7 +16,7 @@ export function loggedRequest(request: FastifyRequest): Record<string, unknown> 
 }
 
 /** `path?query` with the user info of each query value that is a URL as `***`. */
-export function withoutCredentials(url: string): string {
+function withoutCredentials(url: string): string {
   const query = url.indexOf('?');
   // `@` comes %-encoded in a query value, most often: no cheaper test than decoding.
   if (query < 0) return url;

@@ -306,10 +306,8 @@ class Sink {
   private buffer: string[] = [];
   private size = 0;
   private count = 0;
-  /** When the progress line was drawn last; -Infinity: draw it at the next line. */
+  /** When the progress line was drawn last; -Infinity: it is not on screen, draw it next line. */
   private lastDraw = -Infinity;
-  /** The progress line is on screen (a warning clears it first). */
-  private drawn = false;
   private readonly start = performance.now();
 
   constructor(
@@ -345,9 +343,10 @@ class Sink {
 
   /** A line on stderr, on a line of its own even while the progress line is drawn. */
   warn(message: string): void {
-    if (this.output.errIsTTY && this.drawn) process.stderr.write(`\r${' '.repeat(40)}\r`);
+    if (this.output.errIsTTY && this.lastDraw > -Infinity) {
+      process.stderr.write(`\r${' '.repeat(40)}\r`);
+    }
     this.output.err(message);
-    this.drawn = false;
     this.lastDraw = -Infinity;
   }
 
@@ -384,7 +383,6 @@ class Sink {
     // from the process's start, so a quick start drew nothing for its first lines.
     if (now - this.lastDraw < 100) return;
     this.lastDraw = now;
-    this.drawn = true;
     // A rate once there is time enough to tell one (the first draw comes at once).
     const elapsed = now - this.start;
     const rate =

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import {
+  DATABASE_FILE,
   DEFAULT_SCAN_AGENTS,
   PARQUET_TABLES,
   ScanDatabase,
@@ -211,9 +212,9 @@ async function printReport(options: ScanOptions, output: Output): Promise<void> 
     throw new CliError(`no report "${options.report}": ${names.sort().join(', ')}`);
   }
   // Opening makes a database: a mistyped --out answered an empty report, and left one there.
-  if (!existsSync(join(options.out, 'scan.duckdb'))) {
+  if (!existsSync(join(options.out, DATABASE_FILE))) {
     throw new CliError(
-      `no scan in ${options.out}: it holds no scan.duckdb (repkit scan <inputs> --out ${options.out} makes one)`,
+      `no scan in ${options.out}: it holds no ${DATABASE_FILE} (repkit scan <inputs> --out ${options.out} makes one)`,
     );
   }
   const sql = await readFile(`${REPORTS}${options.report}.sql`, 'utf8');
