@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { matchesPattern, matchesPatternIn } from '../../src/core/match/wildcard.ts';
+import { matchesPattern, matchesPatternIn, matchesRestIn } from '../../src/core/match/wildcard.ts';
 import { PathChars } from '../../src/core/match/path-chars.ts';
 import { posSetMatches } from '../helpers/google-oracle.ts';
 
@@ -44,6 +44,46 @@ describe('wildcard matching', () => {
         );
       }),
       { numRuns: 20_000 },
+    );
+  });
+
+  test('the rest of a value read once from its first wildcard: the reference, or -1 for % and non-ASCII', () => {
+    // Segments up to seven characters (searched where they stand) and longer (natively).
+    const restPiece = fc.constantFrom(
+      'a',
+      'b',
+      'ab',
+      'aab',
+      'abababa',
+      'aaaaaab',
+      '*',
+      '$',
+      '%',
+      'é',
+    );
+    const restArb = fc.array(restPiece, { maxLength: 10 }).map((parts) => parts.join(''));
+    const around = fc.constantFrom('', '*', 'a*b$', '\n*');
+    fc.assert(
+      fc.property(
+        around,
+        fc.constantFrom('/', '/a', '/ab'),
+        fc.constantFrom('*', '$'),
+        restArb,
+        around,
+        pathArb,
+        (before, head, wildcard, rest, after, path) => {
+          const value = head + wildcard + (wildcard === '$' ? '' : rest);
+          // The caller has matched the head in place already.
+          if (!path.startsWith(head)) return;
+          const text = before + value + after;
+          const at = before.length + head.length;
+          const answer = matchesRestIn(text, at, before.length + value.length, path, head.length);
+          const rewritten = /[%\u0080-\uffff]/.test(value);
+          if (answer === -1) assert.ok(rewritten, `-1 for ${value}`);
+          else assert.equal(answer === 1, posSetMatches(path, value), `${value} vs ${path}`);
+        },
+      ),
+      { numRuns: 30_000 },
     );
   });
 

@@ -97,6 +97,72 @@ export function matchesPatternIn(
 }
 
 /**
+ * `matchesPatternIn` for a value matched where it stands against a short path, from its first
+ * wildcard on: `text[at]` is a `*`, or a final `$`, and the value before it equals the path's
+ * first `pos` characters. The rest is read once, as it is matched: 1 for a match, 0 for none,
+ * -1 at a `%` or a non-ASCII character in a segment reached (normalisation rewrites those:
+ * make the pattern). A segment not found answers 0 whatever follows it, since normalisation
+ * leaves plain characters, and so where a plain segment is found, as they are.
+ */
+export function matchesRestIn(
+  text: string,
+  at: number,
+  end: number,
+  path: string,
+  pos: number,
+): 1 | 0 | -1 {
+  // A final `$` with no star before it: the path is the prefix, and nothing more.
+  if (text.charCodeAt(at) === 0x24) return path.length === pos ? 1 : 0;
+  let from = at + 1;
+  for (;;) {
+    let to = from;
+    for (; to < end; to++) {
+      const c = text.charCodeAt(to);
+      if (c === 0x2a) break;
+      if (c === 0x25 || c >= 0x80) return -1;
+    }
+    if (to === end) {
+      if (to > from && text.charCodeAt(to - 1) === 0x24) {
+        const length = to - 1 - from;
+        return path.length - length >= pos &&
+          regionEquals(path, path.length - length, text, from, length)
+          ? 1
+          : 0;
+      }
+      return to === from || findIn(path, pos, text, from, to) >= 0 ? 1 : 0;
+    }
+    if (to > from) {
+      const found = findIn(path, pos, text, from, to);
+      if (found < 0) return 0;
+      pos = found + to - from;
+    }
+    from = to + 1;
+  }
+}
+
+/** Segments up to this long are searched for in a short path where they stand. */
+const SHORT_SEGMENT = 6;
+
+/**
+ * The leftmost `text[from, to)` in `path` at or after `pos`, or -1. A short segment is compared
+ * where it stands, from each occurrence of its first character (no string made for it, as the
+ * engine's own search does for such a segment); a longer one is searched natively.
+ */
+function findIn(path: string, pos: number, text: string, from: number, to: number): number {
+  const length = to - from;
+  if (length > SHORT_SEGMENT) return path.indexOf(text.slice(from, to), pos);
+  const first = text.charCodeAt(from);
+  const last = path.length - length;
+  for (let i = pos; i <= last; i++) {
+    if (path.charCodeAt(i) !== first) continue;
+    let k = 1;
+    while (k < length && path.charCodeAt(i + k) === text.charCodeAt(from + k)) k++;
+    if (k === length) return i;
+  }
+  return -1;
+}
+
+/**
  * The leftmost occurrence of `segment` in `path` at or after `pos`, or -1. The engine's search
  * takes a step for every occurrence of the segment's first character; once a check's searches
  * have gone over a long path a few times (many rules, see path-chars.ts), a segment whose

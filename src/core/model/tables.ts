@@ -1,7 +1,7 @@
 import { wellFormed, type ByteString } from '../text/bytes.ts';
 import { GLOBAL_TOKEN, isWildPattern, type Profile } from '../profiles/index.ts';
 import type { IndexedRules } from '../match/indexed-rules.ts';
-import { matchesPatternIn } from '../match/wildcard.ts';
+import { matchesPatternIn, matchesRestIn } from '../match/wildcard.ts';
 import type { PathChars } from '../match/path-chars.ts';
 import { IntColumn } from './columns.ts';
 import type { Source, Stretch } from '../text/source.ts';
@@ -307,6 +307,8 @@ export class RuleTable implements IndexedRules {
       // met first after the engine optimized this would find the comparison unseen.
       if (wildcards && (c === 0x2a || (i === last && c === 0x24))) {
         if (long) return -1;
+        // A short path: the rest of the value is read once, as it is matched.
+        if (held === undefined) return matchesRestIn(text, i, e, path, i - s);
         for (let j = i + 1; j < e; j++) {
           const d = text.charCodeAt(j);
           if (d === 0x25 || d >= 0x80) return -1;
