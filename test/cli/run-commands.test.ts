@@ -34,10 +34,15 @@ const PAGE = '<html><head><meta name="robots" content="noindex"></head><body>x</
 
 let site: TestServer;
 let dir: string;
+/** Requests for /robots.txt the site has answered. */
+let robotsServed = 0;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'repkit-run-'));
   site = await httpServer((req, res) => {
-    if (req.url === '/robots.txt') return void res.writeHead(200).end(ROBOTS);
+    if (req.url === '/robots.txt') {
+      robotsServed++;
+      return void res.writeHead(200).end(ROBOTS);
+    }
     if (req.url === '/page') {
       return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
     }
@@ -356,17 +361,20 @@ test('runScan: a directory of files into DuckDB and Parquet, then a ready report
   const again = memoryOutput();
   await runScan([sites], options, again);
   assert.match(again.lines[0]!, /^0 captures from 0 inputs \(1 finished before, skipped\)/);
-  // A list of sites through the command's own client: each robots.txt fetched once.
-  const list = file('scan-sites.txt', `# one site\n${site.origin}\n`);
+  // A list of sites through the command's own client: each robots.txt fetched once, a site
+  // listed twice kept as two captures and counted as one site.
+  const list = file('scan-sites.txt', `# one site, twice\n${site.origin}\n${site.origin}/\n`);
   const fetched = memoryOutput();
   const sitesOut = join(dir, 'scan-sites');
+  const servedBefore = robotsServed;
   await runScan(
     [],
     parsed(registerScan, 'scan', ['--sites', list, '--agents', 'GPTBot', '--out', sitesOut])
       .options,
     fetched,
   );
-  assert.match(fetched.lines[0]!, /^1 captures from 1 inputs; /);
+  assert.match(fetched.lines[0]!, /^2 captures from 1 inputs; /);
+  assert.equal(robotsServed - servedBefore, 1);
   const verdicts = memoryOutput();
   await runScan(
     [],

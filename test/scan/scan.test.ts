@@ -120,6 +120,42 @@ test('WARC input: each response record a capture, every status class, Parquet re
   assert.deepEqual(dated, [{ captured_at: '2026-10-05T12:00:00Z' }]);
 });
 
+test('the reports count a site once per input: captured twice in one WARC file, it is one site', async () => {
+  const blocked = 'User-agent: GPTBot\nDisallow: /\nContent-Usage: train-ai=n\n';
+  const records = [
+    await record('twice.example', '200 OK', blocked),
+    await record('other.example', '200 OK', 'User-agent: *\nDisallow: /private/\n'),
+    await record('twice.example', '200 OK', blocked),
+  ];
+  const warc = join(dir, 'twice.warc.gz');
+  await writeFile(warc, Buffer.concat(records.map((r) => Buffer.from(r))));
+  const out = join(dir, 'twice-out');
+  const summary = await scan([warc], { out, agents: ['GPTBot'] });
+  // Every capture is kept: the reports, not the rows, count sites.
+  assert.equal(summary.captures, 3);
+  const database = await ScanDatabase.open(out);
+  try {
+    const report = async (name: string) =>
+      database.query(await readFile(join(REPORTS, `${name}.sql`), 'utf8'));
+    assert.deepEqual(await report('ai-blocking'), [
+      { agent: 'GPTBot', purpose: 'ai-training', sites: 2, fully_percent: 50, partly_percent: 50 },
+    ]);
+    assert.deepEqual(await report('named-vs-disallowed'), [
+      {
+        agent: 'GPTBot',
+        named: 1,
+        fully_disallowed: 1,
+        named_but_allowed: 0,
+        disallowed_unnamed: 0,
+      },
+    ]);
+    const [use] = await report('ai-use');
+    assert.deepEqual([use!['files'], use!['content_usage_percent']], [2, 50]);
+  } finally {
+    database.close();
+  }
+});
+
 test('redirects resolved within the records: hops before and after, across hosts, five at most, loops, none recorded', async () => {
   const to = (host: string) => ({ Location: `https://${host}/robots.txt` });
   const chain = await Promise.all(
