@@ -282,6 +282,44 @@ describe('repkit batch', () => {
     });
   });
 
+  test("its records are check --json's: a page served as robots.txt, a deciding line cut by the limit", async () => {
+    // An HTML page (no group applies, and the record says why), and a body whose 500 KiB
+    // limit cuts the Disallow line that decides (read as `/cut-he`, it disallows more).
+    const page = file('page.txt', '<!DOCTYPE html>\n<html><body>Not found</body></html>\n');
+    const head = 'User-agent: *\n';
+    const filler = '#'.repeat(511_983 - head.length - 1) + '\n';
+    const cut = file('cut.txt', `${head}${filler}Disallow: /cut-here/only\n`);
+    for (const [robots, urls] of [
+      [page, ['/any', 'https://example.com/x']],
+      [cut, ['/cut-heX', '/other']],
+    ] as const) {
+      const batch = await runCli(['batch', '--agent', 'Googlebot', '--robots', robots], {
+        stdin: urls.join('\n'),
+      });
+      const check = await runCli([
+        'check',
+        '--json',
+        '--agent',
+        'Googlebot',
+        '--robots',
+        robots,
+        ...urls,
+      ]);
+      const records = jsonLines(batch.stdout);
+      assert.deepEqual(records, jsonLines(check.stdout));
+      assert.equal(batch.code, check.code);
+    }
+    const [pageRecord] = jsonLines(
+      (await runCli(['batch', '--agent', 'Googlebot', '--robots', page], { stdin: '/any' })).stdout,
+    );
+    assert.equal(pageRecord!.notRobotsTxt, 'html-content');
+    const [cutRecord] = jsonLines(
+      (await runCli(['batch', '--agent', 'Googlebot', '--robots', cut], { stdin: '/cut-heX' }))
+        .stdout,
+    );
+    assert.deepEqual([cutRecord!.allowed, cutRecord!.lineCut], [false, true]);
+  });
+
   test('on a terminal, a warning never shares a line with the progress line', () => {
     const input = file('batch-input.txt', '/private/x\nnot a url\n/drafts/y\n');
     const out = file('batch-out.jsonl', '');

@@ -161,6 +161,10 @@ async function againstOne(
     return json;
   };
   const judge = requestJudge(loaded.robots, agent);
+  // The fields `fileVerdict` adds where they apply, as `check --json` has them.
+  const cutLine = loaded.robots.cutLine;
+  const notRobotsTxt = loaded.robots.notRobotsTxt;
+  const notRobotsTxtJson = notRobotsTxt ? `,"notRobotsTxt":${JSON.stringify(notRobotsTxt)}` : '';
   for await (const urls of urlChunks(input, reject, true)) {
     for (const url of urls) {
       if (typeof url !== 'string') {
@@ -173,7 +177,9 @@ async function againstOne(
       const { allowed, line, reason } = verdict;
       const rule = line > 0 ? ruleFor(target, line) : '';
       const requested = requestUrl ? `,"requestUrl":${JSON.stringify(requestUrl)}` : '';
-      const json = `{"url":${JSON.stringify(url)}${requested},"allowed":${allowed},"line":${line}${rule},"reason":"${reason}"${tail}`;
+      const cut = line > 0 && line === cutLine ? ',"lineCut":true' : '';
+      const page = reason === 'no-matching-group' ? notRobotsTxtJson : '';
+      const json = `{"url":${JSON.stringify(url)}${requested},"allowed":${allowed},"line":${line}${rule},"reason":"${reason}"${cut}${page}${tail}`;
       const drained = sink.line(allowed, json);
       if (drained) await drained;
     }
