@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { isPrivateAddress, startService, type RunningService } from '../../src/server/index.ts';
 import { deleteTestKeys, REDIS_URL, testPrefix } from '../helpers/redis.ts';
 import { httpServer, robotsRoute, type TestServer } from '../helpers/servers.ts';
+import { explain as explainBody } from '../../src/server/work/tasks.ts';
 
 let service: RunningService;
 let site: TestServer;
@@ -158,6 +159,28 @@ describe('POST endpoints', () => {
       (diffed.json!.changes as { url: string }[]).map((c) => c.url),
       ['/folder/x', '/other'],
     );
+  });
+
+  test('POST /v1/explain says what a check says beside its verdict: a page, a cut line', async () => {
+    const page = await call('POST', '/v1/explain', {
+      robots: '<!DOCTYPE html>\n<html><body>Not found</body></html>\n',
+      url: 'https://example.com/a',
+      agent: 'Googlebot',
+    });
+    assert.deepEqual(
+      [page.json!.allowed, page.json!.reason, page.json!.notRobotsTxt],
+      [true, 'no-matching-group', 'html-content'],
+    );
+    // A body over 500 KiB is more than this service's body limit: the task it runs, directly.
+    const head = 'User-agent: *\n';
+    const robots = `${head}${'#'.repeat(511_983 - head.length - 1)}\nDisallow: /cut-here/only\n`;
+    const cut = explainBody({ robots, url: '/cut-heX', agent: 'Googlebot', profile: 'google' });
+    assert.deepEqual(
+      [cut.allowed, cut.line, cut.rule?.value, cut.lineCut, cut.notRobotsTxt],
+      [false, 3, '/cut-he', true, undefined],
+    );
+    const whole = explainBody({ robots, url: '/other', agent: 'Googlebot', profile: 'google' });
+    assert.deepEqual([whole.allowed, whole.lineCut], [true, undefined]);
   });
 
   test('GET /v1/robots: the fetched body, for the web tester', async () => {

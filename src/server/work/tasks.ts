@@ -9,6 +9,7 @@ import {
   parse,
   type Explanation,
   type LintReport,
+  type NotRobotsTxt,
   type ProfileName,
   type RobotsTxt,
   type Verdict,
@@ -32,9 +33,7 @@ export interface ExplainTask {
  * token, `A,B` as ordered fallbacks: the first with a group of its own decides), and the
  * names the verdict was made for in `agent`, as `repkit explain --json` gives them.
  */
-export function explain(
-  task: ExplainTask,
-): Omit<Explanation, 'reason'> & { reason: CheckReason; agent: string[] } {
+export function explain(task: ExplainTask): ExplainAnswer {
   const robots = parse(task.robots, { profile: task.profile });
   const agent = [...agentsFor(robots, readNames(task.agent).agents)];
   const explanation = robots.explain(task.url, agent);
@@ -43,8 +42,24 @@ export function explain(
     const { rule: _rule, ...rest } = explanation;
     return { ...rest, allowed: true, line: 0, reason: 'ignores-global-group', agent };
   }
-  return { ...explanation, agent };
+  // What a check's verdict says beside it (see `fileVerdict`): the deciding line cut by the
+  // size limit, and a body that is no robots.txt at all (why no group applies).
+  const answer: ExplainAnswer = { ...explanation, agent };
+  if (explanation.line > 0 && explanation.line === robots.cutLine) answer.lineCut = true;
+  if (explanation.reason === 'no-matching-group') {
+    const kind = robots.notRobotsTxt;
+    if (kind) answer.notRobotsTxt = kind;
+  }
+  return answer;
 }
+
+/** `/v1/explain`'s answer: the explanation, the names it was made for, and what a verdict adds. */
+export type ExplainAnswer = Omit<Explanation, 'reason'> & {
+  reason: CheckReason;
+  agent: string[];
+  lineCut?: true;
+  notRobotsTxt?: NotRobotsTxt;
+};
 
 /** A body's lint: text, or bytes as fetched. */
 export function lint(task: { robots: string | Uint8Array }): LintReport {
