@@ -34,7 +34,21 @@ export function codeSpan(text: string): string {
 }
 
 function rule(v: SideVerdict): string {
-  return v.rule ? `line ${v.line}: ${v.rule.kind} ${codeSpan(v.rule.value)}` : v.reason;
+  return sideText(v, (rule) => `${rule.kind} ${codeSpan(rule.value)}`);
+}
+
+/**
+ * A side of a change in words: its deciding line and rule (`ruleWords`), said to be cut by
+ * the 500 KiB limit where it is, or its reason, with what the file is when it is no
+ * robots.txt at all.
+ */
+export function sideText(
+  v: SideVerdict,
+  ruleWords: (rule: NonNullable<SideVerdict['rule']>) => string,
+): string {
+  if (v.rule)
+    return `line ${v.line}: ${ruleWords(v.rule)}${v.lineCut ? ' (cut by the 500 KiB limit)' : ''}`;
+  return v.notRobotsTxt ? `${v.reason}: not a robots.txt (${v.notRobotsTxt})` : v.reason;
 }
 
 export function diffMarkdown(

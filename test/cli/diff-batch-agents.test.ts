@@ -236,6 +236,47 @@ describe('repkit diff', () => {
     assert.match(result.stderr, /urls4\.txt:2: not a URL or a path starting with \/: "not a url"/);
   });
 
+  test('each side says what a check says: a page served as robots.txt, a rule the 500 KiB limit cut', async () => {
+    const page = file('diff-page.txt', '<!DOCTYPE html>\n<html><body>Not found</body></html>\n');
+    const head = 'User-agent: *\n';
+    const filler = '#'.repeat(511_983 - head.length - 1) + '\n';
+    const cut = file('diff-cut.txt', `${head}${filler}Disallow: /cut-here/only\n`);
+    const urls = file('diff-urls.txt', '/drafts/x\n/cut-heX\n');
+    const args = ['--urls', urls, '--agent', 'Googlebot'];
+
+    const html = await runCli(['diff', ROBOTS, page, ...args]);
+    assert.equal(html.code, 1);
+    const [note, change] = html.stdout.split('\n');
+    assert.match(
+      note!,
+      /diff-page\.txt is not a robots\.txt Google can use \(an HTML page: html-content\)/,
+    );
+    assert.match(
+      change!,
+      /\/drafts\/x +disallowed → allowed .*no-matching-group: not a robots\.txt \(html-content\)/,
+    );
+    const [htmlJson] = jsonLines((await runCli(['diff', ROBOTS, page, ...args, '--json'])).stdout);
+    assert.deepEqual(htmlJson!.after, {
+      allowed: true,
+      line: 0,
+      reason: 'no-matching-group',
+      notRobotsTxt: 'html-content',
+    });
+
+    const limited = await runCli(['diff', ROBOTS, cut, ...args]);
+    assert.match(
+      limited.stdout,
+      /\/cut-heX +allowed → disallowed .*line 3: disallow: \/cut-he \(cut by the 500 KiB limit\)/,
+    );
+    const records = jsonLines((await runCli(['diff', ROBOTS, cut, ...args, '--json'])).stdout);
+    const cutChange = records.find((r) => r.url === '/cut-heX') as
+      { before: Record<string, unknown>; after: Record<string, unknown> } | undefined;
+    assert.deepEqual([cutChange?.after.allowed, cutChange?.after.lineCut], [false, true]);
+    assert.equal(cutChange?.before.lineCut, undefined);
+    const markdown = await runCli(['diff', ROBOTS, cut, ...args, '--format', 'markdown']);
+    assert.match(markdown.stdout, /line 3: disallow `\/cut-he` \(cut by the 500 KiB limit\)/);
+  });
+
   test('without --agent: every crawler either file names, and *; no change exits 0', async () => {
     const urls = file('urls2.txt', '/private/x\n');
     const same = await runCli(['diff', ROBOTS, ROBOTS, '--urls', urls]);

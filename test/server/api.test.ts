@@ -161,7 +161,7 @@ describe('POST endpoints', () => {
     );
   });
 
-  test('POST /v1/explain says what a check says beside its verdict: a page, a cut line', async () => {
+  test('POST /v1/explain and /v1/diff say what a check says beside its verdict: a page, a cut line', async () => {
     const page = await call('POST', '/v1/explain', {
       robots: '<!DOCTYPE html>\n<html><body>Not found</body></html>\n',
       url: 'https://example.com/a',
@@ -181,6 +181,20 @@ describe('POST endpoints', () => {
     );
     const whole = explainBody({ robots, url: '/other', agent: 'Googlebot', profile: 'google' });
     assert.deepEqual([whole.allowed, whole.lineCut], [true, undefined]);
+    // /v1/diff's sides say it too.
+    const diffed = await call('POST', '/v1/diff', {
+      old: 'User-agent: *\nDisallow: /a\n',
+      new: '<!DOCTYPE html>\n<html><body>Not found</body></html>\n',
+      urls: ['/a'],
+      agents: ['Googlebot'],
+    });
+    const [change] = diffed.json!.changes as { before: object; after: object }[];
+    assert.deepEqual(change?.after, {
+      allowed: true,
+      line: 0,
+      reason: 'no-matching-group',
+      notRobotsTxt: 'html-content',
+    });
   });
 
   test('GET /v1/robots: the fetched body, for the web tester', async () => {

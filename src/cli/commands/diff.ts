@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseSpec } from '../spec.ts';
 import { Option } from '../toolkit.ts';
-import { diffMarkdown } from '../diff-markdown.ts';
+import { diffMarkdown, sideText } from '../diff-markdown.ts';
 import { CliError } from '../errors.ts';
 import { MAX_TEXT_BYTES, readSmallText } from '../files.ts';
 import type { Output } from '../output.ts';
@@ -12,6 +12,7 @@ import {
   held,
   isUrl,
   loadRobots,
+  notRobotsTxtNote,
   parseProfile,
   readRobotsFile,
 } from '../robots-source.ts';
@@ -100,6 +101,12 @@ export async function runDiff(
       throw new CliError(`cannot compare: ${loaded.label} is ${describeFetch(state)}`);
     }
   }
+  // A version that is no robots.txt at all (a page served in its place): said first, as
+  // check says it (JSON: each side's notRobotsTxt).
+  for (const loaded of options.json || options.format === 'markdown' ? [] : [before, after]) {
+    const kind = loaded.robots.notRobotsTxt;
+    if (kind) output.out(output.color.yellow(notRobotsTxtNote(loaded.label, kind)));
+  }
   const comparison = new RobotsComparison(held(before), held(after), {
     ...(given ? { urls: given } : {}),
     ...(options.agent ? { agents: options.agent } : {}),
@@ -127,7 +134,7 @@ type ChangeGroup = ReturnType<RobotsComparison['groups']>[number];
 
 /** A side's deciding rule, in words. */
 function ruleText(v: SideVerdict): string {
-  return v.rule ? `line ${v.line}: ${v.rule.kind}: ${v.rule.value}` : v.reason;
+  return sideText(v, (rule) => `${rule.kind}: ${rule.value}`);
 }
 
 function arrowOf(output: Output, allowed: boolean): string {
@@ -199,12 +206,14 @@ async function specUrls(file: string): Promise<string[]> {
  * One side of a change as JSON, in the shape of a check's verdict: allowed, the deciding
  * line, why, and the rule when one decided (the service's /v1/diff gives the same).
  */
-function side(verdict: { allowed: boolean; line: number; reason: string; rule?: unknown }): {
-  allowed: boolean;
-  line: number;
-  reason: string;
-  rule?: unknown;
-} {
-  const { allowed, line, reason, rule } = verdict;
-  return rule === undefined ? { allowed, line, reason } : { allowed, line, reason, rule };
+function side(verdict: SideVerdict): SideVerdict {
+  const { allowed, line, reason, rule, lineCut, notRobotsTxt } = verdict;
+  return {
+    allowed,
+    line,
+    reason,
+    ...(rule ? { rule } : {}),
+    ...(lineCut ? { lineCut } : {}),
+    ...(notRobotsTxt ? { notRobotsTxt } : {}),
+  };
 }

@@ -4,7 +4,13 @@
  * agree on every rule: URLs judged as they will be requested, `*` as any crawler without a
  * group of its own, a fetch that brought no file read as Google reads it.
  */
-import { productToken, type Group, type RobotsTxt, type RuleMatch } from '../../core/index.ts';
+import {
+  productToken,
+  type Group,
+  type NotRobotsTxt,
+  type RobotsTxt,
+  type RuleMatch,
+} from '../../core/index.ts';
 import { isGlobalAgent } from '../../core/internal.ts';
 import {
   heldVerdict,
@@ -24,6 +30,10 @@ export interface SideVerdict {
   line: number;
   reason: CheckReason;
   rule?: RuleMatch;
+  /** The deciding line is cut by the 500 KiB limit (as a check's verdict says). */
+  lineCut?: true;
+  /** That version is no robots.txt at all (an HTML page...): why no group applies. */
+  notRobotsTxt?: NotRobotsTxt;
 }
 
 /** A URL whose verdict differs between the two versions, for one crawler. */
@@ -126,12 +136,15 @@ function sideVerdict(
   forms: RequestForms,
   names: readonly string[],
 ): SideVerdict & { requestUrl?: string } {
-  const { allowed, line, reason, rule, requestUrl } = heldVerdict(side, url, names, { forms });
+  const verdict = heldVerdict(side, url, names, { forms });
+  const { allowed, line, reason, rule, lineCut, notRobotsTxt, requestUrl } = verdict;
   return {
     allowed,
     line,
     reason,
     ...(rule ? { rule } : {}),
+    ...(lineCut ? { lineCut } : {}),
+    ...(notRobotsTxt ? { notRobotsTxt } : {}),
     ...(requestUrl ? { requestUrl } : {}),
   };
 }
