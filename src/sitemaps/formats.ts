@@ -6,6 +6,11 @@
  *
  * The bytes are handed to the tokenizer as Latin-1 text, one character per byte, so that its
  * positions are byte offsets; the values read (URLs, dates) are decoded from UTF-8 after.
+ *
+ * Read as sitemaps are written, not as a validator would: a UTF-8 byte order mark and blank
+ * lines before the XML declaration (a template's stray newline) are skipped, and the elements
+ * may carry a prefix bound to the sitemap or Atom namespace (`<ns0:urlset>`, as Python's
+ * ElementTree writes them). A UTF-16 file, and an HTML page, are said to be what they are.
  */
 import { SaxesParser } from 'saxes';
 import { SitemapError } from './errors.ts';
@@ -55,6 +60,28 @@ const SHAPES = {
 } as const;
 type Root = keyof typeof SHAPES;
 
+/** The namespaces whose prefix, bound on the root, is read as none (see `#prefix`). */
+const NAMESPACES = new Set([
+  'http://www.sitemaps.org/schemas/sitemap/0.9',
+  'http://www.google.com/schemas/sitemap/0.84',
+  'http://www.w3.org/2005/Atom',
+]);
+
+/** A UTF-8 byte order mark, read as Latin-1. */
+const UTF8_BOM = '\u00ef\u00bb\u00bf';
+/** The byte order marks a file may start with: UTF-8's, UTF-16's (little and big end first). */
+const MARKS = [UTF8_BOM, '\u00ff\u00fe', '\u00fe\u00ff'];
+
+/** The index of the first character of `text` from `from` that is not blank, or its length. */
+function firstNonBlank(text: string, from: number): number {
+  let i = from;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+  }
+  return i;
+}
+
 /** Text read as Latin-1 back to what its UTF-8 bytes say (ASCII, the usual case, as it is). */
 function fromBytes(text: string): string {
   // eslint-disable-next-line no-control-regex
@@ -88,6 +115,16 @@ export class SitemapFile {
   #open: string[] = [];
   #entry: { line: number; loc?: string; lastmod?: string } | undefined;
   #text = '';
+  /**
+   * The root's prefix and colon when it is bound to a sitemap or Atom namespace
+   * (`ns0:`), taken off every element name that carries it; empty otherwise.
+   */
+  #prefix = '';
+  /** Bytes and line ends skipped before the first `<` (the tokenizer never sees them). */
+  #skippedBytes = 0;
+  #skippedLines = 0;
+  /** The file's first bytes while they may be the start of a byte order mark. */
+  #held = '';
   // Text
   #partial = '';
   #line = 1;
@@ -136,9 +173,11 @@ export class SitemapFile {
     if (this.#bytes > this.#bounds.maxBytes) {
       throw this.#error('file-too-large', `more than ${this.#bounds.maxBytes} bytes decoded`);
     }
-    const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1');
-    this.#format ??= this.#detect(text);
-    if (this.#format === undefined) return;
+    let text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1');
+    if (this.#format === undefined) {
+      text = this.#leading(text, this.#bytes === chunk.length);
+      if (this.#format === undefined) return;
+    }
     if (this.#format === 'text') this.#lines(text, false);
     else {
       this.#measureRun(text);
@@ -172,18 +211,53 @@ export class SitemapFile {
     return items;
   }
 
-  /** XML when the first character after a BOM and whitespace is `<`; a URL list otherwise. */
-  #detect(text: string): Format | undefined {
-    const first = /[^\s\u00ef\u00bb\u00bf]/.exec(text);
-    if (!first) return undefined;
-    return first[0] === '<' ? 'xml' : 'text';
+  /**
+   * Before the format is known: skips a UTF-8 byte order mark at the file's start and blank
+   * space, and decides the format at the first other character (XML at a `<`, a URL list
+   * otherwise). Returns what is left to read; XML is handed over from its `<`, since nothing
+   * may come before an XML declaration, and what was skipped is counted for the positions.
+   */
+  #leading(chunk: string, first: boolean): string {
+    // A byte order mark may come in pieces: the first bytes are held until it can be told.
+    const atStart = first || this.#held !== '';
+    const text = this.#held + chunk;
+    this.#held = '';
+    if (atStart && text.length < 3 && MARKS.some((mark) => mark.startsWith(text))) {
+      this.#held = text;
+      return '';
+    }
+    if (atStart && (text.startsWith(MARKS[1]!) || text.startsWith(MARKS[2]!))) {
+      throw new SitemapError(
+        'malformed',
+        this.#sitemap,
+        'UTF-16 (its byte order mark): a sitemap is UTF-8',
+        {
+          offset: 0,
+          line: 1,
+        },
+      );
+    }
+    const from = atStart && text.startsWith(UTF8_BOM) ? UTF8_BOM.length : 0;
+    const at = firstNonBlank(text, from);
+    if (at < text.length) this.#format = text.charCodeAt(at) === 0x3c ? 'xml' : 'text';
+    if (this.#format === 'text') {
+      // A URL list counts its own lines, the blank ones skipped before included.
+      this.#line += this.#skippedLines;
+      return text;
+    }
+    const skipped = text.slice(0, at);
+    this.#skippedBytes += at;
+    for (let i = skipped.indexOf('\n'); i >= 0; i = skipped.indexOf('\n', i + 1)) {
+      this.#skippedLines++;
+    }
+    return text.slice(at);
   }
 
   #error(reason: ConstructorParameters<typeof SitemapError>[0], detail: string): SitemapError {
     const at = this.#xml;
     return new SitemapError(reason, this.#sitemap, detail, {
-      offset: at ? at.position : this.#bytes,
-      line: at ? at.line : this.#line,
+      offset: at ? at.position + this.#skippedBytes : this.#bytes,
+      line: at ? at.line + this.#skippedLines : this.#line,
     });
   }
 
@@ -231,17 +305,25 @@ export class SitemapFile {
       else xml.write(text);
     } catch (error) {
       if (error instanceof SitemapError) throw error;
-      throw this.#error('malformed', (error as Error).message.replace(/^[^:]*:\d+:\d+: /, ''));
+      // The tokenizer's `line:column: ` (after a file name when given) is its own count: the
+      // error says where in the file's bytes instead.
+      const detail = (error as Error).message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
+      throw this.#error('malformed', detail);
     }
   }
 
   #parser(): SaxesParser {
     const xml = new SaxesParser({ position: true });
-    xml.on('doctype', () => {
+    xml.on('doctype', (doctype) => {
+      // An HTML page served in a sitemap's place: said as what it is (no DTD is read either way).
+      if (/^\s*html\b[^[]*$/i.test(doctype)) {
+        throw this.#error('malformed', 'an HTML page (<!DOCTYPE html>), not a sitemap or feed');
+      }
       throw this.#error('doctype', 'a DOCTYPE: DTDs and entity declarations are refused');
     });
     xml.on('opentag', (tag) => {
-      const name = tag.name;
+      if (this.#root === undefined) this.#prefix = boundPrefix(tag.name, tag.attributes);
+      const name = this.#local(tag.name);
       if (this.#root === undefined) {
         if (!(name in SHAPES)) {
           throw this.#error(
@@ -255,7 +337,7 @@ export class SitemapFile {
       if (this.#open.push(name) > MAX_DEPTH) {
         throw this.#error('malformed', `elements nested more than ${MAX_DEPTH} deep`);
       }
-      if (name === shape.entry) this.#entry = { line: xml.line };
+      if (name === shape.entry) this.#entry = { line: xml.line + this.#skippedLines };
       else if (this.#entry && this.#root === 'feed' && name === 'link') {
         const rel = tag.attributes['rel'];
         const href = tag.attributes['href'];
@@ -277,9 +359,10 @@ export class SitemapFile {
       this.#open.pop();
       if (!entry) return;
       const parent = this.#open.at(-1);
-      if (tag.name === shape.loc && parent === shape.entry) entry.loc = this.#text;
-      else if (tag.name === shape.date && parent === shape.entry) entry.lastmod = this.#text;
-      else if (tag.name === shape.entry) {
+      const name = this.#local(tag.name);
+      if (name === shape.loc && parent === shape.entry) entry.loc = this.#text;
+      else if (name === shape.date && parent === shape.entry) entry.lastmod = this.#text;
+      else if (name === shape.entry) {
         this.#entry = undefined;
         this.#add(shape.kind, entry.loc ?? '', entry.lastmod, entry.line);
       }
@@ -287,4 +370,22 @@ export class SitemapFile {
     });
     return xml;
   }
+
+  /** An element's name without the root's namespace prefix (see `#prefix`). */
+  #local(name: string): string {
+    return this.#prefix !== '' && name.startsWith(this.#prefix)
+      ? name.slice(this.#prefix.length)
+      : name;
+  }
+}
+
+/**
+ * `p:` when the root element `p:name` binds `p` to a sitemap or Atom namespace on itself (the
+ * place generators put it), else empty: then its elements are read by their local names.
+ */
+function boundPrefix(name: string, attributes: Record<string, unknown>): string {
+  const colon = name.indexOf(':');
+  if (colon <= 0) return '';
+  const uri = attributes[`xmlns:${name.slice(0, colon)}`];
+  return typeof uri === 'string' && NAMESPACES.has(uri) ? name.slice(0, colon + 1) : '';
 }
