@@ -51,7 +51,7 @@ export function fetchClient(
     profile: ProfileName;
     timeout: number;
   } & EdgeOptions,
-  extra: Pick<RobotsClientOptions, 'store' | 'onFetch'> = {},
+  extra: Pick<RobotsClientOptions, 'store' | 'onFetch' | 'allowAddress'> = {},
 ): RobotsClient {
   return new RobotsClient({
     ...edgeClientOptions(options),

@@ -48,7 +48,7 @@ export async function fileBody(
     throw new SitemapError(
       'disallowed',
       file.url,
-      `its robots.txt does not let ${verdict.agent.join(', ')} fetch it (${verdict.reason}${verdict.line ? `, line ${verdict.line}` : ''})`,
+      `its robots.txt does not let ${verdict.agent.join(', ')} fetch it (${verdict.reason}${verdict.line ? `, line ${verdict.line}` : ''}${verdict.error ? `: ${verdict.error}` : ''})`,
     );
   }
   const channel = new Channel();

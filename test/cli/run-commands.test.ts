@@ -155,8 +155,25 @@ test("runFetch: the site's robots.txt as fetched, its status and its lines", asy
 });
 
 test("runSitemaps: a site's /sitemap.xml, each URL's verdict; --only-allowed and --count", async () => {
+  // The site is on loopback: refused, with no connection, unless --allow-private-addresses.
+  const refused = memoryOutput();
+  const served = robotsServed;
+  await runSitemaps(
+    `${site.origin}/`,
+    parsed(registerSitemaps, 'sitemaps', ['--agent', 'ExampleBot']).options,
+    refused,
+  );
+  assert.equal(exitStatus(), 1);
+  assert.deepEqual(refused.lines, []);
+  assert.match(refused.errors.at(-1)!, /EREFUSEDADDRESS.*\(--allow-private-addresses reads it\)$/);
+  assert.equal(robotsServed, served);
   const output = memoryOutput();
-  const { options } = parsed(registerSitemaps, 'sitemaps', ['--agent', 'ExampleBot', '--json']);
+  const { options } = parsed(registerSitemaps, 'sitemaps', [
+    '--agent',
+    'ExampleBot',
+    '--json',
+    '--allow-private-addresses',
+  ]);
   await runSitemaps(`${site.origin}/`, options, output);
   const entries = json(output) as { url: string; allowed: boolean; line: number }[];
   assert.deepEqual(
@@ -172,6 +189,7 @@ test("runSitemaps: a site's /sitemap.xml, each URL's verdict; --only-allowed and
     'ExampleBot',
     '--only-allowed',
     '--count',
+    '--allow-private-addresses',
   ]);
   await runSitemaps(`${site.origin}/`, only.options, counted);
   assert.deepEqual(counted.lines, ['1']);

@@ -5,6 +5,7 @@ import {
   type SitemapEntry,
   type SitemapProblem,
 } from '../../sitemaps/index.ts';
+import { isPublicAddress } from '../../fetch/index.ts';
 import { fetchClient, fetchOptions, type EdgeOptions } from '../fetching.ts';
 import type { Output } from '../output.ts';
 import { collectAgents, siteUrlOf } from '../robots-source.ts';
@@ -18,6 +19,7 @@ interface SitemapsOptions extends EdgeOptions {
   onlyAllowed?: boolean;
   since?: string;
   maxDepth?: string;
+  allowPrivateAddresses?: boolean;
   userAgent: string;
   timeout: number;
 }
@@ -35,6 +37,10 @@ export function registerSitemaps(program: Command, output: Output): void {
     )
     .hook('preAction', agentFromUserAgent)
     .option('--only-allowed', 'leave out the URLs robots.txt does not let the crawler fetch')
+    .option(
+      '--allow-private-addresses',
+      'read from private, loopback and link-local addresses too (a site of your own in development)',
+    )
     .option('--since <date>', 'only URLs changed at or after this date (lastmod)')
     .option('--max-depth <n>', 'how deep sitemap indexes may nest (default: 3)')
     .option('--count', 'print how many URLs there are, not the URLs')
@@ -44,9 +50,11 @@ export function registerSitemaps(program: Command, output: Output): void {
       `
 Reads sitemap XML (gzip'd or not), sitemap indexes, plain-text sitemaps, RSS 2.0 and Atom
 1.0, through the same fetch client as every command: each sitemap is fetched only where its
-own robots.txt allows it, and never from a private address. What is skipped (URLs outside a
-sitemap's host and directory, sitemaps of other hosts, an index nested too deep) is said on
-stderr. A URL robots.txt disallows for the crawler is followed by a tab and why.
+own robots.txt allows it, and never from a private, loopback or link-local address (the site
+named, a Sitemap line, an index entry or a redirect hop) without --allow-private-addresses.
+What is skipped (URLs outside a sitemap's host and directory, sitemaps of other hosts, an
+index nested too deep) is said on stderr. A URL robots.txt disallows for the crawler is
+followed by a tab and why.
 Bounds: 50,000 URLs and 50 MiB (decompressed) per file, 1,000 sitemaps and
 10,000,000 URLs per read; no DTD or entity declaration is read.
 
@@ -75,7 +83,12 @@ export async function runSitemaps(
   if (options.since !== undefined && Number.isNaN(new Date(options.since).getTime())) {
     throw new CliError(`--since must be a date (2026-11-01), got "${options.since}"`);
   }
-  const client = fetchClient({ ...options, profile: 'google' });
+  // A sitemap's content steers fetches (Sitemap lines, index entries, redirects): none may
+  // reach the machine's own network unless asked for.
+  const client = fetchClient(
+    { ...options, profile: 'google' },
+    { allowAddress: options.allowPrivateAddresses ? () => true : isPublicAddress },
+  );
   const problem = (p: SitemapProblem) =>
     output.err(output.color.yellow(`${p.sitemap}${p.line ? ` line ${p.line}` : ''}: ${p.message}`));
   let count = 0;
@@ -95,7 +108,13 @@ export async function runSitemaps(
   } catch (error) {
     if (!isSitemapError(error)) throw error;
     if (options.count) output.out(String(count));
-    output.err(output.color.red((error as Error).message));
+    const message = (error as Error).message;
+    // The refusal is the client's (see above): say how to lift it.
+    const hint =
+      !options.allowPrivateAddresses && message.includes('EREFUSEDADDRESS')
+        ? ' (--allow-private-addresses reads it)'
+        : '';
+    output.err(output.color.red(`${message}${hint}`));
     process.exitCode = 1;
     return;
   } finally {
