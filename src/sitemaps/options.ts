@@ -56,7 +56,11 @@ export interface ReadSitemapsOptions {
    * may be theirs (cross-submission). A site given as the source sets this itself.
    */
   namedBy?: string | readonly string[];
-  /** Only entries changed at or after this time (entries without a date are kept). */
+  /**
+   * Only entries changed at or after this time (entries without a date, or with one that does
+   * not read, are kept). Dates are read the same in every time zone: one without a zone is
+   * UTC; a `lastmod` of a year or a month alone is kept when any of it is at or after `since`.
+   */
   since?: Date | string;
   /** How deep indexes may nest below the first sitemap. @defaultValue 3 */
   maxDepth?: number;
@@ -121,10 +125,33 @@ export function boundsOf(options: ReadSitemapsOptions): SitemapBounds {
   return bounds;
 }
 
-/** `since` as a time, checked. */
+/** `since` as a time, checked: the start of a date given coarsely (`2026-11` is its first day). */
 export function sinceOf(options: ReadSitemapsOptions): number | undefined {
   if (options.since === undefined) return undefined;
-  const at = new Date(options.since).getTime();
+  const at =
+    typeof options.since === 'string'
+      ? timeOf(options.since, 'start')
+      : new Date(options.since).getTime();
   if (Number.isNaN(at)) throw new InvalidOptionError('since', 'is not a date');
   return at;
+}
+
+/**
+ * A W3C date (`lastmod`, `since`) or an RSS date as a time, NaN for none. The same wherever
+ * it runs: a date-time without a zone is UTC (not the machine's zone), and a year or a month
+ * alone stands for its first or last moment (`side`), so that a page dated `2026` is kept by
+ * `since: '2026-11-01'`: it may have changed then.
+ */
+export function timeOf(text: string, side: 'start' | 'end'): number {
+  const date = text.trim();
+  const coarse = /^(\d{4})(?:-(\d{2}))?$/.exec(date);
+  if (coarse) {
+    const year = Number(coarse[1]);
+    const month = coarse[2] === undefined ? undefined : Number(coarse[2]) - 1;
+    if (month !== undefined && (month < 0 || month > 11)) return Number.NaN;
+    if (side === 'start') return Date.UTC(year, month ?? 0, 1);
+    return month === undefined ? Date.UTC(year + 1, 0, 1) - 1 : Date.UTC(year, month + 1, 1) - 1;
+  }
+  const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(date);
+  return new Date(zoneless ? `${date}Z` : date).getTime();
 }

@@ -19,6 +19,7 @@ import { SitemapFile, type FileItem } from './formats.ts';
 import {
   boundsOf,
   sinceOf,
+  timeOf,
   type SitemapBounds,
   type ReadSitemapsOptions,
   type SitemapEntry,
@@ -364,10 +365,10 @@ class SitemapReader {
     return this.#options.sameHost !== false;
   }
 
-  /** The entry changed before `since` (one without a date is kept). */
+  /** The entry changed before `since` (one without a date, or with none that reads, is kept). */
   #before(lastmod: string | undefined): boolean {
     if (this.#since === undefined || lastmod === undefined) return false;
-    const at = new Date(lastmod).getTime();
+    const at = timeOf(lastmod, 'end');
     return !Number.isNaN(at) && at < this.#since;
   }
 

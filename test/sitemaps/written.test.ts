@@ -121,3 +121,39 @@ test('a UTF-16 file and an HTML page are said to be what they are; a DTD is stil
     '<!DOCTYPE html [<!ENTITY x "y">]><urlset><url><loc>https://example.com/&x;</loc></url></urlset>';
   assert.equal(failure((await readAll(Buffer.from(dtd), {})).error).reason, 'doctype');
 });
+
+test('since reads dates as written, the same in every time zone: a coarse date may be in range', async () => {
+  const dates = [
+    '2026-10-31', // before
+    '2026-11-01T00:30:00+01:00', // 2026-10-31T23:30Z: before
+    '2026-10-31T23:30:00-01:00', // 2026-11-01T00:30Z: kept
+    '2026-10-31T23:30:00', // no zone: UTC, before
+    '2026-11-01T00:10', // no zone: UTC, kept
+    '2026', // some time in 2026: kept
+    '2025-12', // all of it before
+    'Mon, 02 Nov 2026 10:00:00 GMT', // RSS: kept
+    'not a date', // kept, as an entry without one
+  ];
+  const body = `<urlset>${dates.map((d, i) => `<url><loc>https://example.com/${i}</loc><lastmod>${d}</lastmod></url>`).join('')}</urlset>`;
+  const zone = process.env.TZ;
+  try {
+    for (const tz of ['UTC', 'Asia/Tokyo', 'America/Los_Angeles']) {
+      process.env.TZ = tz;
+      const read = await readAll(Buffer.from(body), { since: '2026-11-01' });
+      assert.deepEqual(
+        read.entries.map((e) => e.lastmod),
+        [
+          '2026-10-31T23:30:00-01:00',
+          '2026-11-01T00:10',
+          '2026',
+          'Mon, 02 Nov 2026 10:00:00 GMT',
+          'not a date',
+        ],
+        tz,
+      );
+    }
+  } finally {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  }
+});
