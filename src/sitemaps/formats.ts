@@ -14,6 +14,7 @@
  */
 import { SaxesParser } from 'saxes';
 import { SitemapError } from './errors.ts';
+import { boundPrefix, firstNonBlank, fromBytes, MARKS, UTF8_BOM } from './written.ts';
 
 /** What a file lists: a page, or (in an index) another sitemap. */
 export interface FileItem {
@@ -48,6 +49,8 @@ export const MAX_LOC_CHARS = 2_048;
 export const MAX_RUN_BYTES = 1024 * 1024;
 /** The deepest nesting of elements read. */
 export const MAX_DEPTH = 64;
+/** Skipped entries told of one by one per file; past them, one note counts the rest. */
+export const MAX_NOTES = 100;
 
 type Format = 'xml' | 'text';
 
@@ -60,37 +63,6 @@ const SHAPES = {
 } as const;
 type Root = keyof typeof SHAPES;
 
-/** The namespaces whose prefix, bound on the root, is read as none (see `#prefix`). */
-const NAMESPACES = new Set([
-  'http://www.sitemaps.org/schemas/sitemap/0.9',
-  'http://www.google.com/schemas/sitemap/0.84',
-  'http://www.w3.org/2005/Atom',
-]);
-
-/** A UTF-8 byte order mark, read as Latin-1. */
-const UTF8_BOM = '\u00ef\u00bb\u00bf';
-/** The byte order marks a file may start with: UTF-8's, UTF-16's (little and big end first). */
-const MARKS = [UTF8_BOM, '\u00ff\u00fe', '\u00fe\u00ff'];
-
-/** The index of the first character of `text` from `from` that is not blank, or its length. */
-function firstNonBlank(text: string, from: number): number {
-  let i = from;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
-  }
-  return i;
-}
-
-/** Text read as Latin-1 back to what its UTF-8 bytes say (ASCII, the usual case, as it is). */
-function fromBytes(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (!/[^\x00-\x7f]/.test(text)) return text;
-  const decoded = Buffer.from(text, 'latin1').toString('utf8');
-  // A character reference above U+00FF is no byte: then the text was not bytes.
-  return decoded.includes('\ufffd') ? text : decoded;
-}
-
 /**
  * Reads one file. `write` takes its decoded bytes in order and returns the entries completed
  * by them; `end` returns the last ones. Both throw `SitemapError` when the file cannot be read
@@ -100,6 +72,9 @@ export class SitemapFile {
   readonly #sitemap: string;
   readonly #bounds: FileBounds;
   readonly #notes: FileNote[] = [];
+  /** Notes past `MAX_NOTES`, counted, and the line of the last. */
+  #notesLeftOut = 0;
+  #notesLastLine = 0;
   #format: Format | undefined;
   #bytes = 0;
   #urls = 0;
@@ -134,9 +109,23 @@ export class SitemapFile {
     this.#bounds = bounds;
   }
 
-  /** Entries skipped so far, and why. */
+  /**
+   * Entries skipped so far, and why: the first `MAX_NOTES`, then one note counting the rest
+   * (a file of 50 MiB of lines that are no URL is 26 million of them).
+   */
   get notes(): readonly FileNote[] {
-    return this.#notes;
+    if (this.#notesLeftOut === 0) return this.#notes;
+    const line = this.#notesLastLine;
+    const message = `${this.#notesLeftOut} more entries or lines skipped, the last on line ${line}`;
+    return [...this.#notes, { line, message }];
+  }
+
+  #note(line: number, message: string): void {
+    if (this.#notes.length < MAX_NOTES) this.#notes.push({ line, message });
+    else {
+      this.#notesLeftOut++;
+      this.#notesLastLine = line;
+    }
   }
 
   /** `urlset`, `sitemapindex`, `rss`, `feed`, `text`, or undefined before the first tag or line. */
@@ -264,11 +253,11 @@ export class SitemapFile {
   #add(kind: 'url' | 'sitemap', loc: string, lastmod: string | undefined, line: number): void {
     const value = fromBytes(loc).trim();
     if (value === '') {
-      this.#notes.push({ line, message: 'an entry without a URL: skipped' });
+      this.#note(line, 'an entry without a URL: skipped');
       return;
     }
     if (value.length > MAX_LOC_CHARS) {
-      this.#notes.push({ line, message: `a URL of ${value.length} characters: skipped` });
+      this.#note(line, `a URL of ${value.length} characters: skipped`);
       return;
     }
     if (kind === 'url' && ++this.#urls > this.#bounds.maxUrls) {
@@ -292,7 +281,7 @@ export class SitemapFile {
       const line = raw.replace(/^\u00ef\u00bb\u00bf/, '').trim();
       if (line !== '') {
         if (/^https?:\/\//i.test(line)) this.#add('url', line, undefined, this.#line);
-        else this.#notes.push({ line: this.#line, message: 'not a URL: skipped' });
+        else this.#note(this.#line, 'not a URL: skipped');
       }
       this.#line++;
     }
@@ -377,15 +366,4 @@ export class SitemapFile {
       ? name.slice(this.#prefix.length)
       : name;
   }
-}
-
-/**
- * `p:` when the root element `p:name` binds `p` to a sitemap or Atom namespace on itself (the
- * place generators put it), else empty: then its elements are read by their local names.
- */
-function boundPrefix(name: string, attributes: Record<string, unknown>): string {
-  const colon = name.indexOf(':');
-  if (colon <= 0) return '';
-  const uri = attributes[`xmlns:${name.slice(0, colon)}`];
-  return typeof uri === 'string' && NAMESPACES.has(uri) ? name.slice(0, colon + 1) : '';
 }

@@ -175,3 +175,28 @@ test('text without markup, nesting without end, corrupt gzip, a file cut short, 
   const empty = await readAll(Buffer.from('  \n'), {});
   assert.equal(failure(empty.error).reason, 'malformed');
 });
+
+test('a file of lines that are no URL, or entries without one: a hundred notes, then one counting the rest', async () => {
+  const lines = 'x\n'.repeat(100_000);
+  const text = await readAll(
+    Buffer.from(`https://example.com/a\n${lines}https://example.com/b\n`),
+    {},
+  );
+  assert.deepEqual(
+    text.entries.map((e) => e.url),
+    ['https://example.com/a', 'https://example.com/b'],
+  );
+  assert.equal(text.problems.length, 101);
+  assert.deepEqual(text.problems[0], { sitemap: 'bytes', line: 2, message: 'not a URL: skipped' });
+  assert.deepEqual(text.problems[100], {
+    sitemap: 'bytes',
+    line: 100_001,
+    message: '99900 more entries or lines skipped, the last on line 100001',
+  });
+  const empty = await readAll(Buffer.from(`<urlset>${'<url/>\n'.repeat(5000)}</urlset>`), {});
+  assert.equal(empty.problems.length, 101);
+  assert.match(
+    empty.problems[100]!.message,
+    /^4900 more entries or lines skipped, the last on line 5000$/,
+  );
+});
