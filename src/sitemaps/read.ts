@@ -25,7 +25,7 @@ import {
   type SitemapEntry,
   type SitemapProblem,
 } from './options.ts';
-import { inScope, sameSite, scopeOf, type SitemapScope } from './scope.ts';
+import { inScope, namedSitemaps, sameSite, scopeOf, type SitemapScope } from './scope.ts';
 
 /** Where a read starts: a site (a URL whose path is `/`), a sitemap's URL, or a body already fetched. */
 export type SitemapSource = string | URL | Uint8Array;
@@ -116,7 +116,13 @@ class SitemapReader {
       return [{ url: url.href, depth: 0, namedBy: this.#namedBy() }];
     }
     const state = await client.robotsFor(url.href);
-    const named = state.robots?.sitemaps ?? [];
+    const { named, refused } = namedSitemaps(state.robots?.sitemaps ?? []);
+    for (const value of refused) {
+      this.#problem({
+        sitemap: `${url.origin}/robots.txt`,
+        message: `Sitemap: ${value}: not an absolute http(s) URL (Google reads only those); not read`,
+      });
+    }
     if (named.length === 0) return [{ url: `${url.origin}/sitemap.xml`, depth: 0, namedBy: NONE }];
     const namedBy = new Set([url.origin]);
     return named.map((sitemap) => ({ url: sitemap, depth: 0, namedBy }));

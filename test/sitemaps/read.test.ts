@@ -178,6 +178,40 @@ test("a site: its robots.txt's Sitemap lines, cross-submission to another host; 
   assert.deepEqual(paths(fallback.entries, plain.origin), ['/p']);
 });
 
+test('a relative Sitemap line is reported and not read (Google reads absolute URLs only), never a crash', async () => {
+  const files: Parameters<typeof site>[0] = {
+    '/relative.xml': urlset(['/from-relative']),
+    '/a.xml': urlset(['/from-absolute']),
+  };
+  const s = await serve(files);
+  files['/robots.txt'] = {
+    body: `User-agent: *\nSitemap: /relative.xml\nSitemap: ${s.origin}/a.xml\nSitemap: ${s.origin.replace('http:', 'HTTP:')}/a.xml\n`,
+    type: 'text/plain',
+  };
+  const robots = `${s.origin}/robots.txt`;
+  const read = await readAll(`${s.origin}/`, { client: client() });
+  assert.equal(read.error, undefined);
+  // The same sitemap named twice (the scheme's case aside) is read once.
+  assert.deepEqual(paths(read.entries, s.origin), ['/from-absolute']);
+  assert.deepEqual(
+    read.problems.map((p) => [p.sitemap, p.message]),
+    [
+      [
+        robots,
+        'Sitemap: /relative.xml: not an absolute http(s) URL (Google reads only those); not read',
+      ],
+    ],
+  );
+  // Only relative lines: as a robots.txt naming none, its /sitemap.xml.
+  const only = await serve({
+    '/robots.txt': { body: 'Sitemap: sitemap.xml\n', type: 'text/plain' },
+    '/sitemap.xml': urlset(['/p']),
+  });
+  const fallback = await readAll(`${only.origin}/`, { client: client() });
+  assert.deepEqual(paths(fallback.entries, only.origin), ['/p']);
+  assert.equal(fallback.problems.length, 1);
+});
+
 test("Google's scope: a sitemap lists its own host and directory; an index its own host's sitemaps", async () => {
   const other = await serve({ '/s.xml': urlset(['/o']) }, '127.0.0.2');
   const s = await serve({
