@@ -146,7 +146,7 @@ function arrowOf(output: Output, allowed: boolean): string {
 function printGroups(output: Output, groups: readonly ChangeGroup[], json: boolean): void {
   for (const { agent, before: was, after: now, count, example } of groups) {
     if (json) {
-      const record = { agent: [agent], count, before: side(was), after: side(now), example };
+      const record = { agent: [agent], count, before: was, after: now, example };
       output.out(JSON.stringify(record));
     } else {
       output.out(
@@ -165,8 +165,8 @@ function printChanges(output: Output, changes: readonly VerdictChange[], json: b
           url,
           ...(requestUrl ? { requestUrl } : {}),
           agent: [agent],
-          before: side(was),
-          after: side(now),
+          before: was,
+          after: now,
         }),
       );
     } else {
@@ -200,20 +200,4 @@ async function specUrls(file: string): Promise<string[]> {
   const urls = parseSpec(file, text).urls.map((u) => u.url);
   if (urls.length === 0) throw new CliError(`${file} lists no URLs to compare`);
   return urls;
-}
-
-/**
- * One side of a change as JSON, in the shape of a check's verdict: allowed, the deciding
- * line, why, and the rule when one decided (the service's /v1/diff gives the same).
- */
-function side(verdict: SideVerdict): SideVerdict {
-  const { allowed, line, reason, rule, lineCut, notRobotsTxt } = verdict;
-  return {
-    allowed,
-    line,
-    reason,
-    ...(rule ? { rule } : {}),
-    ...(lineCut ? { lineCut } : {}),
-    ...(notRobotsTxt ? { notRobotsTxt } : {}),
-  };
 }
