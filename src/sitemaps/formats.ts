@@ -14,7 +14,7 @@
  */
 import { SaxesParser } from 'saxes';
 import { SitemapError } from './errors.ts';
-import { boundPrefix, firstNonBlank, fromBytes, MARKS, UTF8_BOM } from './written.ts';
+import { boundPrefix, firstNonBlank, fromBytes, MARKS, UTF16_MARKS, UTF8_BOM } from './written.ts';
 
 /** What a file lists: a page, or (in an index) another sitemap. */
 export interface FileItem {
@@ -215,7 +215,7 @@ export class SitemapFile {
       this.#held = text;
       return '';
     }
-    if (atStart && (text.startsWith(MARKS[1]!) || text.startsWith(MARKS[2]!))) {
+    if (atStart && UTF16_MARKS.some((mark) => text.startsWith(mark))) {
       throw new SitemapError(
         'malformed',
         this.#sitemap,

@@ -13,8 +13,10 @@ const NAMESPACES = new Set([
 
 /** A UTF-8 byte order mark, read as Latin-1. */
 export const UTF8_BOM = '\u00ef\u00bb\u00bf';
-/** The byte order marks a file may start with: UTF-8's, UTF-16's (little and big end first). */
-export const MARKS = [UTF8_BOM, '\u00ff\u00fe', '\u00fe\u00ff'];
+/** UTF-16's byte order marks (little and big end first), read as Latin-1. */
+export const UTF16_MARKS = ['\u00ff\u00fe', '\u00fe\u00ff'];
+/** The byte order marks a file may start with. */
+export const MARKS = [UTF8_BOM, ...UTF16_MARKS];
 
 /** The index of the first character of `text` from `from` that is not blank, or its length. */
 export function firstNonBlank(text: string, from: number): number {
