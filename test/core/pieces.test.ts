@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { snapshot } from '../helpers/parsed.ts';
 import { parse, type RobotsTxt } from '../../src/core/index.ts';
 import { LARGE_BODY, Source } from '../../src/core/text/source.ts';
+import { MAX_LINE_BYTES } from '../../src/core/tokens/tokenizer.ts';
 
 const utf8 = new TextEncoder();
 
@@ -29,29 +30,48 @@ const line = fc.oneof(
   word,
 );
 const eol = fc.constantFrom('\n', '\r\n', '\r', '\n\n');
+/** How a padding line begins: a long rule, agent or sitemap is cut as a long unknown line is. */
+const lead = fc.constantFrom(
+  '',
+  'Disallow: /',
+  'User-agent: ',
+  'Sitemap: https://h/',
+  'foo: ',
+  '# ',
+);
 /** Lines of one kind repeated until they fill a stretch: the piece ends fall all over them. */
 const stretch = fc
   .tuple(
     fc.array(fc.tuple(line, eol), { minLength: 1, maxLength: 6 }),
-    // Short lines, lines of a few hundred bytes (longer than the step back to a line break)
-    // and lines longer than a piece.
+    // Short lines, lines of a few hundred bytes (longer than the step back to a line break),
+    // lines either side of Google's line cut, and lines longer than a piece (up to strings
+    // the engine keeps outside its ordinary memory).
     fc.oneof(
       fc.integer({ min: 0, max: 40 }),
       fc.integer({ min: 200, max: 600 }),
+      fc.integer({ min: MAX_LINE_BYTES - 30, max: MAX_LINE_BYTES + 30 }),
       fc.integer({ min: 60_000, max: 140_000 }),
+      fc.integer({ min: 140_000, max: 300_000 }),
     ),
+    lead,
+    eol,
     fc.integer({ min: 1_000, max: 90_000 }),
   )
-  .map(([lines, padding, size]) => {
-    const block = lines.map(([l, e]) => l + e).join('') + 'x'.repeat(padding) + '\n';
+  .map(([lines, padding, start, end, size]) => {
+    const block = lines.map(([l, e]) => l + e).join('') + start + 'x'.repeat(padding) + end;
     return block.repeat(Math.max(1, Math.ceil(size / block.length)));
   });
 const body = fc
-  .tuple(fc.constantFrom('', '\ufeff'), fc.array(stretch, { minLength: 1, maxLength: 5 }))
-  .map(([bom, parts]) => {
+  .tuple(
+    fc.constantFrom('', '\ufeff'),
+    fc.array(stretch, { minLength: 1, maxLength: 5 }),
+    // Some bodies end inside a long line, with no line break.
+    fc.constantFrom('', 'Disallow: /end' + 'y'.repeat(200_000), 'z'.repeat(20_000)),
+  )
+  .map(([bom, parts, last]) => {
     const text = bom + 'User-agent: *\n' + parts.join('');
     // Over the size where pieces start, and no more than the bound parse reads by default.
-    return text.length > LARGE_BODY ? text : text + 'y\n'.repeat(LARGE_BODY);
+    return (text.length > LARGE_BODY ? text : text + 'y\n'.repeat(LARGE_BODY)) + last;
   });
 
 /** Paths a file's rules match or nearly match. */
