@@ -1,7 +1,6 @@
 import { matchesPattern } from './wildcard.ts';
 import { LONG_PATH, PathChars } from './path-chars.ts';
 import { literalPrefix } from './pattern.ts';
-import { prefixOrder, prefixParents } from './prefix-order.ts';
 import type { IndexedRules } from './indexed-rules.ts';
 
 /** 256 unset entries, the list `unsetList` copies from (packed, of any value). */
@@ -41,7 +40,7 @@ const IN_PLACE_LIMIT = 64;
  * Once a large selection has been asked about often enough to pay for it (about as many
  * scans as sorting costs comparisons), its entries are sorted by literal prefix (the text
  * before the first `*`): a lookup then finds the rules whose prefix the path starts with
- * by one binary search and a walk down the chain of shorter prefixes, so thousands of
+ * by walking down the chain of the path's prefixes with binary searches, so thousands of
  * rules cost a few comparisons per URL, while a crawler that asks a few questions per site
  * never pays for a sort. An entry id is `i` for rule `i`'s pattern, `~i` (negative) for
  * the pattern derived from rule `i` (Google's index.html alias).
@@ -65,8 +64,6 @@ export class RuleIndex implements MatchIndex {
   private heldFor: string | undefined;
   /** Literal prefixes in sorted order, once sorted. */
   private prefixes: string[] | undefined;
-  /** Per sorted position, the chain to the shorter prefixes that start its own (`prefixParents`). */
-  private parents: Int32Array | undefined;
   /** Linear scans left before the entries are sorted. */
   private scansBeforeSort: number;
 
@@ -141,16 +138,23 @@ export class RuleIndex implements MatchIndex {
   /** Sorts the entries by literal prefix (see the class comment). */
   private sort(): void {
     this.makeEveryPattern();
+    const order = this.patterns.map((_, k) => k);
     const prefixes = this.patterns.map((pattern, k) =>
       this.wild[k] ? literalPrefix(pattern, true) : pattern,
     );
     // By prefix, then by pattern: identical patterns end up side by side, and are tested once.
-    const order = prefixOrder(prefixes, this.patterns);
+    order.sort((a, b) => {
+      const pa = prefixes[a]!;
+      const pb = prefixes[b]!;
+      if (pa !== pb) return pa < pb ? -1 : 1;
+      const xa = this.patterns[a]!;
+      const xb = this.patterns[b]!;
+      return xa < xb ? -1 : xa > xb ? 1 : 0;
+    });
     this.ids = order.map((k) => this.idAt(k));
     this.patterns = order.map((k) => this.patterns[k]!);
     this.wild = order.map((k) => this.wild[k]!);
     this.prefixes = order.map((k) => prefixes[k]!);
-    this.parents = prefixParents(this.prefixes);
   }
 
   /** What a long path holds (see path-chars.ts); undefined for a short one. */
@@ -263,33 +267,39 @@ export class RuleIndex implements MatchIndex {
     return this.wild[k] ? matchesPattern(pattern, path, held) : path.startsWith(pattern);
   }
 
-  /** The sorted lookup (see the class comment and `prefixParents`). */
+  /** The sorted lookup (see the class comment). */
   private lookUp(path: string, visit: (position: number) => void): void {
     const prefixes = this.prefixes!;
-    const parents = this.parents!;
     const patterns = this.patterns;
     const wild = this.wild;
     const held = this.heldBy(path);
-    let k = upperBound(prefixes, path, prefixes.length) - 1;
-    if (k < 0) return;
-    // The prefixes on this one's chain no longer than what it shares with the path start it.
-    const common = commonPrefixLength(prefixes[k]!, path);
-    while (k >= 0 && prefixes[k]!.length > common) k = parents[k]!;
-    for (; k >= 0; k = parents[k]!) {
-      // `prefix` starts the path: test every entry with exactly this prefix.
-      const prefix = prefixes[k]!;
-      let previous: string | undefined;
-      let matched = false;
-      for (let j = k; j >= 0 && prefixes[j] === prefix; j--) {
-        if (!wild[j]) {
-          visit(j);
-          continue;
+    let hi = upperBound(prefixes, path, prefixes.length);
+    while (hi > 0) {
+      const prefix = prefixes[hi - 1]!;
+      const common = commonPrefixLength(prefix, path);
+      if (common === prefix.length) {
+        // `prefix` starts the path: test every entry with exactly this prefix.
+        let k = hi - 1;
+        let previous: string | undefined;
+        let matched = false;
+        for (; k >= 0 && prefixes[k] === prefix; k--) {
+          if (!wild[k]) {
+            visit(k);
+            continue;
+          }
+          if (patterns[k] !== previous) {
+            matched = matchesPattern(patterns[k]!, path, held);
+            previous = patterns[k];
+          }
+          if (matched) visit(k);
         }
-        if (patterns[j] !== previous) {
-          matched = matchesPattern(patterns[j]!, path, held);
-          previous = patterns[j];
-        }
-        if (matched) visit(j);
+        if (prefix.length === 0) return;
+        // Next: only prefixes shorter than this one can still start the path.
+        hi = upperBound(prefixes, path.slice(0, prefix.length - 1), k + 1);
+      } else {
+        // The entry just below the bound is the greatest one not above it, so no entry
+        // longer than the common part can start the path: continue from the common part.
+        hi = upperBound(prefixes, path.slice(0, common), hi - 1);
       }
     }
   }
