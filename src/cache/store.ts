@@ -24,6 +24,14 @@ export interface FetchResult<Body> {
   /** What went wrong, for `error` and for `not-found` caused by redirects. */
   error?: string;
   /**
+   * The failure's code, when the fetch ended without an answer it could read (none came, or
+   * it was cut off or malformed; `error` says it in words): the network's, the HTTP client's
+   * or the decompressor's (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, `UND_ERR_SOCKET`...),
+   * `EREFUSEDADDRESS` for an address the guard refuses, `ETIMEDOUT` for the fetch's own time
+   * limit. Absent for an answer read as an error (a 5xx, a 429, a wall).
+   */
+  errorCode?: string;
+  /**
    * A redirect target that was not requested, and why: its own robots.txt disallows it, or
    * cannot be read now (`not-found`; files and pages whose hops are judged).
    */

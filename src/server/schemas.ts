@@ -119,6 +119,11 @@ const verdict = {
     fetchedAt: { type: 'number' },
     expiresAt: { type: 'number' },
     error: { type: 'string' },
+    errorCode: {
+      type: 'string',
+      description:
+        "The fetch's failure code when no response came: ECONNREFUSED, ENOTFOUND, ETIMEDOUT, EREFUSEDADDRESS (an address the service may not connect to)...",
+    },
     edge,
   },
   required: [

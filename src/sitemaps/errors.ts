@@ -30,6 +30,8 @@ export class SitemapError extends RepkitError {
     readonly sitemap: string,
     detail: string,
     where?: { offset: number; line: number },
+    /** The fetch's failure code (see `errorCode`). */
+    errorCode?: string,
   ) {
     super(
       'sitemap',
@@ -39,7 +41,15 @@ export class SitemapError extends RepkitError {
       this.offset = where.offset;
       this.line = where.line;
     }
+    if (errorCode !== undefined) this.errorCode = errorCode;
   }
+
+  /**
+   * For `fetch-failed`, and `disallowed` because the sitemap's robots.txt cannot be read now:
+   * the failure's code when no response came (`EREFUSEDADDRESS` for an address the client
+   * refuses, `ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`...; see `FetchResult.errorCode`).
+   */
+  readonly errorCode?: string;
 
   /** Where in the file's decoded bytes (0-based), when the file itself is at fault. */
   readonly offset?: number;

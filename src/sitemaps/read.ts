@@ -255,6 +255,8 @@ class SitemapReader {
             'fetch-failed',
             pending.url,
             fetched.error ?? `HTTP ${fetched.status}`,
+            undefined,
+            fetched.errorCode,
           );
         }
         if (fetched.truncated) {

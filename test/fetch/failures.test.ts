@@ -43,19 +43,22 @@ async function timed(robots: RobotsClient, url: string) {
 function assertServerError(
   verdict: Awaited<ReturnType<RobotsClient['check']>>,
   error: RegExp,
+  errorCode?: string,
 ): void {
   assert.deepEqual(
     [verdict.allowed, verdict.reason, verdict.status],
     [false, 'robots-txt-unreachable', 0],
   );
   assert.match(verdict.error ?? '', error);
+  // The code programs act on, where one is known.
+  if (errorCode !== undefined) assert.equal(verdict.errorCode, errorCode);
 }
 
 describe('network failures are server errors', () => {
   test('a server that never answers: timed out, within the timeout', async () => {
     const server = await raw(() => {});
     const { verdict, ms } = await timed(client(), `${server.origin}/`);
-    assertServerError(verdict, /timed out/);
+    assertServerError(verdict, /timed out/, 'ETIMEDOUT');
     // Ended by its timeout: never before it, and long before a loaded machine's slowest.
     assert.ok(ms >= TIMEOUT - 50 && ms < TIMEOUT + 10_000, `took ${ms} ms`);
   });
@@ -108,7 +111,11 @@ describe('network failures are server errors', () => {
     await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
     const { port } = probe.address() as { port: number };
     await new Promise<void>((done) => probe.close(() => done()));
-    assertServerError((await timed(client(), `http://127.0.0.1:${port}/`)).verdict, /ECONNREFUSED/);
+    assertServerError(
+      (await timed(client(), `http://127.0.0.1:${port}/`)).verdict,
+      /ECONNREFUSED/,
+      'ECONNREFUSED',
+    );
   });
 
   test('a DNS failure', async () => {
@@ -120,6 +127,7 @@ describe('network failures are server errors', () => {
     assertServerError(
       (await timed(client({ lookup }), 'http://no-such-host.test/')).verdict,
       /ENOTFOUND/,
+      'ENOTFOUND',
     );
   });
 });

@@ -28,6 +28,7 @@ describe('the whole-fetch time limit', () => {
       const elapsed = Date.now() - started;
       assert.equal(result.allowed, false);
       assert.equal(result.error, 'timed out');
+      assert.equal(result.errorCode, 'ETIMEDOUT');
       // Ended by the 800 ms limit, not the 10 s connect timeout.
       assert.ok(elapsed < 8_000, `took ${elapsed} ms against a limit of 800`);
     } finally {
@@ -59,6 +60,7 @@ describe('the whole-fetch time limit', () => {
       const result = await client.check('http://slow-dns.test/x');
       const elapsed = Date.now() - started;
       assert.equal(result.error, 'timed out');
+      assert.equal(result.errorCode, 'ETIMEDOUT');
       // Ended by the 800 ms limit, not by the lookup, which answers after 5 s.
       assert.ok(elapsed < 4_500, `took ${elapsed} ms against a limit of 800`);
     } finally {

@@ -252,6 +252,7 @@ describe("proxy: 'env' under the address guard", () => {
       assert.equal(viaRedirect.allowed, false);
       assert.equal(viaRedirect.reason, 'robots-txt-unreachable');
       assert.match(viaRedirect.error ?? '', /127\.0\.0\.2/);
+      assert.equal(viaRedirect.errorCode, 'EREFUSEDADDRESS');
       assert.deepEqual(inside.requests, [], 'the NO_PROXY host was never requested');
       assert.ok(
         proxy.targets.includes(new URL(outside.origin).host),
@@ -260,6 +261,11 @@ describe("proxy: 'env' under the address guard", () => {
       // A name that resolves to a refused address is not sent to the proxy at all.
       const named = await client.check('http://inside.test/x');
       assert.equal(named.reason, 'robots-txt-unreachable');
+      // Refused before the proxy is asked: the same code as a refusal at the socket.
+      assert.deepEqual(
+        [named.errorCode, named.error?.startsWith('EREFUSEDADDRESS: ')],
+        ['EREFUSEDADDRESS', true],
+      );
       assert.ok(!proxy.targets.some((t) => t.startsWith('inside.test')), proxy.targets.join());
     } finally {
       await client.close();

@@ -70,17 +70,28 @@ describe('SSRF through redirects', () => {
     for (const [i, target] of targets.entries()) {
       const page = `http://h${i}.public.test:${sitePort}/page`;
       const robots = await fetch(`${service.url}/v1/robots?url=${encodeURIComponent(page)}`);
-      const json = (await robots.json()) as { outcome: string; body: string; error?: string };
+      const json = (await robots.json()) as {
+        outcome: string;
+        body: string;
+        error?: string;
+        errorCode?: string;
+      };
       assert.equal(robots.status, 200, target);
       assert.equal(json.outcome, 'error', target);
       assert.equal(json.body, '', target);
       // An address is refused as such; a name of one fails as a name that does not resolve.
       assert.match(json.error ?? '', /EREFUSEDADDRESS|does not resolve to an address/, target);
+      const refused = /EREFUSEDADDRESS/.test(json.error ?? '');
+      assert.equal(json.errorCode, refused ? 'EREFUSEDADDRESS' : 'ENOTFOUND', target);
       const check = await fetch(`${service.url}/v1/check?url=${encodeURIComponent(page)}`);
-      const verdict = (await check.json()) as { allowed: boolean; reason: string };
+      const verdict = (await check.json()) as {
+        allowed: boolean;
+        reason: string;
+        errorCode?: string;
+      };
       assert.deepEqual(
-        [verdict.allowed, verdict.reason],
-        [false, 'robots-txt-unreachable'],
+        [verdict.allowed, verdict.reason, verdict.errorCode],
+        [false, 'robots-txt-unreachable', json.errorCode],
         target,
       );
     }
@@ -142,6 +153,7 @@ describe('SSRF through redirects', () => {
       const result = await client.check(`http://flip.test:${internalPort}/x`);
       assert.equal(result.allowed, false);
       assert.match(result.error ?? '', /EREFUSEDADDRESS/);
+      assert.equal(result.errorCode, 'EREFUSEDADDRESS');
       assert.ok(asked >= 2, 'checked at lookup and at the socket');
       assert.equal(internal.requests.length, 0, 'no request was written on the socket');
     } finally {

@@ -244,6 +244,7 @@ test('a sitemap its robots.txt disallows is not fetched; a redirect into a disal
   });
   const direct = await readAll(`${s.origin}/private/sitemap.xml`, { client: client() });
   assert.equal((direct.error as SitemapError).reason, 'disallowed');
+  assert.equal((direct.error as SitemapError).errorCode, undefined, 'a rule, not a failure');
   const moved = await readAll(`${s.origin}/moved.xml`, { client: client() });
   assert.equal((moved.error as SitemapError).reason, 'fetch-failed');
   assert.match((moved.error as Error).message, /not followed/);
@@ -261,6 +262,8 @@ test('private addresses: the client guard refuses them, through index entries to
   // Its robots.txt cannot be fetched from a refused address: the sitemap may not be fetched.
   assert.equal((index.error as SitemapError).reason, 'disallowed');
   assert.match((index.error as Error).message, /robots-txt-unreachable/);
+  // Why it cannot, by code (a program need not read the message).
+  assert.equal((index.error as SitemapError).errorCode, 'EREFUSEDADDRESS');
   assert.equal(inside.requests.length, 0);
   const urls = await readAll(`${s.origin}/urls.xml`, { client: guarded });
   assert.deepEqual(urls.entries, []);
@@ -278,6 +281,7 @@ test('since, and continueOnError: a sitemap that fails is reported and the other
   assert.ok(isSitemapError(stopped.error));
   assert.equal((stopped.error as SitemapError).reason, 'fetch-failed');
   assert.match((stopped.error as Error).message, /missing\.xml.*HTTP 404/);
+  assert.equal((stopped.error as SitemapError).errorCode, undefined, 'an answer, not a failure');
   const going = await readAll(`${s.origin}/index.xml`, {
     client: client(),
     continueOnError: true,

@@ -17,7 +17,7 @@ import type { CheckResult } from '../../src/fetch/index.ts';
 
 export interface SurfaceCase {
   name: string;
-  /** How the site answers for /robots.txt. */
+  /** How the site answers for /robots.txt (status 0: it closes the connection, unanswered). */
   robots: { status: number; body?: string; type?: string };
   /** The path asked about (the site's origin is put before it). */
   path: string;
@@ -70,6 +70,18 @@ export const SURFACE_CASES: readonly SurfaceCase[] = [
     path: '/x',
     agent: 'ExampleBot',
     expect: { allowed: false, reason: 'robots-txt-unreachable', status: 503 },
+  },
+  {
+    name: 'no answer (the connection closed): disallowed for now, the failure by its code',
+    robots: { status: 0 },
+    path: '/x',
+    agent: 'ExampleBot',
+    expect: {
+      allowed: false,
+      reason: 'robots-txt-unreachable',
+      status: 0,
+      errorCode: 'UND_ERR_SOCKET',
+    },
   },
   {
     name: 'an HTML page served as robots.txt: no rule, and said what it is',

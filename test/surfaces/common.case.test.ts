@@ -55,6 +55,7 @@ before(async () => {
     const site = await httpServer((req, res) => {
       if (req.url === '/.well-known/tdmrep.json') return void res.writeHead(404).end();
       if (req.url !== '/robots.txt') return void res.writeHead(200, PAGE.headers).end(PAGE.body);
+      if (c.robots.status === 0) return void req.socket.destroy();
       const type = c.robots.type ?? 'text/plain';
       res.writeHead(c.robots.status, { 'content-type': type }).end(c.robots.body ?? '');
     });

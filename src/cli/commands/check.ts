@@ -53,6 +53,8 @@ export interface CheckRecord {
   status?: number;
   source?: CheckResult['source'];
   error?: string;
+  /** The fetch's failure code, when no response came (see `CheckResult.errorCode`). */
+  errorCode?: string;
   /** What answered in the robots.txt's place, when something did (see `CheckResult.edge`). */
   edge?: CheckResult['edge'];
   /** How `--agent`'s names were read (see `agentNotesOf`), as the library's `agentNotes`. */
@@ -72,7 +74,7 @@ export function toRecord(
     agent?: string[];
     requestUrl?: string;
   },
-  fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error' | 'edge'> &
+  fetched?: Pick<CheckResult, 'robotsUrl' | 'status' | 'source' | 'error' | 'errorCode' | 'edge'> &
     Partial<Pick<CheckResult, 'fetchedAt' | 'expiresAt'>>,
 ): CheckRecord {
   return {
@@ -91,6 +93,7 @@ export function toRecord(
           status: fetched.status,
           source: fetched.source,
           ...(fetched.error ? { error: fetched.error } : {}),
+          ...(fetched.errorCode ? { errorCode: fetched.errorCode } : {}),
           ...(fetched.edge ? { edge: fetched.edge } : {}),
           // A check the fetch layer made keeps every field the library, the service and MCP give.
           ...(fetched.fetchedAt !== undefined ? { fetchedAt: fetched.fetchedAt } : {}),

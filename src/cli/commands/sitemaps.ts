@@ -108,13 +108,12 @@ export async function runSitemaps(
   } catch (error) {
     if (!isSitemapError(error)) throw error;
     if (options.count) output.out(String(count));
-    const message = (error as Error).message;
     // The refusal is the client's (see above): say how to lift it.
     const hint =
-      !options.allowPrivateAddresses && message.includes('EREFUSEDADDRESS')
+      !options.allowPrivateAddresses && error.errorCode === 'EREFUSEDADDRESS'
         ? ' (--allow-private-addresses reads it)'
         : '';
-    output.err(output.color.red(`${message}${hint}`));
+    output.err(output.color.red(`${error.message}${hint}`));
     process.exitCode = 1;
     return;
   } finally {

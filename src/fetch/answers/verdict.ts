@@ -90,6 +90,13 @@ export interface CheckResult {
   /** What went wrong fetching, if anything did. */
   error?: string;
   /**
+   * Its code, when the fetch got no answer it could read (`ECONNREFUSED`, `ENOTFOUND`,
+   * `ETIMEDOUT`, `EREFUSEDADDRESS` for an address the client refuses...; see
+   * `FetchResult.errorCode`): for programs that act on the kind of failure, where `error` is
+   * for people.
+   */
+  errorCode?: string;
+  /**
    * What answered in the site's place at the last fetch of the robots.txt, when something did:
    * a bot wall, an HTML page, a payment demand (see `classifyEdge`), with its evidence.
    */
@@ -321,6 +328,7 @@ export function verdictFromState(
     expiresAt: entry.expiresAt,
   };
   if (entry.error) result.error = entry.error;
+  if (entry.errorCode) result.errorCode = entry.errorCode;
   const edge = entry.edge;
   if (edge !== undefined) result.edge = edge;
   // A wall read literally says so where no line of a file decided.

@@ -26,6 +26,7 @@ export function entryFromFetch(
     headers: result.headers,
     chain: result.chain,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.errorCode ? { errorCode: result.errorCode } : {}),
     ...(result.refusedHop ? { refusedHop: result.refusedHop } : {}),
     ...(result.edge ? { edge: result.edge } : {}),
     ...(result.edgeRead ? { edgeRead: result.edgeRead } : {}),

@@ -17,6 +17,8 @@ export interface FetchReport {
   durationMs: number;
   /** What went wrong, if anything did. */
   error?: string;
+  /** The failure's code, when no response came (see `FetchResult.errorCode`). */
+  errorCode?: string;
   /** It was a conditional request the server answered 304: the copy held was renewed. */
   notModified?: true;
 }
@@ -185,6 +187,7 @@ export class EntryCache {
         status: result.status,
         durationMs: performance.now() - started,
         ...(result.error ? { error: result.error } : {}),
+        ...(result.errorCode ? { errorCode: result.errorCode } : {}),
         ...(result.notModified ? { notModified: true } : {}),
       });
       const entry =

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { FetchResult } from '../../cache/internal.ts';
 import type { RefusedHop } from '../../cache/index.ts';
 import { classifyEdge } from '../../core/index.ts';
+import { RefusedAddressError } from '../errors.ts';
 import type { AddressFilter } from './addresses.ts';
 import { discard, readBody, readHead } from './response-body.ts';
 import { guardedConnector } from './connector.ts';
@@ -180,7 +181,7 @@ export class RobotsHttp {
     const deadline = new Promise<FetchOutcome>((done) => {
       timer = setTimeout(() => {
         controller.abort();
-        done({ outcome: 'error', status: 0, headers: {}, chain, error: 'timed out' });
+        done({ outcome: 'error', status: 0, headers: {}, chain, ...failure(undefined, true) });
       }, options.timeoutMs);
     });
     try {
@@ -230,7 +231,7 @@ export class RobotsHttp {
         current = next;
       }
     } catch (error) {
-      return { outcome: 'error', status: 0, headers: {}, chain, error: describe(error, signal) };
+      return { outcome: 'error', status: 0, headers: {}, chain, ...failure(error, signal.aborted) };
     }
   }
 }
@@ -343,14 +344,22 @@ function redirectTarget(from: string, location: string | undefined): string | un
   }
 }
 
-function describe(error: unknown, signal: AbortSignal): string {
-  if (signal.aborted) return 'timed out';
-  const err = error as {
-    code?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  const code = err.code ?? err.cause?.code;
+/**
+ * A failure without a response, in words and by its code (the error's own, or its cause's:
+ * undici wraps the socket's); past the fetch's time limit, `ETIMEDOUT`.
+ */
+function failure(error: unknown, timedOut: boolean): { error: string; errorCode?: string } {
+  if (timedOut) return { error: 'timed out', errorCode: 'ETIMEDOUT' };
+  const err = (error ?? {}) as { message?: string; cause?: { message?: string } };
+  const code = codeOf(error) ?? codeOf(err.cause);
   const message = err.cause?.message ?? err.message ?? String(error);
-  return code ? `${code}: ${message}` : message;
+  return typeof code === 'string' && code.length > 0
+    ? { error: `${code}: ${message}`, errorCode: code }
+    : { error: message };
+}
+
+/** An error's network code; a refused address's `EREFUSEDADDRESS` however it was thrown. */
+function codeOf(error: unknown): unknown {
+  if (error instanceof RefusedAddressError) return error.errno;
+  return (error as { code?: unknown } | undefined)?.code;
 }

@@ -124,6 +124,7 @@ export async function robotsAnswer(context: RouteContext, url: string, who: stri
     status: entry.status,
     source: state.source,
     ...(entry.error ? { error: entry.error } : {}),
+    ...(entry.errorCode ? { errorCode: entry.errorCode } : {}),
     ...(entry.edge ? { edge: entry.edge } : {}),
     ...(entry.edgeRead ? { reading: entry.edgeRead } : {}),
     ...(elsewhere
