@@ -217,9 +217,16 @@ describe('repkit check without --robots: fetched through repkit/fetch', () => {
     assert.equal(result.code, 3);
     const record = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.deepEqual(
-      [record.allowed, record.reason, record.status],
-      [false, 'robots-txt-unreachable', 0],
+      [record.allowed, record.reason, record.status, record.errorCode],
+      [false, 'robots-txt-unreachable', 0, 'ECONNREFUSED'],
     );
+    // explain and fetch say the failure by the same code.
+    const explained = await runCli(['explain', '--agent', 'Bot', '--json', 'http://127.0.0.1:1/x']);
+    const fetch = (JSON.parse(explained.stdout) as { fetch: Record<string, unknown> }).fetch;
+    assert.deepEqual([fetch.outcome, fetch.errorCode], ['error', 'ECONNREFUSED']);
+    const fetched = await runCli(['fetch', '--json', 'http://127.0.0.1:1/']);
+    const report = JSON.parse(fetched.stdout) as Record<string, unknown>;
+    assert.deepEqual([report.outcome, report.errorCode], ['error', 'ECONNREFUSED']);
   });
 
   test('a URL disallowed by its file is 1 even beside an unreachable one', async () => {

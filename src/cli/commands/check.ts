@@ -266,6 +266,7 @@ async function checkAgainst(
             status: fetched.entry.status,
             source: fetched.source,
             ...(fetched.entry.error ? { error: fetched.entry.error } : {}),
+            ...(fetched.entry.errorCode ? { errorCode: fetched.entry.errorCode } : {}),
             ...(fetched.entry.edge ? { edge: fetched.entry.edge } : {}),
           }
         : undefined,

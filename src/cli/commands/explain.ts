@@ -61,6 +61,7 @@ export async function runExplain(
                 fetchedAt: fetched.entry.fetchedAt,
                 expiresAt: fetched.entry.expiresAt,
                 ...(fetched.entry.error ? { error: fetched.entry.error } : {}),
+                ...(fetched.entry.errorCode ? { errorCode: fetched.entry.errorCode } : {}),
               },
             }
           : {}),

@@ -60,6 +60,7 @@ export async function runFetch(
         lifetimeMs: lifetime,
         defaultLifetimeMs: defaultLifetime(),
         ...(entry.error ? { error: entry.error } : {}),
+        ...(entry.errorCode ? { errorCode: entry.errorCode } : {}),
         ...(entry.edge ? { edge: entry.edge } : {}),
         ...(entry.edgeRead ? { reading: entry.edgeRead } : {}),
         ...(notRobotsTxt ? { notRobotsTxt, warning } : {}),
