@@ -49,8 +49,7 @@ export async function fileBody(
       'disallowed',
       file.url,
       `its robots.txt does not let ${verdict.agent.join(', ')} fetch it (${verdict.reason}${verdict.line ? `, line ${verdict.line}` : ''}${verdict.error ? `: ${verdict.error}` : ''})`,
-      undefined,
-      verdict.errorCode,
+      { errorCode: verdict.errorCode },
     );
   }
   const channel = new Channel();

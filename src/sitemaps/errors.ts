@@ -29,10 +29,13 @@ export class SitemapError extends RepkitError {
     /** The sitemap at fault (its URL, or `bytes` for a body given). */
     readonly sitemap: string,
     detail: string,
-    where?: { offset: number; line: number },
-    /** The fetch's failure code (see `errorCode`). */
-    errorCode?: string,
+    /**
+     * Where in the file the fault is, when the file itself is at fault; or, when it could
+     * not be fetched, the failure's code (see `errorCode`).
+     */
+    at?: { offset: number; line: number } | { errorCode: string | undefined },
   ) {
+    const where = at && 'line' in at ? at : undefined;
     super(
       'sitemap',
       `${sitemap}${where ? ` line ${where.line} (byte ${where.offset})` : ''}: ${detail}`,
@@ -40,8 +43,9 @@ export class SitemapError extends RepkitError {
     if (where) {
       this.offset = where.offset;
       this.line = where.line;
+    } else if (at && 'errorCode' in at && at.errorCode !== undefined) {
+      this.errorCode = at.errorCode;
     }
-    if (errorCode !== undefined) this.errorCode = errorCode;
   }
 
   /**

@@ -255,8 +255,7 @@ class SitemapReader {
             'fetch-failed',
             pending.url,
             fetched.error ?? `HTTP ${fetched.status}`,
-            undefined,
-            fetched.errorCode,
+            { errorCode: fetched.errorCode },
           );
         }
         if (fetched.truncated) {
