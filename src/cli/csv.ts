@@ -5,7 +5,10 @@
  */
 import type { CheckRecord } from './commands/check.ts';
 
-/** The columns, in order: a rejected input line fills `url` and `error` only. */
+/**
+ * The columns, in order: a rejected input line fills `url` and `error` only. New columns go
+ * at the end, so that a reader taking columns by position keeps working.
+ */
 export const CSV_COLUMNS = [
   'url',
   'allowed',
@@ -18,6 +21,7 @@ export const CSV_COLUMNS = [
   'status',
   'source',
   'error',
+  'errorCode',
 ] as const;
 
 /** One cell: quoted when it holds a comma, a quote or a line break; defused when a formula. */
@@ -52,6 +56,7 @@ export function csvRow(record: CheckRecord | { url: string; error: string }): st
     status: r.status,
     source: r.source,
     error: r.error,
+    errorCode: r.errorCode,
   };
   return CSV_COLUMNS.map((column) => csvCell(cells[column])).join(',');
 }

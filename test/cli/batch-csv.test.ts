@@ -65,6 +65,7 @@ test('--format csv: a header, a row per line in input order, quoted and defused'
     'status',
     'source',
     'error',
+    'errorCode',
   ]);
   assert.equal(rows.length, 5);
   assert.deepEqual(rows[1]!.slice(0, 5), [
@@ -84,6 +85,20 @@ test('--format csv: a header, a row per line in input order, quoted and defused'
   });
   const record = JSON.parse(json.stdout) as { allowed: boolean; line: number };
   assert.deepEqual([record.allowed, record.line], [false, 11], 'the same verdict as JSON');
+});
+
+test('--format csv: a robots.txt that could not be fetched says why by code, as --json does', async () => {
+  // Port 1 refuses the connection: no robots.txt is read, so the URL is deferred.
+  const run = await runCli(['batch', '--agent', 'Bot', '--format', 'csv'], {
+    stdin: 'http://127.0.0.1:1/x\n',
+  });
+  const [header, row] = parseCsv(run.stdout);
+  const cell = (name: string) => row![header!.indexOf(name)];
+  assert.deepEqual(
+    [cell('allowed'), cell('reason'), cell('status'), cell('errorCode')],
+    ['false', 'robots-txt-unreachable', '0', 'ECONNREFUSED'],
+  );
+  assert.match(cell('error')!, /ECONNREFUSED/);
 });
 
 test('batch answers for AdsBot-Google under only a * group as check does', async () => {

@@ -49,9 +49,9 @@ Examples:
 Each line of stdin is a URL (a path starting with / too, with --robots); blank lines and lines
 starting with # are skipped. Output lines are the objects of "check --json", one per URL line,
 in input order (--format csv: a header, then a row per URL line: url, allowed, line, reason,
-rule, requestUrl, agent, robotsUrl, status, source, error; a cell a spreadsheet would run as a
-formula starts with '); a line that is not a URL gets {"url", "error"} in its place (and a line on
-stderr). A progress line goes to stderr on a terminal.
+rule, requestUrl, agent, robotsUrl, status, source, error, errorCode; a cell a spreadsheet
+would run as a formula starts with '); a line that is not a URL gets {"url", "error"} in its
+place (and a line on stderr). A progress line goes to stderr on a terminal.
 Exit status: 0 all allowed, 1 some URL disallowed, 2 some input line was not a URL.`,
     )
     .action((options) => runBatch(options, output));
