@@ -45,6 +45,17 @@ const IN_PLACE_LIMIT = 64;
  * never pays for a sort. An entry id is `i` for rule `i`'s pattern, `~i` (negative) for
  * the pattern derived from rule `i` (Google's index.html alias).
  */
+/**
+ * What the long path being checked holds, learned as its wildcard patterns ask: one for
+ * every index, made on the first long path. What it learns is the path's alone (its
+ * remembered prefix is compared by its text), and a check runs to its end before another
+ * begins; an index of its own was a third of what a file's first check allocates. It keeps
+ * the last long path and its positions alive until another replaces them.
+ */
+let held: PathChars | undefined;
+/** The path `held` was made for: the same path checked again (one comparison) reuses it. */
+let heldFor: string | undefined;
+
 export class RuleIndex implements MatchIndex {
   readonly size: number;
   /** Entry ids in index order; undefined while they are the rules `first..first+size`. */
@@ -58,10 +69,6 @@ export class RuleIndex implements MatchIndex {
   private wild: boolean[] = NO_WILD;
   /** Positions matched by the last linear scan (see `scan`), reused between checks. */
   private readonly found: number[] = [];
-  /** What the long path being checked holds, learned as its wildcard patterns ask. */
-  private held: PathChars | undefined;
-  /** The path `held` was made for: the same path checked again (one comparison) reuses it. */
-  private heldFor: string | undefined;
   /** Literal prefixes in sorted order, once sorted. */
   private prefixes: string[] | undefined;
   /** Linear scans left before the entries are sorted. */
@@ -160,16 +167,15 @@ export class RuleIndex implements MatchIndex {
   /** What a long path holds (see path-chars.ts); undefined for a short one. */
   private heldBy(path: string): PathChars | undefined {
     if (path.length < LONG_PATH) return undefined;
-    // Made on the first long path: most indexes never see one.
-    if (this.held === undefined) {
-      this.heldFor = path;
-      return (this.held = new PathChars(path));
+    if (held === undefined) {
+      heldFor = path;
+      return (held = new PathChars(path));
     }
-    if (path !== this.heldFor) {
-      this.held.reset(path);
-      this.heldFor = path;
+    if (path !== heldFor) {
+      held.reset(path);
+      heldFor = path;
     }
-    return this.held;
+    return held;
   }
 
   /**

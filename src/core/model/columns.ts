@@ -1,6 +1,9 @@
 /** Up to this many values a plain array is cheapest; typed storage costs more to create. */
 const PLAIN_LIMIT = 2048;
 
+/** Every empty column's storage, never written to: the first values replace it. */
+const NO_VALUES: number[] = [];
+
 /**
  * A growable column of 32-bit integers. A plain array that grows to tens of thousands of
  * numbers is copied by the garbage collector as it grows, so past a few thousand values the
@@ -9,7 +12,8 @@ const PLAIN_LIMIT = 2048;
  * are then copied in natively, and it needs no copy to be sealed.
  */
 export class IntColumn {
-  #data: number[] | Int32Array = [];
+  /** Plain storage starts as the literal of its first values (see `GroupTable`). */
+  #data: number[] | Int32Array = NO_VALUES;
   #length = 0;
   /** `#data` is an Int32Array (which may have room past `length`). */
   #typed = false;
@@ -23,7 +27,8 @@ export class IntColumn {
     const length = this.#length;
     let data = this.#data;
     if (!this.#typed && length < PLAIN_LIMIT) {
-      (data as number[]).push(value);
+      if (length === 0) data = [value];
+      else (data as number[]).push(value);
     } else {
       // Plain storage that is full moves to typed storage without its length being read.
       if (!this.#typed || length === data.length) data = this.#grown(length + 1);
@@ -40,10 +45,14 @@ export class IntColumn {
     const length = this.#length;
     let data = this.#data;
     if (!this.#typed && length + 3 <= PLAIN_LIMIT) {
-      // One value per push: the engine inlines a push of one.
-      (data as number[]).push(a);
-      (data as number[]).push(b);
-      (data as number[]).push(c);
+      if (length === 0) {
+        data = [a, b, c];
+      } else {
+        // One value per push: the engine inlines a push of one.
+        (data as number[]).push(a);
+        (data as number[]).push(b);
+        (data as number[]).push(c);
+      }
     } else {
       if (!this.#typed || length + 3 > data.length) data = this.#grown(length + 3);
       data[length] = a;
@@ -69,7 +78,13 @@ export class IntColumn {
     const length = this.#length;
     let data = this.#data;
     if (!this.#typed && length + count <= PLAIN_LIMIT) {
-      for (let i = from; i < from + count; i++) (data as number[]).push(source[i]!);
+      // One rule (three cells) into an empty column, as in most groups of one rule: its literal.
+      if (length === 0 && count === 3) {
+        data = [source[from]!, source[from + 1]!, source[from + 2]!];
+      } else {
+        if (length === 0) data = [];
+        for (let i = from; i < from + count; i++) (data as number[]).push(source[i]!);
+      }
     } else {
       if (!this.#typed || length + count > data.length) data = this.#grown(length + count);
       (data as Int32Array).set(source.subarray(from, from + count), length);
@@ -128,6 +143,10 @@ export function showColumnPaths(): void {
     plain.push3(i, i, i);
     plain.appendFrom(run, 0, run.length);
     plain.seal();
+    // An empty column's first values: one rule's three cells, a run of them, three at once.
+    new IntColumn().appendFrom(run, 0, 3);
+    new IntColumn().appendFrom(run, 0, run.length);
+    new IntColumn().push3(i, i, i);
   }
   for (let i = 0; i < 2; i++) {
     const typed = new IntColumn();

@@ -43,6 +43,9 @@ export function groupView(groups: GroupTable, rules: RuleTable, g: number): Grou
   };
 }
 
+/** Every file's orphan rule lines until it has one (shared, so frozen: it is public). */
+const NO_LINES = Object.freeze([]) as unknown as number[];
+
 /** The parse result the RobotsTxt object is made of. */
 export interface ParsedFile {
   /** What was parsed (tables keep offsets into it). */
@@ -82,7 +85,7 @@ export class GroupBuilder implements SkimmingHandler {
       rules: new RuleTable(source, profile),
       sitemaps: undefined,
       extras: undefined,
-      orphanRuleLines: [],
+      orphanRuleLines: NO_LINES,
     };
     if (profile.blankLineEndsGroup) {
       this.line = (info: LineInfo) => {
@@ -256,7 +259,8 @@ export class GroupBuilder implements SkimmingHandler {
   ): void {
     const { rules, orphanRuleLines } = this.result;
     if (this.current < 0) {
-      orphanRuleLines.push(line);
+      if (orphanRuleLines === NO_LINES) this.result.orphanRuleLines = [line];
+      else orphanRuleLines.push(line);
       return;
     }
     // The pattern is made from the text when a lookup first needs it (see RuleTable).

@@ -368,30 +368,56 @@ export class RuleTable implements IndexedRules {
 
 export { GLOBAL_TOKEN };
 
-/** User-agent lines, and groups as ranges of them and of the rules. */
+/**
+ * The columns of a table nothing was added to: one array shared by every such table, and
+ * never written to (the first value replaces it, see `GroupTable.startGroup`).
+ */
+const NONE: never[] = [];
+
+/**
+ * User-agent lines, and groups as ranges of them and of the rules.
+ *
+ * A column's first value is an array literal of one, the size it is sealed at: most files
+ * have one group of one or two lines, and a column grown by `push` from empty is made with
+ * room for sixteen values and then copied to its size by `seal`, three arrays where one does.
+ * Memory a parse allocates is what a fresh process pays for page by page (see
+ * docs/benchmarks.md, "Allocation").
+ */
 export class GroupTable {
   /** Per agent line: the value as written, its line, its lower-cased match name. */
-  agentValues: string[] = [];
-  agentLines: number[] = [];
-  agentTokens: string[] = [];
+  agentValues: string[] = NONE;
+  agentLines: number[] = NONE;
+  agentTokens: string[] = NONE;
   /** Per group: index of its first agent line and of its first rule. */
-  agentStart: number[] = [];
-  ruleStart: number[] = [];
+  agentStart: number[] = NONE;
+  ruleStart: number[] = NONE;
 
   get size(): number {
     return this.agentStart.length;
   }
 
   startGroup(ruleId: number): number {
-    this.agentStart.push(this.agentValues.length);
-    this.ruleStart.push(ruleId);
+    const at = this.agentValues.length;
+    if (this.agentStart === NONE) {
+      this.agentStart = [at];
+      this.ruleStart = [ruleId];
+    } else {
+      this.agentStart.push(at);
+      this.ruleStart.push(ruleId);
+    }
     return this.agentStart.length - 1;
   }
 
   addAgent(value: string, line: number, token: string): void {
-    this.agentValues.push(value);
-    this.agentLines.push(line);
-    this.agentTokens.push(token);
+    if (this.agentValues === NONE) {
+      this.agentValues = [value];
+      this.agentLines = [line];
+      this.agentTokens = [token];
+    } else {
+      this.agentValues.push(value);
+      this.agentLines.push(line);
+      this.agentTokens.push(token);
+    }
   }
 
   /** Agent lines of group `g`: [first, end). */
@@ -420,12 +446,17 @@ export class GroupTable {
     return [this.firstRule(g), this.ruleEnd(g, ruleCount)];
   }
 
+  /** Copies grown columns to their size (one of one value is its literal, already so). */
   seal(): void {
-    this.agentValues = this.agentValues.slice();
-    this.agentLines = this.agentLines.slice();
-    this.agentTokens = this.agentTokens.slice();
-    this.agentStart = this.agentStart.slice();
-    this.ruleStart = this.ruleStart.slice();
+    if (this.agentValues.length > 1) {
+      this.agentValues = this.agentValues.slice();
+      this.agentLines = this.agentLines.slice();
+      this.agentTokens = this.agentTokens.slice();
+    }
+    if (this.agentStart.length > 1) {
+      this.agentStart = this.agentStart.slice();
+      this.ruleStart = this.ruleStart.slice();
+    }
   }
 }
 

@@ -116,8 +116,14 @@ export function chooseByName(groups: GroupsToChoose, names: readonly string[]): 
       if (token === GLOBAL_TOKEN) isGlobal = true;
       else if (only !== undefined ? token === only : names.includes(token)) isNamed = true;
     }
-    if (isNamed) (named ??= []).push(g);
-    else if (isGlobal && named === undefined) (global ??= []).push(g);
+    // A literal of the first: an empty array's first push makes room for sixteen.
+    if (isNamed) {
+      if (named === undefined) named = [g];
+      else named.push(g);
+    } else if (isGlobal && named === undefined) {
+      if (global === undefined) global = [g];
+      else global.push(g);
+    }
   }
   if (named !== undefined) return { scope: 'specific', groups: named };
   return global !== undefined ? { scope: 'global', groups: global } : { scope: 'none', groups: [] };
