@@ -56,6 +56,12 @@ let held: PathChars | undefined;
 /** The path `held` was made for: the same path checked again (one comparison) reuses it. */
 let heldFor: string | undefined;
 
+/**
+ * Positions matched by the last linear scan (see `scan`), read before another scan begins:
+ * one list for every index, as `held` is, reused from check to check.
+ */
+const scanned: number[] = [];
+
 export class RuleIndex implements MatchIndex {
   readonly size: number;
   /** Entry ids in index order; undefined while they are the rules `first..first+size`. */
@@ -67,8 +73,6 @@ export class RuleIndex implements MatchIndex {
    */
   private patterns: string[] = NO_PATTERNS;
   private wild: boolean[] = NO_WILD;
-  /** Positions matched by the last linear scan (see `scan`), reused between checks. */
-  private readonly found: number[] = [];
   /** Literal prefixes in sorted order, once sorted. */
   private prefixes: string[] | undefined;
   /** Linear scans left before the entries are sorted. */
@@ -185,12 +189,12 @@ export class RuleIndex implements MatchIndex {
   forEachMatch(path: string, visit: (position: number) => void): void {
     const count = this.scanIfUnsorted(path);
     if (count < 0) return this.lookUp(path, visit);
-    for (let i = 0; i < count; i++) visit(this.found[i]!);
+    for (let i = 0; i < count; i++) visit(scanned[i]!);
   }
 
   /**
    * Sorts the entries once they have been scanned often enough; then -1 when the sorted
-   * lookup applies, else the linear scan's count of matches (left in `found`).
+   * lookup applies, else the linear scan's count of matches (left in `scanned`).
    */
   private scanIfUnsorted(path: string): number {
     if (!this.prefixes && --this.scansBeforeSort <= 0) this.sort();
@@ -198,13 +202,13 @@ export class RuleIndex implements MatchIndex {
   }
 
   /**
-   * The linear scan: tests every entry, leaving the positions that match in `found`, in
+   * The linear scan: tests every entry, leaving the positions that match in `scanned`, in
    * order; returns how many.
    */
   private scan(path: string): number {
     const table = this.table;
     const plainInPlace = this.plainInPlace;
-    const found = this.found;
+    const found = scanned;
     let count = 0;
     const held = this.heldBy(path);
     if (!this.ids && plainInPlace) {
@@ -317,7 +321,7 @@ export class RuleIndex implements MatchIndex {
     // The scan's matches are read back without a callback: this is every verdict's path.
     const count = this.scanIfUnsorted(path);
     if (count < 0) this.lookUp(path, (k) => this.consider(out, k));
-    for (let i = 0; i < count; i++) this.consider(out, this.found[i]!);
+    for (let i = 0; i < count; i++) this.consider(out, scanned[i]!);
     return out;
   }
 
