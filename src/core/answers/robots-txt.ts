@@ -50,12 +50,12 @@ interface Selection {
 const SELECTION_CACHE_LIMIT = 256;
 /** What a file with no sitemap line, or no line of another key, lists: shared, frozen. */
 const NO_SITEMAPS: readonly string[] = Object.freeze([]);
+const NO_EXTRAS: readonly Extra[] = Object.freeze([]);
 /**
  * The best-match record every check fills and reads before the next begins: one for every
  * file, where one made for each was a tenth of what a file's first check allocates.
  */
 const SCRATCH: BestMatch = { allow: -1, disallow: -1 };
-const NO_EXTRAS: readonly Extra[] = Object.freeze([]);
 
 /**
  * A parsed robots.txt. Parse once with `parse()`, then ask as many questions as needed:

@@ -34,18 +34,6 @@ const LINEAR_LIMIT = 16;
 const IN_PLACE_LIMIT = 64;
 
 /**
- * The rules of one selection (the groups that apply to one crawler), ready for matching.
- *
- * Entries are first scanned linearly: a plain rule test is `path.startsWith(pattern)`.
- * Once a large selection has been asked about often enough to pay for it (about as many
- * scans as sorting costs comparisons), its entries are sorted by literal prefix (the text
- * before the first `*`): a lookup then finds the rules whose prefix the path starts with
- * by walking down the chain of the path's prefixes with binary searches, so thousands of
- * rules cost a few comparisons per URL, while a crawler that asks a few questions per site
- * never pays for a sort. An entry id is `i` for rule `i`'s pattern, `~i` (negative) for
- * the pattern derived from rule `i` (Google's index.html alias).
- */
-/**
  * What the long path being checked holds, learned as its wildcard patterns ask: one for
  * every index, made on the first long path. What it learns is the path's alone (its
  * remembered prefix is compared by its text), and a check runs to its end before another
@@ -62,6 +50,18 @@ let heldFor: string | undefined;
  */
 const scanned: number[] = [];
 
+/**
+ * The rules of one selection (the groups that apply to one crawler), ready for matching.
+ *
+ * Entries are first scanned linearly: a plain rule test is `path.startsWith(pattern)`.
+ * Once a large selection has been asked about often enough to pay for it (about as many
+ * scans as sorting costs comparisons), its entries are sorted by literal prefix (the text
+ * before the first `*`): a lookup then finds the rules whose prefix the path starts with
+ * by walking down the chain of the path's prefixes with binary searches, so thousands of
+ * rules cost a few comparisons per URL, while a crawler that asks a few questions per site
+ * never pays for a sort. An entry id is `i` for rule `i`'s pattern, `~i` (negative) for
+ * the pattern derived from rule `i` (Google's index.html alias).
+ */
 export class RuleIndex implements MatchIndex {
   readonly size: number;
   /** Entry ids in index order; undefined while they are the rules `first..first+size`. */
