@@ -177,9 +177,7 @@ export class RobotsTxt {
     // `verdict(...).allowed`, without the objects a verdict is made of.
     const path = this.#profile.matchPath(String(url ?? ''));
     const index = this.#rulesFor(path, userAgent);
-    return (
-      typeof index === 'string' || this.#profile.precedence.allows(index, path, this.#scratch())
-    );
+    return typeof index === 'string' || this.#profile.precedence.allows(index, path, SCRATCH);
   }
 
   /**
@@ -191,7 +189,7 @@ export class RobotsTxt {
     const path = this.#profile.matchPath(String(url ?? ''));
     const index = this.#rulesFor(path, userAgent);
     if (typeof index === 'string') return { allowed: true, line: 0, reason: index };
-    const decision = this.#profile.precedence.decide(index, path, this.#scratch());
+    const decision = this.#profile.precedence.decide(index, path, SCRATCH);
     const { allowed, deciding, reason } = decision;
     if (options?.withRule && deciding >= 0) {
       const rule = this.#ruleMatch(index.idAt(deciding));
@@ -212,11 +210,6 @@ export class RobotsTxt {
     const selection = this.#select(userAgent);
     if (selection.scope === 'none') return 'no-matching-group';
     return this.#indexForPath(selection, path);
-  }
-
-  /** The best-match record the checks reuse (see `SCRATCH`). */
-  #scratch(): BestMatch {
-    return SCRATCH;
   }
 
   /** The verdict for `url` with everything that led to it. Never throws. */
