@@ -4,8 +4,11 @@ const PLAIN_LIMIT = 2048;
 /** Values up to this many are appended to typed storage one by one, more natively. */
 const COPIED_IN_A_LOOP = 192;
 
-/** Every empty column's storage, never written to: the first values replace it. */
-const NO_VALUES: number[] = [];
+/**
+ * Every empty column's storage, an `IntColumn`'s and a `GroupTable`'s alike: one array, never
+ * written to (a column's first values replace it with their literal).
+ */
+export const NO_VALUES: never[] = [];
 
 /**
  * A growable column of 32-bit integers. A plain array that grows to tens of thousands of

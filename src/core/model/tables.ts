@@ -3,7 +3,7 @@ import { GLOBAL_TOKEN, isWildPattern, type Profile } from '../profiles/index.ts'
 import type { IndexedRules } from '../match/indexed-rules.ts';
 import { matchesPatternIn, matchesRestIn } from '../match/wildcard.ts';
 import type { PathChars } from '../match/path-chars.ts';
-import { IntColumn } from './columns.ts';
+import { IntColumn, NO_VALUES } from './columns.ts';
 import type { Source, Stretch } from '../text/source.ts';
 import { LANE_RULE } from '../tokens/directive.ts';
 
@@ -369,12 +369,6 @@ export class RuleTable implements IndexedRules {
 export { GLOBAL_TOKEN };
 
 /**
- * The columns of a table nothing was added to: one array shared by every such table, and
- * never written to (the first value replaces it, see `GroupTable.startGroup`).
- */
-const NONE: never[] = [];
-
-/**
  * User-agent lines, and groups as ranges of them and of the rules.
  *
  * A column's first value is an array literal of one, the size it is sealed at: most files
@@ -385,12 +379,12 @@ const NONE: never[] = [];
  */
 export class GroupTable {
   /** Per agent line: the value as written, its line, its lower-cased match name. */
-  agentValues: string[] = NONE;
-  agentLines: number[] = NONE;
-  agentTokens: string[] = NONE;
+  agentValues: string[] = NO_VALUES;
+  agentLines: number[] = NO_VALUES;
+  agentTokens: string[] = NO_VALUES;
   /** Per group: index of its first agent line and of its first rule. */
-  agentStart: number[] = NONE;
-  ruleStart: number[] = NONE;
+  agentStart: number[] = NO_VALUES;
+  ruleStart: number[] = NO_VALUES;
 
   get size(): number {
     return this.agentStart.length;
@@ -398,7 +392,7 @@ export class GroupTable {
 
   startGroup(ruleId: number): number {
     const at = this.agentValues.length;
-    if (this.agentStart === NONE) {
+    if (this.agentStart === NO_VALUES) {
       this.agentStart = [at];
       this.ruleStart = [ruleId];
     } else {
@@ -409,7 +403,7 @@ export class GroupTable {
   }
 
   addAgent(value: string, line: number, token: string): void {
-    if (this.agentValues === NONE) {
+    if (this.agentValues === NO_VALUES) {
       this.agentValues = [value];
       this.agentLines = [line];
       this.agentTokens = [token];
