@@ -4,15 +4,17 @@
  * files (read in warc.ts; redirects resolved within the records), or lists of sites fetched
  * now. Each file is read once, however it is reached.
  */
-import { createReadStream, type BigIntStats, type Stats } from 'node:fs';
+import { createReadStream, type BigIntStats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { InvalidInputError } from '../core/index.ts';
 import { InvalidOptionError, type RobotsClient } from '../fetch/index.ts';
 import type { Capture } from './analyze.ts';
+import { fileCapture } from './files.ts';
+import { readAhead } from './read-ahead.ts';
 import { resolveRedirects } from './redirects.ts';
-import { MAX_RECORD_BYTES, warcCaptures } from './warc.ts';
+import { warcCaptures } from './warc.ts';
 
 /** An input `repkit scan` was given, as it was read. */
 export interface ScanInput {
@@ -94,9 +96,15 @@ interface Listing {
  */
 async function listingOf(dir: string): Promise<Listing> {
   const listing: Listing = { files: [], bytes: 0, warcs: [] };
-  for (const name of (await readdir(dir)).sort()) {
+  const names = (await readdir(dir)).sort();
+  const stats = readAhead(names, DIRECTORY_READ_AHEAD, (name) =>
+    stat(join(dir, name), { bigint: true }).then(
+      (info) => ({ name, info }),
+      () => ({ name, info: undefined }),
+    ),
+  );
+  for await (const { name, info } of stats) {
     const path = join(dir, name);
-    const info = await stat(path, { bigint: true }).catch(() => undefined);
     if (!info?.isFile()) continue;
     const bytes = Number(info.size);
     if (WARC_NAME.test(name)) {
@@ -168,10 +176,16 @@ export async function* capturesOf(
       if (!client) throw new Error('a list of sites needs a client to fetch them');
       yield* sitesCaptures(input.path, client, position);
       return;
-    case 'file':
-      yield await fileCapture(input.path, input.path);
+    case 'file': {
+      const capture = await fileCapture(input.path, input.path);
+      if (capture === undefined)
+        throw new Error(
+          `${input.path} is not a regular file (or was removed since the scan began)`,
+        );
+      yield capture;
       position(input.bytes);
       return;
+    }
     case 'directory':
       yield* directoryCaptures(input.path, position);
       return;
@@ -201,63 +215,49 @@ class Unread {
   }
 }
 
+/** One file of a directory read: its capture (none for no regular file), or why it could not be. */
+type FileRead =
+  | { name: string; capture: Capture | undefined; error?: undefined }
+  | { name: string; capture?: undefined; error: NodeJS.ErrnoException };
+
+/**
+ * Files of a directory read ahead of the one being measured (see `readAhead`): at most this
+ * many bodies, `MAX_RECORD_BYTES` each, are held besides it.
+ */
+export const DIRECTORY_READ_AHEAD = 16;
+
 /**
  * The files of a directory, in name order, each a capture. Entries that are no file are
  * passed over (directories, dangling links, files removed since the listing, WARC files,
  * inputs of their own); a file that cannot be read does not end the reading: the rest are
- * read, and the input then ends with an error naming those that could not be.
+ * read, and the input then ends with an error naming those that could not be. The next
+ * files are read while one is measured (`ahead` at most).
  */
-async function* directoryCaptures(
+export async function* directoryCaptures(
   dir: string,
   position: (bytes: number) => void,
+  ahead = DIRECTORY_READ_AHEAD,
+  read: (path: string, input: string) => Promise<Capture | undefined> = fileCapture,
 ): AsyncGenerator<Capture> {
-  let read = 0;
+  let done = 0;
   const unreadable = new Unread();
-  for (const name of (await readdir(dir)).sort()) {
-    const path = join(dir, name);
-    let capture: Capture;
-    // A WARC file in it is an input of its own (see `inputsOf`).
-    if (WARC_NAME.test(name)) continue;
-    try {
-      if (!(await fileStat(path))?.isFile()) continue;
-      capture = await fileCapture(path, dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      const code = (error as NodeJS.ErrnoException).code;
-      unreadable.add(
-        `${name} (${code === 'EACCES' ? 'permission denied' : (error as Error).message})`,
-      );
-      continue;
+  // A WARC file in it is an input of its own (see `inputsOf`).
+  const names = (await readdir(dir)).sort().filter((name) => !WARC_NAME.test(name));
+  const reads = readAhead(names, ahead, (name) =>
+    read(join(dir, name), dir).then(
+      (capture): FileRead => ({ name, capture }),
+      (error: NodeJS.ErrnoException): FileRead => ({ name, error }),
+    ),
+  );
+  for await (const { name, capture, error } of reads) {
+    if (error !== undefined) {
+      unreadable.add(`${name} (${error.code === 'EACCES' ? 'permission denied' : error.message})`);
+    } else if (capture !== undefined) {
+      position((done += capture.body.length));
+      yield capture;
     }
-    position((read += capture.body.length));
-    yield capture;
   }
   if (unreadable.count > 0) throw unreadable.error('files');
-}
-
-/** `stat` of a path, or undefined where there is nothing there (a dangling link, a removed file). */
-async function fileStat(path: string): Promise<Stats | undefined> {
-  try {
-    return await stat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/**
- * A file on disk as a capture: served 200, its host its name without `.txt`; read to
- * `MAX_RECORD_BYTES`, as a record's body is (a huge file or a device is not read whole).
- */
-async function fileCapture(path: string, input: string): Promise<Capture> {
-  // Node's stream stops at `end` (inclusive), in chunks: memory the size of what was read.
-  const chunks: Buffer[] = [];
-  for await (const chunk of createReadStream(path, { end: MAX_RECORD_BYTES - 1 })) {
-    chunks.push(chunk as Buffer);
-  }
-  // A body of its own, not a view on Node's shared pool (as `new Uint8Array(readFile())` was).
-  const body = new Uint8Array(Buffer.concat(chunks));
-  return { host: basename(path).replace(/\.txt$/i, ''), input, status: 200, headers: {}, body };
 }
 
 /**
