@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { InvalidInputError } from '../core/index.ts';
 import { InvalidOptionError, type RobotsClient } from '../fetch/index.ts';
 import type { Capture } from './analyze.ts';
-import { fileCapture } from './files.ts';
+import { fileCapture } from './file-captures.ts';
 import { readAhead } from './read-ahead.ts';
 import { resolveRedirects } from './redirects.ts';
 import { warcCaptures } from './warc.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Capture } from '../../src/scan/index.ts';
-import { fileCapture } from '../../src/scan/files.ts';
+import { fileCapture } from '../../src/scan/file-captures.ts';
 import { capturesOf, directoryCaptures } from '../../src/scan/inputs.ts';
 import { readAhead } from '../../src/scan/read-ahead.ts';
 
